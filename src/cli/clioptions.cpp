@@ -1,0 +1,127 @@
+#include "clioptions.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+using namespace Qt::StringLiterals;
+
+namespace Cli {
+
+namespace {
+
+struct CliText
+{
+    Q_DECLARE_TR_FUNCTIONS(Cli)
+};
+
+std::optional<int> positiveNumber(const QString &text, int maximum)
+{
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    if (!ok || value < 1 || value > maximum)
+        return std::nullopt;
+    return value;
+}
+
+} // namespace
+
+ParsedCommandLine parseCommandLine(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+            CliText::tr("Runs one task through the agent loop: the model may ask to run shell "
+                        "commands, each of which you approve at this terminal.\n\n"
+                        "Settings come from OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL in "
+                        "the environment or in a .env file in the current directory.\n\n"
+                        "Exit codes: 0 answered; 2 usage or configuration error (nothing sent); "
+                        "3 agent failure; 4 provider or network error; 130 interrupted."));
+    const QCommandLineOption helpOption({u"h"_s, u"help"_s}, CliText::tr("Show this help."));
+    const QCommandLineOption versionOption(u"version"_s, CliText::tr("Show the version."));
+    const QCommandLineOption promptOption(u"prompt"_s, CliText::tr("The task for the agent."),
+                                          CliText::tr("text"));
+    const QCommandLineOption workspaceOption(
+            u"workspace"_s,
+            CliText::tr("The folder commands run in (default: the current directory)."),
+            CliText::tr("dir"));
+    const QCommandLineOption maxTurnsOption(
+            u"max-turns"_s, CliText::tr("The most model requests for this task (default: 20)."),
+            CliText::tr("n"), u"20"_s);
+    const QCommandLineOption timeoutOption(
+            u"request-timeout"_s,
+            CliText::tr("Seconds the provider may stay silent before a request is given up "
+                        "(default: 120)."),
+            CliText::tr("seconds"), u"120"_s);
+    const QCommandLineOption transcriptOption(
+            u"transcript"_s,
+            CliText::tr("Write every request and response as JSON Lines to this file (the API "
+                        "key is redacted)."),
+            CliText::tr("file"));
+    parser.addOptions({helpOption, versionOption, promptOption, workspaceOption, maxTurnsOption,
+                       timeoutOption, transcriptOption});
+
+    ParsedCommandLine result;
+    const QString tryHelp = CliText::tr("Try --help for usage.");
+    const bool parsed = parser.parse(arguments);
+    if (!parser.unknownOptionNames().isEmpty()) {
+        const QString name = parser.unknownOptionNames().first();
+        result.error = CliText::tr("Unknown argument: %1").arg((name.size() == 1 ? u"-"_s : u"--"_s) + name)
+                       + u'\n' + tryHelp;
+        return result;
+    }
+    if (!parsed) {
+        result.error = parser.errorText() + u'\n' + tryHelp;
+        return result;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        result.error = CliText::tr("Unknown argument: %1").arg(parser.positionalArguments().first())
+                       + u'\n' + tryHelp;
+        return result;
+    }
+    if (parser.isSet(helpOption)) {
+        result.output = parser.helpText();
+        return result;
+    }
+    if (parser.isSet(versionOption)) {
+        result.output = u"agentloop-cli " AGENTLOOP_VERSION "\n"_s;
+        return result;
+    }
+
+    CliOptions options;
+    options.prompt = parser.value(promptOption);
+    if (options.prompt.trimmed().isEmpty()) {
+        result.error = CliText::tr("--prompt is required and must not be blank.") + u'\n' + tryHelp;
+        return result;
+    }
+    const auto maxTurns = positiveNumber(parser.value(maxTurnsOption), 1000);
+    if (!maxTurns) {
+        result.error = CliText::tr("--max-turns must be a whole number from 1 to 1000, not \"%1\".")
+                               .arg(parser.value(maxTurnsOption));
+        return result;
+    }
+    options.maxTurns = *maxTurns;
+    const auto timeout = positiveNumber(parser.value(timeoutOption), 86400);
+    if (!timeout) {
+        result.error = CliText::tr("--request-timeout must be a whole number of seconds from 1 to "
+                                   "86400, not \"%1\".")
+                               .arg(parser.value(timeoutOption));
+        return result;
+    }
+    options.requestTimeoutSeconds = *timeout;
+
+    const QString workspace = parser.isSet(workspaceOption) ? parser.value(workspaceOption)
+                                                            : QDir::currentPath();
+    const QFileInfo workspaceInfo(workspace);
+    if (!workspaceInfo.isDir()) {
+        result.error = CliText::tr("The workspace %1 is not a folder that exists.")
+                               .arg(QDir::toNativeSeparators(workspace));
+        return result;
+    }
+    options.workspace = workspaceInfo.absoluteFilePath();
+    options.transcriptPath = parser.value(transcriptOption);
+    result.options = options;
+    return result;
+}
+
+} // namespace Cli

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace Cli {
+
+struct CliOptions
+{
+    QString prompt;
+    QString workspace;  // absolute; the current directory when not given
+    int maxTurns = 20;
+    int requestTimeoutSeconds = 120;
+    QString transcriptPath; // empty: no transcript
+};
+
+struct ParsedCommandLine
+{
+    std::optional<CliOptions> options; // set when the run can start
+    QString output;   // --help or --version text for stdout
+    QString error;    // a usage error for stderr (exit code 2)
+};
+
+// Parses agentloop-cli's arguments (arguments[0] is the program). Unknown arguments and missing
+// or malformed values are usage errors that name the argument.
+ParsedCommandLine parseCommandLine(const QStringList &arguments);
+
+} // namespace Cli

@@ -1,0 +1,144 @@
+#include "clirun.h"
+
+#include "agentsetup.h"
+#include "commandrunner.h"
+
+#include <QDir>
+
+using namespace Qt::StringLiterals;
+using namespace AgentLoop;
+
+namespace Cli {
+
+int exitCodeFor(const Error &error)
+{
+    switch (error.kind) {
+    case Error::None:
+        return Answered;
+    case Error::Configuration:
+    case Error::Io:
+        return UsageError;
+    case Error::Contract:
+    case Error::Agent:
+        return AgentFailure;
+    case Error::Protocol:
+    case Error::Http:
+    case Error::Network:
+    case Error::Timeout:
+        return ProviderError;
+    case Error::Cancelled:
+        return Interrupted;
+    }
+    return AgentFailure;
+}
+
+namespace {
+
+QString firstLine(const QString &text, qsizetype limit = 120)
+{
+    QString line = text.section(u'\n', 0, 0);
+    if (line.size() > limit)
+        line = line.left(limit - 1) + u"…"_s;
+    else if (text.contains(u'\n'))
+        line += u" …"_s;
+    return line;
+}
+
+} // namespace
+
+CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObject *parent)
+    : QObject(parent)
+    , m_options(options)
+    , m_approver([this](const QString &text) { m_err << text << Qt::flush; })
+    , m_out(stdout)
+    , m_err(stderr)
+{
+    ProviderSettings settings = provider;
+    settings.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
+    m_controller.setProvider(settings);
+    AgentOptions agentOptions;
+    agentOptions.maxTurns = options.maxTurns;
+    m_controller.setOptions(agentOptions);
+    ShellToolOptions shellOptions;
+    shellOptions.workspace = options.workspace;
+    installStandardTools(m_controller, std::make_shared<ProcessCommandRunner>(), shellOptions);
+
+    connect(&m_controller, &AgentController::turnStarted, this, [this](int turn, int maxTurns) {
+        printProgress(tr("[turn %1/%2] asking %3…").arg(turn).arg(maxTurns).arg(
+                m_controller.provider().model));
+    });
+    connect(&m_controller, &AgentController::approvalRequested, &m_approver,
+            &TerminalApprover::ask);
+    connect(&m_approver, &TerminalApprover::decided, &m_controller,
+            &AgentController::resolveApproval);
+    connect(&m_controller, &AgentController::toolStarted, this, [this](const ToolCall &call) {
+        printProgress(tr("Running %1…").arg(call.name));
+    });
+    connect(&m_controller, &AgentController::toolFinished, this,
+            [this](const ToolCall &call, const ToolResult &result) {
+                if (result.ok) {
+                    printProgress(tr("%1 finished: %2").arg(call.name, firstLine(result.content)));
+                } else {
+                    printProgress(
+                            tr("%1 did not succeed: %2").arg(call.name, firstLine(result.content)));
+                }
+            });
+    connect(&m_controller, &AgentController::responseReceived, this, &CliRun::writeTranscript);
+    connect(&m_controller, &AgentController::finished, this, [this](const QString &answer) {
+        m_out << answer << Qt::endl;
+        emit done(Answered);
+    });
+    connect(&m_controller, &AgentController::failed, this, [this](const Error &error) {
+        if (error.kind == Error::Cancelled || m_interrupted) {
+            printProgress(tr("Interrupted."));
+            emit done(Interrupted);
+            return;
+        }
+        const QString label = error.kind == Error::Configuration ? tr("Configuration error: %1")
+                                                                 : tr("Run failed: %1");
+        m_err << label.arg(error.message) << u'\n';
+        if (!error.hint.isEmpty())
+            m_err << tr("How to fix: %1").arg(error.hint) << u'\n';
+        m_err << Qt::flush;
+        emit done(exitCodeFor(error));
+    });
+}
+
+void CliRun::start()
+{
+    if (!m_options.transcriptPath.isEmpty()) {
+        if (const Result<void> opened = m_transcript.open(m_options.transcriptPath); !opened) {
+            m_err << tr("Configuration error: %1").arg(opened.error().message) << u'\n'
+                  << Qt::flush;
+            emit done(UsageError);
+            return;
+        }
+    }
+    printProgress(tr("Workspace: %1").arg(QDir::toNativeSeparators(m_options.workspace)));
+    m_controller.run(m_options.prompt);
+}
+
+void CliRun::interrupt()
+{
+    m_interrupted = true;
+    if (m_controller.isRunning())
+        m_controller.cancel(); // failed(Cancelled) follows, then done(130)
+    else
+        emit done(Interrupted);
+}
+
+void CliRun::printProgress(const QString &line)
+{
+    m_err << line << u'\n' << Qt::flush;
+}
+
+// Each exchange is written once it is answered (or failed), as one complete line.
+void CliRun::writeTranscript(const Exchange &exchange)
+{
+    if (!m_transcript.isOpen())
+        return;
+    if (const Result<void> written = m_transcript.write(exchange); !written)
+        printProgress(written.error().message);
+}
+
+} // namespace Cli

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "agentcontroller.h"
+#include "clioptions.h"
+#include "terminalapprover.h"
+#include "transcript.h"
+
+#include <QObject>
+#include <QTextStream>
+
+namespace Cli {
+
+// Exit codes, as documented in --help and the README.
+enum ExitCode {
+    Answered = 0,
+    UsageError = 2,   // usage or configuration error: nothing was sent
+    AgentFailure = 3, // turn limit, finish_reason, empty answer, contract error
+    ProviderError = 4, // HTTP, network, timeout, unusable response
+    Interrupted = 130,
+};
+
+int exitCodeFor(const AgentLoop::Error &error);
+
+// One headless run: the agent loop with terminal approval. The answer goes to stdout; progress,
+// approval prompts and errors to stderr.
+class CliRun final : public QObject
+{
+    Q_OBJECT
+public:
+    CliRun(const CliOptions &options, const AgentLoop::ProviderSettings &provider,
+           QObject *parent = nullptr);
+
+    // Starts the run; done() follows with the process exit code.
+    void start();
+    // Ctrl+C: stop the run, leaving the history valid, then exit 130.
+    void interrupt();
+
+signals:
+    void done(int exitCode);
+
+private:
+    void printProgress(const QString &line);
+    void writeTranscript(const AgentLoop::Exchange &exchange);
+
+    CliOptions m_options;
+    AgentLoop::AgentController m_controller;
+    TerminalApprover m_approver;
+    AgentLoop::TranscriptWriter m_transcript;
+    QTextStream m_out;
+    QTextStream m_err;
+    bool m_interrupted = false;
+};
+
+} // namespace Cli

@@ -1,0 +1,123 @@
+// agentloop-cli: the agent loop without a window, approving each call at the terminal.
+
+#include "clioptions.h"
+#include "clirun.h"
+
+#include "config.h"
+#include "i18n.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QProcessEnvironment>
+#include <QSocketNotifier>
+#include <QTextStream>
+
+#ifdef Q_OS_WIN
+#include <windows.h>
+#else
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct MainText
+{
+    Q_DECLARE_TR_FUNCTIONS(Cli)
+};
+
+// Ctrl+C must not kill the process outright: the run is cancelled so that a running command's
+// process tree is killed and the history stays valid, then the process exits with 130.
+#ifdef Q_OS_WIN
+Cli::CliRun *interruptTarget = nullptr;
+
+BOOL WINAPI onConsoleControl(DWORD type)
+{
+    if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT)
+        return FALSE;
+    QMetaObject::invokeMethod(
+            qApp, [] { if (interruptTarget) interruptTarget->interrupt(); }, Qt::QueuedConnection);
+    return TRUE;
+}
+
+void routeInterruptsTo(Cli::CliRun *run)
+{
+    interruptTarget = run;
+    SetConsoleCtrlHandler(onConsoleControl, TRUE);
+    SetConsoleOutputCP(CP_UTF8);
+    SetConsoleCP(CP_UTF8);
+}
+#else
+int interruptPipe[2] = {-1, -1};
+
+void onSigint(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t written = ::write(interruptPipe[1], &byte, 1);
+}
+
+void routeInterruptsTo(Cli::CliRun *run)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, interruptPipe) != 0)
+        return;
+    auto *notifier = new QSocketNotifier(interruptPipe[0], QSocketNotifier::Read, run);
+    QObject::connect(notifier, &QSocketNotifier::activated, run, [run] {
+        char byte;
+        [[maybe_unused]] const ssize_t count = ::read(interruptPipe[0], &byte, 1);
+        run->interrupt();
+    });
+    struct sigaction action = {};
+    action.sa_handler = onSigint;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+}
+#endif
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication application(argc, argv);
+    QCoreApplication::setApplicationName(u"agentloop-cli"_s);
+    QCoreApplication::setOrganizationName(u"AgentLoop"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(AGENTLOOP_VERSION));
+    AgentLoop::installTranslations(application);
+
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    const Cli::ParsedCommandLine commandLine = Cli::parseCommandLine(application.arguments());
+    if (!commandLine.error.isEmpty()) {
+        err << commandLine.error << Qt::endl;
+        return Cli::UsageError;
+    }
+    if (!commandLine.options) {
+        out << commandLine.output << Qt::flush;
+        return Cli::Answered;
+    }
+
+    const AgentLoop::Result<AgentLoop::LoadedConfig> config
+            = AgentLoop::loadConfig(QProcessEnvironment::systemEnvironment(), QDir::currentPath());
+    if (!config) {
+        err << MainText::tr("Configuration error: %1").arg(config.error().message) << u'\n';
+        if (!config.error().hint.isEmpty())
+            err << MainText::tr("How to fix: %1").arg(config.error().hint) << u'\n';
+        err << Qt::flush;
+        return Cli::UsageError;
+    }
+    for (const QString &warning : config->warnings)
+        err << MainText::tr("Warning: %1").arg(warning) << u'\n';
+    err << Qt::flush;
+
+    Cli::CliRun run(*commandLine.options, config->provider);
+    QObject::connect(&run, &Cli::CliRun::done, &application, &QCoreApplication::exit,
+                     Qt::QueuedConnection);
+    routeInterruptsTo(&run);
+    QMetaObject::invokeMethod(&run, &Cli::CliRun::start, Qt::QueuedConnection);
+    return application.exec();
+}

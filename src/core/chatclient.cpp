@@ -1,0 +1,220 @@
+#include "chatclient.h"
+
+#include "redaction.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+
+using namespace Qt::StringLiterals;
+
+namespace AgentLoop {
+
+namespace {
+
+struct ChatClientText
+{
+    Q_DECLARE_TR_FUNCTIONS(ChatClient)
+};
+
+HeaderList headersOf(const QNetworkRequest &request)
+{
+    HeaderList headers;
+    for (const QByteArray &name : request.rawHeaderList()) {
+        const bool secret = name.compare("authorization", Qt::CaseInsensitive) == 0;
+        headers.append({name, secret ? QByteArray("Bearer ") + redactedMarker : request.rawHeader(name)});
+    }
+    return headers;
+}
+
+Error networkError(QNetworkReply::NetworkError code, const QString &detail, const QUrl &url)
+{
+    Error error{Error::Network, ChatClientText::tr("Network error: %1").arg(detail)};
+    switch (code) {
+    case QNetworkReply::ConnectionRefusedError:
+        error.hint = ChatClientText::tr("Nothing is listening at %1. Check the base URL and that the "
+                                        "server is running.")
+                             .arg(url.authority());
+        break;
+    case QNetworkReply::HostNotFoundError:
+        error.hint = ChatClientText::tr("The host name %1 could not be resolved. Check the base URL "
+                                        "and your network connection.")
+                             .arg(url.host());
+        break;
+    case QNetworkReply::SslHandshakeFailedError:
+        error.hint = ChatClientText::tr("The TLS handshake failed. Check the base URL's scheme "
+                                        "(http or https) and the server's certificate.");
+        break;
+    case QNetworkReply::RemoteHostClosedError:
+        error.hint = ChatClientText::tr("The provider closed the connection before answering. Try "
+                                        "again; if it keeps happening, check proxies between you "
+                                        "and the provider.");
+        break;
+    default:
+        error.hint = ChatClientText::tr("Check the base URL and your network connection.");
+        break;
+    }
+    return error;
+}
+
+} // namespace
+
+ChatClient::ChatClient(QObject *parent)
+    : QObject(parent)
+    , m_network(new QNetworkAccessManager(this))
+{}
+
+void ChatClient::setNetworkAccessManager(QNetworkAccessManager *manager)
+{
+    abort();
+    if (m_network != manager) {
+        delete m_network;
+        m_network = manager;
+        m_network->setParent(this);
+    }
+}
+
+QUrl ChatClient::endpoint(const QUrl &baseUrl, const QString &path)
+{
+    QUrl url = baseUrl;
+    QString basePath = url.path();
+    while (basePath.endsWith(u'/'))
+        basePath.chop(1);
+    url.setPath(basePath + path);
+    return url;
+}
+
+QNetworkReply *ChatClient::send(const QByteArray &method, const QString &path, const QByteArray &body)
+{
+    QNetworkRequest request(endpoint(m_settings.baseUrl, path));
+    request.setRawHeader("Accept", "application/json");
+    if (!body.isEmpty())
+        request.setRawHeader("Content-Type", "application/json");
+    request.setRawHeader("User-Agent", "AgentLoop/" AGENTLOOP_VERSION);
+    request.setRawHeader("Authorization", "Bearer " + m_settings.apiKey.toUtf8());
+    // An idle timeout: it fires only after this long without any byte from the provider.
+    request.setTransferTimeout(int(m_settings.requestTimeout.count()));
+
+    m_exchange = Exchange{};
+    m_exchange.method = method;
+    m_exchange.url = request.url();
+    m_exchange.requestHeaders = headersOf(request);
+    m_exchange.requestBody = redacted(body, m_settings.apiKey);
+    m_exchange.startedAt = QDateTime::currentDateTimeUtc();
+    m_clock.start();
+
+    QNetworkReply *reply = m_network->sendCustomRequest(request, method, body);
+    reply->setParent(this);
+    m_reply = reply;
+    return reply;
+}
+
+void ChatClient::postChatCompletion(int turn, const QByteArray &body)
+{
+    abort();
+    QNetworkReply *reply = send("POST", u"/chat/completions"_s, body);
+    m_exchange.turn = turn;
+    connect(reply, &QNetworkReply::finished, this, &ChatClient::finishChatCompletion);
+    emit requestSent(m_exchange);
+}
+
+void ChatClient::abort()
+{
+    if (QNetworkReply *reply = m_reply) {
+        m_reply = nullptr;
+        // Disconnect first: abort() emits finished() synchronously, and this request's result
+        // belongs to nobody any more.
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+}
+
+Error ChatClient::replyError(QNetworkReply *reply, const QByteArray &body) const
+{
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status >= 400 || (status > 0 && reply->error() == QNetworkReply::NoError))
+        return httpError(status, body);
+    if (reply->error() == QNetworkReply::OperationCanceledError
+        || reply->error() == QNetworkReply::TimeoutError) {
+        // Only abort() cancels on purpose, and it disconnects first; so this is the timeout.
+        const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                m_settings.requestTimeout);
+        return Error{Error::Timeout,
+                     ChatClientText::tr("The provider sent nothing for %1 s; the request was given "
+                                        "up.")
+                             .arg(seconds.count()),
+                     ChatClientText::tr("The model may be overloaded: try again, or raise the "
+                                        "request timeout in the settings.")};
+    }
+    return networkError(reply->error(), reply->errorString(), reply->url());
+}
+
+void ChatClient::finishChatCompletion()
+{
+    QNetworkReply *reply = m_reply;
+    if (!reply)
+        return;
+    m_reply = nullptr;
+    reply->deleteLater();
+
+    const QByteArray body = redacted(reply->readAll(), m_settings.apiKey);
+    m_exchange.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    m_exchange.responseHeaders = reply->rawHeaderPairs();
+    m_exchange.responseBody = body;
+    m_exchange.durationMs = m_clock.elapsed();
+    if (reply->error() != QNetworkReply::NoError)
+        m_exchange.errorString = redacted(reply->errorString(), m_settings.apiKey);
+    emit responseReceived(m_exchange);
+
+    if (reply->error() != QNetworkReply::NoError || m_exchange.httpStatus >= 300) {
+        Error error = replyError(reply, body);
+        error.message = redacted(error.message, m_settings.apiKey);
+        emit failed(error);
+        return;
+    }
+    Result<Completion> completion = parseCompletion(body);
+    if (!completion) {
+        emit failed(completion.error());
+        return;
+    }
+    emit completed(*completion);
+}
+
+void ChatClient::listModels()
+{
+    abort();
+    QNetworkReply *reply = send("GET", u"/models"_s, {});
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        if (m_reply != reply)
+            return;
+        m_reply = nullptr;
+        reply->deleteLater();
+        const QByteArray body = redacted(reply->readAll(), m_settings.apiKey);
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (reply->error() != QNetworkReply::NoError || status >= 300) {
+            emit modelsFailed(replyError(reply, body));
+            return;
+        }
+        const QJsonDocument document = QJsonDocument::fromJson(body);
+        if (!document.isObject() || !document.object().value(u"data"_s).isArray()) {
+            emit modelsFailed(Error{Error::Protocol,
+                                    ChatClientText::tr("The model list is not the expected JSON "
+                                                       "({\"data\": [...]})."),
+                                    ChatClientText::tr("Check that the base URL points at an "
+                                                       "OpenAI-compatible API (it usually ends in "
+                                                       "/v1).")});
+            return;
+        }
+        QStringList ids;
+        for (const QJsonValue &model : document.object().value(u"data"_s).toArray())
+            ids.append(model.toObject().value(u"id"_s).toString());
+        ids.removeAll(QString());
+        ids.sort();
+        emit modelsListed(ids);
+    });
+}
+
+} // namespace AgentLoop

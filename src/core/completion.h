@@ -1,0 +1,45 @@
+#pragma once
+
+#include "error.h"
+#include "message.h"
+#include "result.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+
+#include <optional>
+
+namespace AgentLoop {
+
+struct Usage
+{
+    qint64 promptTokens = 0;
+    qint64 completionTokens = 0;
+    qint64 totalTokens = 0;
+};
+
+// The part of a chat.completion response the loop acts on.
+struct Completion
+{
+    Message message = Message::assistant(std::nullopt);
+    QString finishReason; // empty when the provider sent none
+    std::optional<Usage> usage;
+    QString id;
+    QString model;
+};
+
+// Parses a non-streamed response body. Lenient in what it accepts (content "" / null / absent,
+// a missing tool-call type, arguments sent as an object, several choices: index 0 is used), and
+// explicit about what it cannot use: not JSON, an HTML page, an `error` object, no choices.
+Result<Completion> parseCompletion(const QByteArray &body);
+
+// The error for an HTTP error status, with the provider's error.message and a hint that says what
+// to fix (401/403: the key; 404: the base URL, most often a missing /v1; ...).
+Error httpError(int status, const QByteArray &body);
+
+// The provider's `error.message` from an error body, or an empty string.
+QString providerErrorMessage(const QByteArray &body);
+
+} // namespace AgentLoop
+
+Q_DECLARE_METATYPE(AgentLoop::Completion)

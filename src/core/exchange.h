@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QMetaType>
+#include <QPair>
+#include <QUrl>
+
+namespace AgentLoop {
+
+using HeaderList = QList<QPair<QByteArray, QByteArray>>;
+
+// One HTTP round trip with the provider, as it went over the wire: the exact bytes sent and
+// received, for the inspector and transcripts. The API key never appears in it: the
+// Authorization header is recorded redacted, and the key is masked anywhere else it shows up.
+struct Exchange
+{
+    int turn = 0;            // the model request number within the run, from 1
+    QByteArray method;       // "POST"
+    QUrl url;
+    HeaderList requestHeaders;
+    QByteArray requestBody;
+    QDateTime startedAt;
+
+    int httpStatus = 0;      // 0 when no HTTP answer arrived
+    HeaderList responseHeaders;
+    QByteArray responseBody;
+    qint64 durationMs = 0;
+    QString errorString;     // the network error, when there was one
+
+};
+
+} // namespace AgentLoop
+
+Q_DECLARE_METATYPE(AgentLoop::Exchange)

@@ -1,0 +1,653 @@
+#include "commandrunner.h"
+#include "fakecommandrunner.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStringDecoder>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+#include <optional>
+
+#ifdef Q_OS_UNIX
+#include <cerrno>
+#include <csignal>
+#include <sys/types.h>
+#endif
+
+using namespace AgentLoop;
+using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int finishTimeoutMs = 20000;
+
+ShellInfo posixShell()
+{
+    return {ShellInfo::PosixShell, u"/bin/sh"_s, u"/bin/sh"_s};
+}
+
+CommandRequest request(const QString &command)
+{
+    CommandRequest r;
+    r.command = command;
+    r.workingDirectory = QDir::tempPath();
+    return r;
+}
+
+// Runs a request to its end and returns the one outcome it reported, or nothing when it did not
+// finish in time.
+std::optional<CommandOutcome> runToEnd(CommandRunner &runner, const CommandRequest &r)
+{
+    QObject owner;
+    CommandRun *run = runner.start(r, &owner);
+    QSignalSpy spy(run, &CommandRun::finished);
+    if (!QTest::qWaitFor([&] { return !spy.isEmpty(); }, finishTimeoutMs))
+        return std::nullopt;
+    return spy.first().first().value<CommandOutcome>();
+}
+
+QString shellQuoted(const QString &path)
+{
+    QString quoted = path;
+    quoted.replace(u'\'', u"'\\''"_s);
+    return u'\'' + quoted + u'\'';
+}
+
+// The pid a command wrote to a file, once the whole line is there.
+qint64 pidFromFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray line = file.readAll();
+    if (!line.endsWith('\n'))
+        return 0;
+    return line.trimmed().toLongLong();
+}
+
+#ifdef Q_OS_UNIX
+// Dead: no such process, or a zombie its new parent (init or a subreaper) has not reaped yet.
+bool processIsGone(qint64 pid)
+{
+    if (::kill(pid_t(pid), 0) == -1 && errno == ESRCH)
+        return true;
+    QFile stat(u"/proc/%1/stat"_s.arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.readAll();
+    const qsizetype nameEnd = line.lastIndexOf(')');
+    if (nameEnd < 0 || nameEnd + 2 >= line.size())
+        return false;
+    const char state = line.at(nameEnd + 2);
+    return state == 'Z' || state == 'X';
+}
+#endif
+
+QString decodePowerShellScript(const QStringList &arguments)
+{
+    QStringDecoder fromUtf16Le(QStringDecoder::Utf16LE);
+    return fromUtf16Le.decode(QByteArray::fromBase64(arguments.value(3).toLatin1()));
+}
+
+} // namespace
+
+class tst_CommandRunner : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+
+    // Real processes through /bin/sh.
+    void echoExitsZero();
+    void exitCodeIsKept();
+    void standardOutputAndErrorAreSeparate();
+    void workingDirectoryIsHonoured();
+    void nonAsciiOutputRoundTrips();
+    void characterSplitAcrossReadsDecodes();
+    void largeNonAsciiOutputDecodes();
+    void outputEndingInsideACharacterShowsReplacement();
+    void outputIsCappedHeadAndTail();
+    void timeoutKillsTheProcessTree();
+    void cancelKillsTheProcessTree();
+    void backgroundLeftoversAreKilledAfterExit();
+    void deletingARunningRunKillsTheProcessTree();
+    void standardInputIsClosed();
+    void missingWorkingDirectoryFailsToStart();
+    void missingShellFailsToStart();
+    void crashReportsTheSignal();
+    void finishedIsEmittedExactlyOnceAndLater();
+
+    // Pure functions.
+    void argumentsForPosixShell();
+    void argumentsForPowerShell_data();
+    void argumentsForPowerShell();
+    void argumentsForCmd();
+    void detectShellFindsThisMachinesShell();
+    void renderShowsTheCut();
+
+    // The fake the agent loop's tests use.
+    void fakeReturnsScriptedOutcomesInOrder();
+    void fakeCutsPrintedOutputToTheLimit();
+    void fakeNeverFinishingRunEndsOnlyWhenCancelled();
+    void fakeNeverFinishingRunTimesOut();
+    void fakeCopiesShareTheScript();
+
+private:
+    void requirePosix();
+};
+
+void tst_CommandRunner::initTestCase()
+{
+    qRegisterMetaType<CommandOutcome>();
+}
+
+void tst_CommandRunner::requirePosix()
+{
+#ifndef Q_OS_UNIX
+    QSKIP("These commands are written for /bin/sh");
+#endif
+}
+
+void tst_CommandRunner::echoExitsZero()
+{
+    requirePosix();
+    ProcessCommandRunner runner(posixShell());
+    QObject owner;
+    CommandRun *run = runner.start(request(u"echo hello"_s), &owner);
+    QCOMPARE(run->parent(), &owner);
+    QVERIFY(run->processId() > 0);
+    QSignalSpy spy(run, &CommandRun::finished);
+    QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, finishTimeoutMs);
+    const auto outcome = spy.first().first().value<CommandOutcome>();
+    QCOMPARE(outcome.status, CommandOutcome::Exited);
+    QCOMPARE(outcome.exitCode, 0);
+    QCOMPARE(outcome.standardOutput.render(), u"hello\n"_s);
+    QCOMPARE(outcome.standardOutput.totalChars, 6);
+    QVERIFY(!outcome.standardOutput.isTruncated());
+    QVERIFY(outcome.standardError.render().isEmpty());
+    QVERIFY(outcome.errorString.isEmpty());
+    QVERIFY(outcome.durationMs >= 0 && outcome.durationMs < finishTimeoutMs);
+}
+
+void tst_CommandRunner::exitCodeIsKept()
+{
+    requirePosix();
+    ProcessCommandRunner runner(posixShell());
+    const auto outcome = runToEnd(runner, request(u"echo partial; exit 3"_s));
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::Exited);
+    QCOMPARE(outcome->exitCode, 3);
+    QCOMPARE(outcome->standardOutput.render(), u"partial\n"_s);
+}
+
+void tst_CommandRunner::standardOutputAndErrorAreSeparate()
+{
+    requirePosix();
+    ProcessCommandRunner runner(posixShell());
+    const auto outcome = runToEnd(runner, request(u"echo out; echo err >&2; echo out2"_s));
+    QVERIFY(outcome);
+    QCOMPARE(outcome->exitCode, 0);
+    QCOMPARE(outcome->standardOutput.render(), u"out\nout2\n"_s);
+    QCOMPARE(outcome->standardError.render(), u"err\n"_s);
+}
+
+void tst_CommandRunner::workingDirectoryIsHonoured()
+{
+    requirePosix();
+    QTemporaryDir dir(QDir::tempPath() + u"/agent loop 工作 区-XXXXXX"_s);
+    QVERIFY2(dir.isValid(), qPrintable(dir.errorString()));
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = request(u"pwd"_s);
+    r.workingDirectory = dir.path();
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::Exited);
+    QCOMPARE(outcome->standardOutput.render(), QFileInfo(dir.path()).canonicalFilePath() + u'\n');
+}
+
+void tst_CommandRunner::nonAsciiOutputRoundTrips()
+{
+    requirePosix();
+    ProcessCommandRunner runner(posixShell());
+    const auto outcome = runToEnd(runner, request(u"printf '中文\\n'; printf 'é😀\\n' >&2"_s));
+    QVERIFY(outcome);
+    QCOMPARE(outcome->standardOutput.render(), u"中文\n"_s);
+    QCOMPARE(outcome->standardError.render(), u"é😀\n"_s);
+}
+
+void tst_CommandRunner::characterSplitAcrossReadsDecodes()
+{
+    requirePosix();
+    // 中 is E4 B8 AD; the sleep makes the first byte arrive in a read of its own.
+    ProcessCommandRunner runner(posixShell());
+    const auto outcome = runToEnd(runner,
+                                  request(u"printf 'a\\344'; sleep 0.3; printf '\\270\\255b\\n'"_s));
+    QVERIFY(outcome);
+    QCOMPARE(outcome->standardOutput.render(), u"a中b\n"_s);
+}
+
+void tst_CommandRunner::largeNonAsciiOutputDecodes()
+{
+    requirePosix();
+    // 28-byte lines: pipe reads of any power-of-two size end inside a character.
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = request(u"yes 中中中中中中中中中 | head -n 30000"_s);
+    r.outputLimit = 1000000;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->exitCode, 0);
+    QCOMPARE(outcome->standardOutput.totalChars, 300000);
+    QVERIFY(!outcome->standardOutput.isTruncated());
+    QCOMPARE(outcome->standardOutput.render(), u"中中中中中中中中中\n"_s.repeated(30000));
+}
+
+void tst_CommandRunner::outputEndingInsideACharacterShowsReplacement()
+{
+    requirePosix();
+    ProcessCommandRunner runner(posixShell());
+    const auto outcome = runToEnd(runner, request(u"printf 'a\\344\\270'"_s));
+    QVERIFY(outcome);
+    const QString text = outcome->standardOutput.render();
+    QVERIFY2(text.startsWith(u'a') && text.size() >= 2, qPrintable(text));
+    QCOMPARE(text.back(), QChar(QChar::ReplacementCharacter));
+}
+
+void tst_CommandRunner::outputIsCappedHeadAndTail()
+{
+    requirePosix();
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = request(u"yes x | head -c 5000000; echo done >&2"_s);
+    r.outputLimit = 30000;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->exitCode, 0);
+    const CapturedText &out = outcome->standardOutput;
+    QCOMPARE(out.totalChars, 5000000);
+    QVERIFY(out.isTruncated());
+    QVERIFY(out.head.size() <= 15000 && out.tail.size() <= 15000);
+    QCOMPARE(out.head, u"x\n"_s.repeated(7500));
+    QCOMPARE(out.tail, u"x\n"_s.repeated(7500));
+    QCOMPARE(out.cutChars(), 5000000 - 30000);
+    const QString note
+            = u"\n[... 4970000 characters cut; the stream had 5000000 characters in total ...]\n"_s;
+    QCOMPARE(out.render(), out.head + note + out.tail);
+    // The other stream is captured on its own and untouched by this one's cap.
+    QCOMPARE(outcome->standardError.render(), u"done\n"_s);
+}
+
+void tst_CommandRunner::timeoutKillsTheProcessTree()
+{
+    requirePosix();
+#ifdef Q_OS_UNIX
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString pidFile = dir.filePath(u"grandchild.pid"_s);
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = request(u"sleep 300 & echo $! > %1; wait"_s.arg(shellQuoted(pidFile)));
+    r.timeout = 1s;
+
+    QElapsedTimer clock;
+    clock.start();
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(outcome->status, CommandOutcome::TimedOut);
+    QVERIFY(outcome->durationMs >= 900);
+    QVERIFY(!outcome->errorString.isEmpty());
+    const qint64 grandchild = pidFromFile(pidFile);
+    QVERIFY(grandchild > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(grandchild), 5000);
+#endif
+}
+
+void tst_CommandRunner::cancelKillsTheProcessTree()
+{
+    requirePosix();
+#ifdef Q_OS_UNIX
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString pidFile = dir.filePath(u"grandchild.pid"_s);
+    ProcessCommandRunner runner(posixShell());
+    QObject owner;
+    CommandRun *run = runner.start(
+            request(u"sleep 300 & echo $! > %1; wait"_s.arg(shellQuoted(pidFile))), &owner);
+    QSignalSpy spy(run, &CommandRun::finished);
+    QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(pidFile) > 0, 5000);
+    const qint64 grandchild = pidFromFile(pidFile);
+    const qint64 shell = run->processId();
+
+    QElapsedTimer clock;
+    clock.start();
+    run->cancel();
+    QCOMPARE(spy.size(), 0); // never from inside cancel()
+    run->cancel();           // a second cancel changes nothing
+    QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, 5000);
+    QVERIFY(clock.elapsed() < 5000);
+    const auto outcome = spy.first().first().value<CommandOutcome>();
+    QCOMPARE(outcome.status, CommandOutcome::Cancelled);
+    QVERIFY(!outcome.errorString.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(grandchild), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(shell), 5000);
+    QTest::qWait(200);
+    QCOMPARE(spy.size(), 1);
+#endif
+}
+
+void tst_CommandRunner::backgroundLeftoversAreKilledAfterExit()
+{
+    requirePosix();
+#ifdef Q_OS_UNIX
+    ProcessCommandRunner runner(posixShell());
+    // The leftover keeps stdout open too: finishing must not wait for it.
+    const auto outcome = runToEnd(runner, request(u"sleep 300 & echo $!"_s));
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::Exited);
+    QCOMPARE(outcome->exitCode, 0);
+    QVERIFY(outcome->durationMs < 5000);
+    const qint64 leftover = outcome->standardOutput.render().trimmed().toLongLong();
+    QVERIFY(leftover > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(leftover), 5000);
+#endif
+}
+
+void tst_CommandRunner::deletingARunningRunKillsTheProcessTree()
+{
+    requirePosix();
+#ifdef Q_OS_UNIX
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString pidFile = dir.filePath(u"grandchild.pid"_s);
+    ProcessCommandRunner runner(posixShell());
+    auto owner = std::make_unique<QObject>();
+    CommandRun *run = runner.start(
+            request(u"sleep 300 & echo $! > %1; wait"_s.arg(shellQuoted(pidFile))), owner.get());
+    QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(pidFile) > 0, 5000);
+    const qint64 grandchild = pidFromFile(pidFile);
+    const qint64 shell = run->processId();
+    owner.reset();
+    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(grandchild), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(shell), 5000);
+#endif
+}
+
+void tst_CommandRunner::standardInputIsClosed()
+{
+    requirePosix();
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = request(u"cat; echo after"_s);
+    r.timeout = 10s;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::Exited);
+    QCOMPARE(outcome->standardOutput.render(), u"after\n"_s);
+    QVERIFY(outcome->durationMs < 5000);
+}
+
+void tst_CommandRunner::missingWorkingDirectoryFailsToStart()
+{
+    requirePosix();
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = request(u"echo never"_s);
+    r.workingDirectory = QDir::tempPath() + u"/agentloop-no-such-dir-工作"_s;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::FailedToStart);
+    QVERIFY2(outcome->errorString.contains(r.workingDirectory), qPrintable(outcome->errorString));
+    QVERIFY(outcome->standardOutput.render().isEmpty());
+}
+
+void tst_CommandRunner::missingShellFailsToStart()
+{
+    ProcessCommandRunner runner(
+            {ShellInfo::PosixShell, u"/nonexistent/agentloop-shell"_s, u"nothing"_s});
+    QObject owner;
+    CommandRun *run = runner.start(request(u"echo never"_s), &owner);
+    QSignalSpy spy(run, &CommandRun::finished);
+    QCOMPARE(spy.size(), 0); // never from inside start()
+    QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, finishTimeoutMs);
+    const auto outcome = spy.first().first().value<CommandOutcome>();
+    QCOMPARE(outcome.status, CommandOutcome::FailedToStart);
+    QVERIFY2(outcome.errorString.contains(u"/nonexistent/agentloop-shell"_s),
+             qPrintable(outcome.errorString));
+    run->cancel(); // after the end: nothing happens
+    QTest::qWait(100);
+    QCOMPARE(spy.size(), 1);
+}
+
+void tst_CommandRunner::crashReportsTheSignal()
+{
+    requirePosix();
+#ifdef Q_OS_UNIX
+    ProcessCommandRunner runner(posixShell());
+    const auto outcome = runToEnd(runner, request(u"echo before; kill -KILL $$"_s));
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::Crashed);
+    QCOMPARE(outcome->exitCode, SIGKILL);
+    QCOMPARE(outcome->standardOutput.render(), u"before\n"_s);
+    QVERIFY(!outcome->errorString.isEmpty());
+#endif
+}
+
+void tst_CommandRunner::finishedIsEmittedExactlyOnceAndLater()
+{
+    requirePosix();
+    ProcessCommandRunner runner(posixShell());
+    QObject owner;
+    CommandRun *run = runner.start(request(u"exit 0"_s), &owner);
+    QSignalSpy spy(run, &CommandRun::finished);
+    QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, finishTimeoutMs);
+    run->cancel(); // too late: the outcome is known
+    QTest::qWait(500);
+    QCOMPARE(spy.size(), 1);
+    QCOMPARE(spy.first().first().value<CommandOutcome>().status, CommandOutcome::Exited);
+
+    // The same for a run whose outcome is known before start() returns.
+    CommandRequest r = request(u"exit 0"_s);
+    r.workingDirectory = u"/nonexistent/agentloop"_s;
+    CommandRun *failed = runner.start(r, &owner);
+    QSignalSpy failedSpy(failed, &CommandRun::finished);
+    QCOMPARE(failedSpy.size(), 0);
+    QTRY_COMPARE(failedSpy.size(), 1);
+    QTest::qWait(200);
+    QCOMPARE(failedSpy.size(), 1);
+}
+
+void tst_CommandRunner::argumentsForPosixShell()
+{
+    const QString command = u"echo \"it's\" '中文' $HOME | wc -c"_s;
+    QCOMPARE(ProcessCommandRunner::argumentsFor(posixShell(), command),
+             QStringList({u"-c"_s, command}));
+}
+
+void tst_CommandRunner::argumentsForPowerShell_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("command");
+    const QString quoting = u"Write-Output \"it's \"\"quoted\"\" 中文\"; echo 'a\"b' `$x"_s;
+    const QString multiline = u"$a = 1\n# comment\nGet-ChildItem -Force | Select-Object Name"_s;
+    QTest::newRow("core quoting") << int(ShellInfo::PowerShellCore) << quoting;
+    QTest::newRow("windows quoting") << int(ShellInfo::WindowsPowerShell) << quoting;
+    QTest::newRow("core multiline") << int(ShellInfo::PowerShellCore) << multiline;
+    QTest::newRow("emoji") << int(ShellInfo::WindowsPowerShell) << u"echo 😀 \\\\server\\x"_s;
+}
+
+void tst_CommandRunner::argumentsForPowerShell()
+{
+    QFETCH(int, kind);
+    QFETCH(QString, command);
+    const ShellInfo shell{ShellInfo::Kind(kind), u"pwsh"_s, u"PowerShell"_s};
+    const QStringList arguments = ProcessCommandRunner::argumentsFor(shell, command);
+    QCOMPARE(arguments.size(), 4);
+    QCOMPARE(arguments.first(3),
+             QStringList({u"-NoProfile"_s, u"-NonInteractive"_s, u"-EncodedCommand"_s}));
+    // Base64 only: nothing any quoting layer could touch.
+    for (QChar c : arguments.at(3))
+        QVERIFY(c.isLetterOrNumber() || c == u'+' || c == u'/' || c == u'=');
+
+    const QString script = decodePowerShellScript(arguments);
+    QVERIFY2(script.contains(u'\n' + command + u'\n'), qPrintable(script));
+    const qsizetype commandAt = script.indexOf(command);
+    const qsizetype encodingAt = script.indexOf(u"$OutputEncoding = New-Object System.Text.UTF8Encoding $false"_s);
+    QVERIFY(encodingAt >= 0 && encodingAt < commandAt);
+    QVERIFY(script.indexOf(u"[Console]::OutputEncoding = $OutputEncoding"_s) < commandAt);
+}
+
+void tst_CommandRunner::argumentsForCmd()
+{
+    const QString command = u"dir \"C:\\Program Files\" & echo 中文"_s;
+    QCOMPARE(ProcessCommandRunner::argumentsFor({ShellInfo::Cmd, u"cmd.exe"_s, u"cmd.exe"_s},
+                                                command),
+             QStringList({u"/d"_s, u"/s"_s, u"/c"_s, u"chcp 65001>nul & "_s + command}));
+}
+
+void tst_CommandRunner::detectShellFindsThisMachinesShell()
+{
+    const ShellInfo shell = detectShell();
+    QVERIFY(!shell.program.isEmpty());
+    QVERIFY(!shell.displayName.isEmpty());
+    if (!QStandardPaths::findExecutable(u"pwsh"_s).isEmpty()) {
+        QCOMPARE(shell.kind, ShellInfo::PowerShellCore);
+    } else {
+#ifdef Q_OS_WIN
+        QVERIFY(shell.kind == ShellInfo::WindowsPowerShell || shell.kind == ShellInfo::Cmd);
+#else
+        QCOMPARE(shell.kind, ShellInfo::PosixShell);
+        QCOMPARE(shell.program, u"/bin/sh"_s);
+#endif
+    }
+    QCOMPARE(ProcessCommandRunner().shell().program, shell.program);
+}
+
+void tst_CommandRunner::renderShowsTheCut()
+{
+    CapturedText whole;
+    whole.head = u"abc"_s;
+    whole.totalChars = 3;
+    QVERIFY(!whole.isTruncated());
+    QCOMPARE(whole.render(), u"abc"_s);
+
+    CapturedText cut;
+    cut.head = u"ab"_s;
+    cut.tail = u"yz"_s;
+    cut.totalChars = 26;
+    QVERIFY(cut.isTruncated());
+    QCOMPARE(cut.cutChars(), 22);
+    QCOMPARE(cut.render(),
+             u"ab\n[... 22 characters cut; the stream had 26 characters in total ...]\nyz"_s);
+}
+
+void tst_CommandRunner::fakeReturnsScriptedOutcomesInOrder()
+{
+    FakeCommandRunner runner;
+    QCOMPARE(runner.shell().kind, ShellInfo::PosixShell);
+    runner.enqueue(2, u"first\n"_s, u"warning\n"_s);
+    CommandOutcome crashed;
+    crashed.status = CommandOutcome::Crashed;
+    crashed.exitCode = 11;
+    crashed.errorString = u"segfault"_s;
+    runner.enqueue(crashed);
+    QCOMPARE(runner.pendingOutcomes(), 2);
+
+    QObject owner;
+    CommandRequest first = request(u"make"_s);
+    first.workingDirectory = u"/work/项目"_s;
+    CommandRun *run = runner.start(first, &owner);
+    QCOMPARE(run->parent(), &owner);
+    QCOMPARE(run->processId(), 0);
+    QSignalSpy spy(run, &CommandRun::finished);
+    QCOMPARE(spy.size(), 0); // asynchronous
+    QTRY_COMPARE(spy.size(), 1);
+    auto outcome = spy.first().first().value<CommandOutcome>();
+    QCOMPARE(outcome.status, CommandOutcome::Exited);
+    QCOMPARE(outcome.exitCode, 2);
+    QCOMPARE(outcome.standardOutput.render(), u"first\n"_s);
+    QCOMPARE(outcome.standardError.render(), u"warning\n"_s);
+
+    outcome = *runToEnd(runner, request(u"./crash"_s));
+    QCOMPARE(outcome.status, CommandOutcome::Crashed);
+    QCOMPARE(outcome.exitCode, 11);
+    QCOMPARE(outcome.errorString, u"segfault"_s);
+
+    // Nothing scripted: a quiet success.
+    outcome = *runToEnd(runner, request(u"true"_s));
+    QCOMPARE(outcome.status, CommandOutcome::Exited);
+    QCOMPARE(outcome.exitCode, 0);
+    QVERIFY(outcome.standardOutput.render().isEmpty());
+    QVERIFY(outcome.standardError.render().isEmpty());
+
+    const QList<CommandRequest> requests = runner.requests();
+    QCOMPARE(requests.size(), 3);
+    QCOMPARE(requests.at(0).command, u"make"_s);
+    QCOMPARE(requests.at(0).workingDirectory, u"/work/项目"_s);
+    QCOMPARE(requests.at(1).command, u"./crash"_s);
+    QCOMPARE(requests.at(2).command, u"true"_s);
+    QCOMPARE(runner.pendingOutcomes(), 0);
+}
+
+void tst_CommandRunner::fakeCutsPrintedOutputToTheLimit()
+{
+    FakeCommandRunner runner;
+    runner.enqueue(0, u"a"_s.repeated(10) + u"b"_s.repeated(100) + u"c"_s.repeated(10));
+    CommandRequest r = request(u"cat big"_s);
+    r.outputLimit = 20;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->standardOutput.head, u"a"_s.repeated(10));
+    QCOMPARE(outcome->standardOutput.tail, u"c"_s.repeated(10));
+    QCOMPARE(outcome->standardOutput.totalChars, 120);
+    QVERIFY(outcome->standardOutput.render().contains(u"[... 100 characters cut;"_s));
+}
+
+void tst_CommandRunner::fakeNeverFinishingRunEndsOnlyWhenCancelled()
+{
+    FakeCommandRunner runner;
+    runner.enqueueNeverFinishing(u"waiting...\n"_s);
+    QObject owner;
+    CommandRun *run = runner.start(request(u"npm run dev"_s), &owner);
+    QSignalSpy spy(run, &CommandRun::finished);
+    QTest::qWait(200);
+    QCOMPARE(spy.size(), 0);
+    run->cancel();
+    QCOMPARE(spy.size(), 0); // never from inside cancel()
+    QTRY_COMPARE(spy.size(), 1);
+    const auto outcome = spy.first().first().value<CommandOutcome>();
+    QCOMPARE(outcome.status, CommandOutcome::Cancelled);
+    QCOMPARE(outcome.standardOutput.render(), u"waiting...\n"_s);
+    run->cancel();
+    QTest::qWait(50);
+    QCOMPARE(spy.size(), 1);
+}
+
+void tst_CommandRunner::fakeNeverFinishingRunTimesOut()
+{
+    FakeCommandRunner runner;
+    runner.enqueueNeverFinishing();
+    CommandRequest r = request(u"sleep infinity"_s);
+    r.timeout = 50ms;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::TimedOut);
+}
+
+void tst_CommandRunner::fakeCopiesShareTheScript()
+{
+    FakeCommandRunner runner(detectShell());
+    FakeCommandRunner handedOver = runner;
+    runner.enqueue(7, u"seven"_s);
+    const auto outcome = runToEnd(handedOver, request(u"echo seven; exit 7"_s));
+    QVERIFY(outcome);
+    QCOMPARE(outcome->exitCode, 7);
+    QCOMPARE(runner.requests().size(), 1);
+    QCOMPARE(runner.shell().kind, detectShell().kind);
+}
+
+QTEST_GUILESS_MAIN(tst_CommandRunner)
+#include "tst_commandrunner.moc"
