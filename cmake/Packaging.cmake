@@ -193,9 +193,15 @@ string(CONCAT CPACK_PACKAGE_DESCRIPTION
     "Agent Loop sends a task to an OpenAI-compatible chat model and runs the\n"
     "shell commands the model asks for, each only after the user approves it.\n"
     "Every request and response is shown as JSON.\n"
-    "\n"
-    "This package contains the desktop app (agentloop) and the command-line\n"
-    "front end (agentloop-cli).")
+    "\n")
+if(TARGET agentloop)
+    string(APPEND CPACK_PACKAGE_DESCRIPTION
+        "This package contains the desktop app (agentloop) and the command-line\n"
+        "front end (agentloop-cli).")
+else()
+    string(APPEND CPACK_PACKAGE_DESCRIPTION
+        "This package contains the command-line front end (agentloop-cli).")
+endif()
 if(PROJECT_HOMEPAGE_URL)
     set(CPACK_PACKAGE_HOMEPAGE_URL "${PROJECT_HOMEPAGE_URL}")
 endif()

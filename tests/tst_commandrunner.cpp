@@ -53,6 +53,7 @@ std::optional<CommandOutcome> runToEnd(CommandRunner &runner, const CommandReque
     return spy.first().first().value<CommandOutcome>();
 }
 
+#ifdef Q_OS_UNIX
 QString shellQuoted(const QString &path)
 {
     QString quoted = path;
@@ -72,7 +73,6 @@ qint64 pidFromFile(const QString &path)
     return line.trimmed().toLongLong();
 }
 
-#ifdef Q_OS_UNIX
 // Dead: no such process, or a zombie its new parent (init or a subreaper) has not reaped yet.
 bool processIsGone(qint64 pid)
 {
@@ -116,6 +116,7 @@ private slots:
     void outputEndingInsideACharacterShowsReplacement();
     void outputIsCappedHeadAndTail();
     void timeoutKillsTheProcessTree();
+    void timeoutEscalatesToKill();
     void cancelKillsTheProcessTree();
     void backgroundLeftoversAreKilledAfterExit();
     void deletingARunningRunKillsTheProcessTree();
@@ -308,6 +309,28 @@ void tst_CommandRunner::timeoutKillsTheProcessTree()
 #endif
 }
 
+void tst_CommandRunner::timeoutEscalatesToKill()
+{
+    requirePosix();
+    // SIGTERM is ignored by the shell and, inherited, by sleep: only SIGKILL ends them.
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = request(u"trap '' TERM; sleep 300; echo survived"_s);
+    r.timeout = 300ms;
+    QObject owner;
+    CommandRun *run = runner.start(r, &owner);
+    QSignalSpy spy(run, &CommandRun::finished);
+    QElapsedTimer clock;
+    clock.start();
+    QTest::qWait(600);
+    run->cancel(); // already timing out: the first reason stays
+    QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, 5000);
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+    const auto outcome = spy.first().first().value<CommandOutcome>();
+    QCOMPARE(outcome.status, CommandOutcome::TimedOut);
+    QVERIFY(outcome.durationMs >= 1500); // the timeout plus the grace before SIGKILL
+    QVERIFY(outcome.standardOutput.render().isEmpty());
+}
+
 void tst_CommandRunner::cancelKillsTheProcessTree()
 {
     requirePosix();
@@ -317,8 +340,9 @@ void tst_CommandRunner::cancelKillsTheProcessTree()
     const QString pidFile = dir.filePath(u"grandchild.pid"_s);
     ProcessCommandRunner runner(posixShell());
     QObject owner;
-    CommandRun *run = runner.start(
-            request(u"sleep 300 & echo $! > %1; wait"_s.arg(shellQuoted(pidFile))), &owner);
+    CommandRun *run = runner.start(request(u"sleep 300 & echo $! > %1; wait"_s.arg(
+                                           shellQuoted(pidFile))),
+                                   &owner);
     QSignalSpy spy(run, &CommandRun::finished);
     QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(pidFile) > 0, 5000);
     const qint64 grandchild = pidFromFile(pidFile);
@@ -367,8 +391,9 @@ void tst_CommandRunner::deletingARunningRunKillsTheProcessTree()
     const QString pidFile = dir.filePath(u"grandchild.pid"_s);
     ProcessCommandRunner runner(posixShell());
     auto owner = std::make_unique<QObject>();
-    CommandRun *run = runner.start(
-            request(u"sleep 300 & echo $! > %1; wait"_s.arg(shellQuoted(pidFile))), owner.get());
+    CommandRun *run = runner.start(request(u"sleep 300 & echo $! > %1; wait"_s.arg(
+                                           shellQuoted(pidFile))),
+                                   owner.get());
     QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(pidFile) > 0, 5000);
     const qint64 grandchild = pidFromFile(pidFile);
     const qint64 shell = run->processId();
@@ -495,7 +520,8 @@ void tst_CommandRunner::argumentsForPowerShell()
     const QString script = decodePowerShellScript(arguments);
     QVERIFY2(script.contains(u'\n' + command + u'\n'), qPrintable(script));
     const qsizetype commandAt = script.indexOf(command);
-    const qsizetype encodingAt = script.indexOf(u"$OutputEncoding = New-Object System.Text.UTF8Encoding $false"_s);
+    const qsizetype encodingAt = script.indexOf(
+            u"$OutputEncoding = New-Object System.Text.UTF8Encoding $false"_s);
     QVERIFY(encodingAt >= 0 && encodingAt < commandAt);
     QVERIFY(script.indexOf(u"[Console]::OutputEncoding = $OutputEncoding"_s) < commandAt);
 }

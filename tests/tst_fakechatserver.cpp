@@ -1,5 +1,6 @@
 #include "fakechatserver.h"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -9,6 +10,8 @@
 #include <QStandardPaths>
 #include <QTcpSocket>
 #include <QTest>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace AgentLoop;
@@ -50,8 +53,7 @@ CurlRun runCurl(const QStringList &arguments, const QByteArray &input = {})
     QProcess curl;
     QSignalSpy finished(&curl, &QProcess::finished);
     curl.start(QStandardPaths::findExecutable(u"curl"_s),
-               QStringList{u"--silent"_s, u"--show-error"_s, u"--max-time"_s, u"20"_s}
-                       + arguments);
+               QStringList{u"--silent"_s, u"--show-error"_s, u"--max-time"_s, u"20"_s} + arguments);
     curl.write(input);
     curl.closeWriteChannel();
     if (!finished.wait(30000))
@@ -78,7 +80,7 @@ private slots:
     void dropMidBodyIsANetworkError();
     void delayHoldsTheAnswerBack();
     void streamArrivesChunkByChunk();
-    void streamThenDropEndsInAnError();
+    void streamThenDropCutsTheStream();
     void handlerTakesPrecedence();
     void scriptRunningOutIsVisible();
     void wrongApiKeyIs401();
@@ -94,8 +96,9 @@ void tst_FakeChatServer::scriptedAnswersComeInOrder()
 {
     FakeChatServer server;
     QVERIFY(server.isListening());
+    const QString arguments = u"{\"command\":\"echo 42\"}"_s;
     server.script({FakeResponse::answer(u"first"_s),
-                   FakeResponse::toolCall(u"call_1"_s, u"shell"_s, u"{\"command\":\"echo 42\"}"_s)});
+                   FakeResponse::toolCall(u"call_1"_s, u"shell"_s, arguments)});
     QSignalSpy received(&server, &FakeChatServer::requestReceived);
     QNetworkAccessManager nam;
     const QUrl url = endpoint(server, u"/chat/completions"_s);
@@ -108,13 +111,13 @@ void tst_FakeChatServer::scriptedAnswersComeInOrder()
     QCOMPARE(first->error(), QNetworkReply::NoError);
     QCOMPARE(firstMessage(first->readAll())[u"content"_s].toString(), u"first"_s);
 
-    const QByteArray secondBody = R"({"messages":[{"role":"tool","tool_call_id":"call_0","content":"x"}]})";
+    const QByteArray secondBody
+            = R"({"messages":[{"role":"tool","tool_call_id":"call_0","content":"x"}]})";
     std::unique_ptr<QNetworkReply> second(nam.post(jsonRequest(url), secondBody));
     QTRY_VERIFY_WITH_TIMEOUT(second->isFinished(), replyTimeoutMs);
     const QJsonObject message = firstMessage(second->readAll());
     QVERIFY(message[u"content"_s].isNull());
-    QCOMPARE(message[u"tool_calls"_s][0][u"function"_s][u"arguments"_s].toString(),
-             u"{\"command\":\"echo 42\"}"_s);
+    QCOMPARE(message[u"tool_calls"_s][0][u"function"_s][u"arguments"_s].toString(), arguments);
 
     const QList<RecordedRequest> requests = server.requests();
     QCOMPARE(requests.size(), 2);
@@ -132,12 +135,13 @@ void tst_FakeChatServer::scriptedAnswersComeInOrder()
 
 void tst_FakeChatServer::builderShapes()
 {
-    const QJsonObject calls = QJsonDocument::fromJson(
-                                      FakeResponse::toolCalls({{u"call_1"_s, u"shell"_s, u"{}"_s},
-                                                               {u"call_2"_s, u"read"_s, u"{\"a\":1}"_s}},
-                                                              u"Let me look."_s)
-                                              .body)
-                                      .object();
+    const QJsonObject calls
+            = QJsonDocument::fromJson(
+                      FakeResponse::toolCalls({{u"call_1"_s, u"shell"_s, u"{}"_s},
+                                               {u"call_2"_s, u"read"_s, u"{\"a\":1}"_s}},
+                                              u"Let me look."_s)
+                              .body)
+                      .object();
     QCOMPARE(calls[u"object"_s].toString(), u"chat.completion"_s);
     QVERIFY(calls[u"id"_s].toString().startsWith(u"chatcmpl-"_s));
     QCOMPARE(calls[u"usage"_s][u"total_tokens"_s].toInt(),
@@ -165,7 +169,8 @@ void tst_FakeChatServer::builderShapes()
                                                        u"rate_limit_exceeded"_s);
     QCOMPARE(error.status, 429);
     QCOMPARE(error.body,
-             R"({"error":{"code":"rate_limit_exceeded","message":"Rate limit reached","param":null,"type":"requests"}})");
+             R"({"error":{"code":"rate_limit_exceeded","message":"Rate limit reached",)"
+             R"("param":null,"type":"requests"}})");
     QCOMPARE(FakeResponse::httpError(500, u"boom"_s, u"server_error"_s).body,
              R"({"error":{"code":null,"message":"boom","param":null,"type":"server_error"}})");
 }
@@ -310,7 +315,7 @@ void tst_FakeChatServer::streamArrivesChunkByChunk()
     QCOMPARE(server.requests()[1].connection, server.requests()[0].connection);
 }
 
-void tst_FakeChatServer::streamThenDropEndsInAnError()
+void tst_FakeChatServer::streamThenDropCutsTheStream()
 {
     FakeChatServer server;
     const QList<QByteArray> chunks{FakeResponse::sseEvent({{u"n"_s, 1}}),
@@ -323,8 +328,12 @@ void tst_FakeChatServer::streamThenDropEndsInAnError()
     connect(reply.get(), &QIODevice::readyRead, reply.get(), [&] { received += reply->readAll(); });
     QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), replyTimeoutMs);
     received += reply->readAll();
-    QCOMPARE(reply->error(), QNetworkReply::RemoteHostClosedError);
     QCOMPARE(received, chunks.join());
+    QTRY_COMPARE(server.openConnections(), 0);
+    // No assertion on reply->error(): Qt 6.4 reports a chunked body cut by the server as
+    // RemoteHostClosedError only some of the time, and as NoError otherwise. A stream is
+    // complete when its content says so ([DONE], finish_reason); curlSpeaksToIt() shows the cut
+    // is real (curl exit code 18).
 }
 
 void tst_FakeChatServer::handlerTakesPrecedence()
@@ -350,8 +359,8 @@ void tst_FakeChatServer::scriptRunningOutIsVisible()
             nam.post(jsonRequest(endpoint(server, u"/chat/completions"_s)), QByteArray("{}")));
     QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), replyTimeoutMs);
     QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 500);
-    const QString message = QJsonDocument::fromJson(
-            reply->readAll())[u"error"_s][u"message"_s].toString();
+    const QString message = QJsonDocument::fromJson(reply->readAll())[u"error"_s][u"message"_s]
+                                    .toString();
     QVERIFY2(message.contains(u"script ran out"_s), qPrintable(message));
 }
 
@@ -493,7 +502,7 @@ void tst_FakeChatServer::serverMayGoAwayAtAnyTime()
     QVERIFY(firstChunk.wait(replyTimeoutMs));
     server.reset();
     QTRY_VERIFY_WITH_TIMEOUT(streaming->isFinished(), replyTimeoutMs);
-    QCOMPARE(streaming->error(), QNetworkReply::RemoteHostClosedError);
+    QCOMPARE(streaming->readAll(), "data: 1\n\n"); // error(): see streamThenDropCutsTheStream()
 }
 
 void tst_FakeChatServer::curlSpeaksToIt()
@@ -541,6 +550,13 @@ void tst_FakeChatServer::curlSpeaksToIt()
     run = runCurl(auth + QStringList{u"--no-buffer"_s, u"--data-binary"_s, u"{}"_s, url});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QCOMPARE(run.out, streamed.chunks.join());
+
+    // A stream cut by the server, which curl reports as an error.
+    server.script({FakeResponse::stream({FakeResponse::sseEvent({{u"n"_s, 1}})})
+                           .withBehaviour(FakeResponse::StreamThenDrop)});
+    run = runCurl(auth + QStringList{u"--no-buffer"_s, u"--data-binary"_s, u"{}"_s, url});
+    QCOMPARE(run.exitCode, 18); // "transfer closed with outstanding read data remaining"
+    QCOMPARE(run.out, FakeResponse::sseEvent({{u"n"_s, 1}}));
 
     // Wrong key, with the status shown by curl.
     run = runCurl(QStringList{u"--header"_s,

@@ -1,6 +1,7 @@
 #include "terminalapprover.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 #include <QPointer>
 #include <QSocketNotifier>
 
@@ -12,6 +13,8 @@
 #else
 #include <unistd.h>
 #endif
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -33,11 +36,28 @@ bool TerminalApprover::standardInputIsInteractive()
 #endif
 }
 
+namespace {
+
+// The arguments exactly as the model sent them, on one line. JSON allows CR, LF and tab between
+// tokens; printed raw, a CR lets the model overwrite the command on the terminal with spaces (and
+// newlines scroll it away), so such text is shown as its compact form, the same JSON.
+QString argumentsLine(const AgentLoop::ApprovalRequest &request)
+{
+    const bool hasControl = std::any_of(request.arguments.cbegin(),
+                                        request.arguments.cend(),
+                                        [](QChar c) { return c.unicode() < 0x20 || c == u'\x7f'; });
+    if (!hasControl)
+        return request.arguments;
+    return QString::fromUtf8(QJsonDocument(request.argumentsObject).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
 void TerminalApprover::ask(const AgentLoop::ApprovalRequest &request)
 {
     m_write(tr("Tool call needs approval: %1").arg(request.toolName) + u'\n');
     m_write(tr("Reason: %1").arg(request.reason) + u'\n');
-    m_write(tr("Arguments: %1").arg(request.arguments) + u'\n');
+    m_write(tr("Arguments: %1").arg(argumentsLine(request)) + u'\n');
     m_requestId = request.id;
     if (!standardInputIsInteractive()) {
         m_write(tr("No interactive input; the call is denied by default.") + u'\n');

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QMetaMethod>
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 
@@ -130,6 +131,19 @@ void AgentController::onCompleted(const Completion &completion)
     }
 
     if (message.hasToolCalls()) {
+        // The ids pair calls with results; duplicates cannot be answered validly, so nothing of
+        // this message runs.
+        QSet<QString> ids;
+        for (const ToolCall &call : message.toolCalls()) {
+            if (ids.contains(call.id)) {
+                fail(Error{Error::Protocol,
+                           tr("The model sent two tool calls with the same id %1; none was run.")
+                                   .arg(call.id),
+                           tr("This is a provider bug. Try again, or try another model.")});
+                return;
+            }
+            ids.insert(call.id);
+        }
         append(message);
         m_pendingCalls = message.toolCalls();
         processNextCall();

@@ -140,12 +140,12 @@ Error ChatClient::replyError(QNetworkReply *reply, const QByteArray &body) const
     if (reply->error() == QNetworkReply::OperationCanceledError
         || reply->error() == QNetworkReply::TimeoutError) {
         // Only abort() cancels on purpose, and it disconnects first; so this is the timeout.
-        const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
-                m_settings.requestTimeout);
+        // In seconds, but not rounded: a 500 ms timeout is "0.5 s", not "0 s".
+        const double seconds = double(m_settings.requestTimeout.count()) / 1000.0;
         return Error{Error::Timeout,
                      ChatClientText::tr("The provider sent nothing for %1 s; the request was given "
                                         "up.")
-                             .arg(seconds.count()),
+                             .arg(seconds),
                      ChatClientText::tr("The model may be overloaded: try again, or raise the "
                                         "request timeout in the settings.")};
     }
@@ -160,7 +160,9 @@ void ChatClient::finishChatCompletion()
     m_reply = nullptr;
     reply->deleteLater();
 
-    const QByteArray body = redacted(reply->readAll(), m_settings.apiKey);
+    // A reply that timed out is closed already; reading it would only print a warning.
+    const QByteArray body = redacted(reply->isOpen() ? reply->readAll() : QByteArray(),
+                                     m_settings.apiKey);
     m_exchange.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     m_exchange.responseHeaders = reply->rawHeaderPairs();
     m_exchange.responseBody = body;
@@ -192,7 +194,8 @@ void ChatClient::listModels()
             return;
         m_reply = nullptr;
         reply->deleteLater();
-        const QByteArray body = redacted(reply->readAll(), m_settings.apiKey);
+        const QByteArray body = redacted(reply->isOpen() ? reply->readAll() : QByteArray(),
+                                         m_settings.apiKey);
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->error() != QNetworkReply::NoError || status >= 300) {
             emit modelsFailed(replyError(reply, body));

@@ -137,8 +137,7 @@ QString powerShellScript(const QString &command)
     return u"$ProgressPreference = 'SilentlyContinue'\n"
            "$OutputEncoding = New-Object System.Text.UTF8Encoding $false\n"
            "try { [Console]::OutputEncoding = $OutputEncoding } catch {}\n"_s
-           + command
-           + u"\nif (-not $?) { if ($LASTEXITCODE) { exit $LASTEXITCODE }; exit 1 }\n"_s;
+           + command + u"\nif (-not $?) { if ($LASTEXITCODE) { exit $LASTEXITCODE }; exit 1 }\n"_s;
 }
 
 } // namespace
@@ -201,7 +200,7 @@ QStringList ProcessCommandRunner::argumentsFor(const ShellInfo &shell, const QSt
     return {u"-c"_s, command};
 }
 
-// The QProcess-backed run. Exactly one of four events completes it, and the m_completed guard
+// The QProcess-backed run. Exactly one of three events completes it, and the m_completed guard
 // makes the first one win: errorOccurred(FailedToStart), finished (normal exit, crash, or the
 // end of a timeout or cancel), or the failed working-directory check before starting.
 class ProcessCommandRun final : public CommandRun
@@ -323,19 +322,23 @@ void ProcessCommandRun::start()
     // Its own process group, so that one signal reaches everything the command starts (unless
     // a program deliberately leaves the group, e.g. with setsid). Runs between fork and exec:
     // async-signal-safe calls only.
-    
+    m_process->setChildProcessModifier([] { ::setpgid(0, 0); });
 #endif
 
     m_process->start(QIODevice::ReadOnly);
-    if (m_completed || m_process->state() == QProcess::NotRunning)
+    if (m_completed || m_process->state() == QProcess::NotRunning) {
+#ifdef Q_OS_WIN
+        m_startedProcess = nullptr; // freed by QProcess when CreateProcess failed
+#endif
         return;
+    }
     m_pid = m_process->processId();
 #if defined(Q_OS_WIN)
     adoptStartedProcess(); // in case a future Qt no longer reports Running from inside start()
 #elif defined(Q_OS_UNIX)
     // The parent sets the group too, as shells do: whichever of the two runs first, the group
     // exists before a timeout or a cancel can signal it. Fails harmlessly once the child execs.
-
+    ::setpgid(pid_t(m_pid), pid_t(m_pid));
 #endif
     if (m_request.timeout.count() > 0) {
         m_timeoutTimer.setInterval(m_request.timeout);
@@ -358,7 +361,8 @@ void ProcessCommandRun::stop(CommandOutcome::Status reason)
 
 void ProcessCommandRun::onFinished(int exitCode, QProcess::ExitStatus exitStatus)
 {
-    // MUTATION
+    // Whatever the command left running in the background must not outlive it.
+    killTree();
     if (m_stopReason) {
         const QString why = *m_stopReason == CommandOutcome::TimedOut
                                     ? u"The command ran longer than %1 ms; it and every process "
@@ -368,8 +372,10 @@ void ProcessCommandRun::onFinished(int exitCode, QProcess::ExitStatus exitStatus
         complete(*m_stopReason, exitCode, why);
     } else if (exitStatus == QProcess::CrashExit) {
 #ifdef Q_OS_WIN
-        const QString why = u"The shell crashed with exception 0x%1."_s.arg(uint(exitCode), 8, 16,
-                                                                            u'0');
+        const QString why = u"The shell crashed with exception 0x%1."_s.arg(uint(exitCode),
+                                                                            8,
+                                                                            16,
+                                                                            QChar(u'0'));
 #else
         const QString why = u"The shell was killed by signal %1."_s.arg(exitCode);
 #endif
@@ -496,6 +502,9 @@ void signalProcessGroup(QProcess *process, qint64 pid, int signal)
 void ProcessCommandRun::terminateTree()
 {
     signalProcessGroup(m_process, m_pid, SIGTERM);
+    // A stopped member (e.g. one that read the terminal from this background group and got
+    // SIGTTIN) acts on SIGTERM only once continued.
+    signalProcessGroup(m_process, m_pid, SIGCONT);
 }
 
 void ProcessCommandRun::killTree()

@@ -20,20 +20,34 @@ const QString fakeModel = u"gpt-4.1"_s;
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 408: return "Request Timeout";
-    case 413: return "Payload Too Large";
-    case 422: return "Unprocessable Entity";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return "Status";
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 408:
+        return "Request Timeout";
+    case 413:
+        return "Payload Too Large";
+    case 422:
+        return "Unprocessable Entity";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    default:
+        return "Status";
     }
 }
 
@@ -110,6 +124,15 @@ QString nextCompletionId()
 QJsonValue optionalText(const std::optional<QString> &text)
 {
     return text ? QJsonValue(*text) : QJsonValue(QJsonValue::Null);
+}
+
+// "Bearer <token>" → token; anything else → empty.
+QByteArray bearerToken(const QByteArray &authorization)
+{
+    const qsizetype space = authorization.indexOf(' ');
+    if (space <= 0 || authorization.left(space).compare("Bearer", Qt::CaseInsensitive) != 0)
+        return {};
+    return authorization.mid(space + 1).trimmed();
 }
 
 // Real keys are never echoed whole: OpenAI shows a few leading characters and stars.
@@ -201,11 +224,11 @@ FakeResponse FakeResponse::toolCalls(const QList<FakeToolCall> &calls,
 {
     QJsonArray toolCallArray;
     for (const FakeToolCall &call : calls) {
-        toolCallArray.append(QJsonObject{
-                {u"id"_s, call.id},
-                {u"type"_s, u"function"_s},
-                {u"function"_s,
-                 QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}}}});
+        toolCallArray.append(QJsonObject{{u"id"_s, call.id},
+                                         {u"type"_s, u"function"_s},
+                                         {u"function"_s,
+                                          QJsonObject{{u"name"_s, call.name},
+                                                      {u"arguments"_s, call.arguments}}}});
     }
     return completion({{u"role"_s, u"assistant"_s},
                        {u"content"_s, optionalText(content)},
@@ -613,14 +636,7 @@ std::optional<FakeResponse> FakeChatServer::rejectApiKey(const RecordedRequest &
 {
     if (m_requiredApiKey.isEmpty())
         return std::nullopt;
-    const QByteArray authorization = request.header("Authorization");
-    const qsizetype space = authorization.indexOf(' ');
-    const QByteArray key = space > 0
-                                   && authorization.left(space).compare("Bearer",
-                                                                        Qt::CaseInsensitive)
-                                              == 0
-                                   ? authorization.mid(space + 1).trimmed()
-                                   : QByteArray();
+    const QByteArray key = bearerToken(request.header("Authorization"));
     if (key == m_requiredApiKey)
         return std::nullopt;
     if (key.isEmpty()) {

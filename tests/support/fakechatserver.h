@@ -61,6 +61,7 @@ struct FakeResponse
         DropMidBody,    // send the headers and the first half of the body, then close
         Stream,         // send chunks one by one (chunked transfer encoding), chunkDelayMs apart
         StreamThenDrop, // as Stream, then close the connection instead of ending the stream
+                        // (Qt 6.4 may finish such a reply with NoError: check for [DONE])
     };
 
     Behaviour behaviour = Respond;

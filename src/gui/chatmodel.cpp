@@ -1,0 +1,199 @@
+#include "chatmodel.h"
+
+#include "jsonformat.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Gui {
+
+bool ChatModel::isRow(const QModelIndex &index) const
+{
+    return index.isValid() && index.model() == this && index.row() < m_items.size();
+}
+
+ChatModel::ChatModel(QObject *parent)
+    : QAbstractListModel(parent)
+{}
+
+int ChatModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_items.size());
+}
+
+QVariant ChatModel::data(const QModelIndex &index, int role) const
+{
+    if (!isRow(index))
+        return {};
+    const ChatItem &item = m_items.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::AccessibleTextRole:
+        return plainText(item);
+    case Qt::AccessibleDescriptionRole:
+        return description(item);
+    case KindRole:
+        return int(item.kind);
+    case TextRole:
+        return item.text;
+    case HintRole:
+        return item.hint;
+    case ToolNameRole:
+        return item.toolName;
+    case ToolCallIdRole:
+        return item.toolCallId;
+    case ArgumentsRole:
+        return item.arguments;
+    case ErrorCodeRole:
+        return item.errorCode;
+    case ExitCodeRole:
+        return item.exitCode;
+    case OkRole:
+        return item.ok;
+    case DurationRole:
+        return item.durationMs;
+    case TurnRole:
+        return item.turn;
+    case CollapsedRole:
+        return item.collapsed;
+    case CollapsibleRole:
+        return (item.kind == ChatItem::ToolResult || item.kind == ChatItem::Denial)
+               && item.lineCount > collapsedLineCount;
+    case LineCountRole:
+        return item.lineCount;
+    case ItemIdRole:
+        return item.id;
+    default:
+        return {};
+    }
+}
+
+bool ChatModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (role != CollapsedRole || !isRow(index))
+        return false;
+    ChatItem &item = m_items[index.row()];
+    if (item.collapsed == value.toBool())
+        return true;
+    item.collapsed = value.toBool();
+    emit dataChanged(index, index, {CollapsedRole});
+    return true;
+}
+
+Qt::ItemFlags ChatModel::flags(const QModelIndex &index) const
+{
+    if (!isRow(index))
+        return Qt::NoItemFlags;
+    // "Editable" opens a read-only text view on double-click, for selecting part of a message.
+    Qt::ItemFlags flags = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
+    if (m_items.at(index.row()).kind != ChatItem::Notice)
+        flags |= Qt::ItemIsEditable;
+    return flags;
+}
+
+QHash<int, QByteArray> ChatModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractListModel::roleNames();
+    names.insert(KindRole, "kind");
+    names.insert(TextRole, "text");
+    names.insert(HintRole, "hint");
+    names.insert(ToolNameRole, "toolName");
+    names.insert(ToolCallIdRole, "toolCallId");
+    names.insert(ArgumentsRole, "arguments");
+    names.insert(ErrorCodeRole, "errorCode");
+    names.insert(ExitCodeRole, "exitCode");
+    names.insert(OkRole, "ok");
+    names.insert(DurationRole, "durationMs");
+    names.insert(TurnRole, "turn");
+    names.insert(CollapsedRole, "collapsed");
+    names.insert(CollapsibleRole, "collapsible");
+    names.insert(LineCountRole, "lineCount");
+    names.insert(ItemIdRole, "itemId");
+    return names;
+}
+
+int ChatModel::append(ChatItem item)
+{
+    const int row = int(m_items.size());
+    item.id = m_nextId++;
+    item.lineCount = lineCount(item.text);
+    beginInsertRows({}, row, row);
+    if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
+        m_toolCallRows.insert(item.toolCallId, row);
+    m_items.append(std::move(item));
+    endInsertRows();
+    return row;
+}
+
+void ChatModel::clear()
+{
+    if (m_items.isEmpty())
+        return;
+    beginResetModel();
+    m_items.clear();
+    m_toolCallRows.clear();
+    endResetModel();
+}
+
+void ChatModel::toggleCollapsed(const QModelIndex &index)
+{
+    if (index.isValid())
+        setData(index, !index.data(CollapsedRole).toBool(), CollapsedRole);
+}
+
+int ChatModel::toolCallRow(const QString &toolCallId) const
+{
+    return m_toolCallRows.value(toolCallId, -1);
+}
+
+QString ChatModel::plainText(const ChatItem &item)
+{
+    switch (item.kind) {
+    case ChatItem::ToolCall:
+        return item.toolName + u'\n' + prettyJson(item.arguments);
+    case ChatItem::ErrorMessage:
+        return item.hint.isEmpty() ? item.text : item.text + u'\n' + item.hint;
+    case ChatItem::UserPrompt:
+    case ChatItem::AssistantText:
+    case ChatItem::ToolResult:
+    case ChatItem::Denial:
+    case ChatItem::Notice:
+        break;
+    }
+    return item.text;
+}
+
+QString ChatModel::description(const ChatItem &item)
+{
+    switch (item.kind) {
+    case ChatItem::UserPrompt:
+        return tr("Your prompt");
+    case ChatItem::AssistantText:
+        return tr("Assistant");
+    case ChatItem::ToolCall:
+        return tr("Tool call: %1").arg(item.toolName);
+    case ChatItem::ToolResult:
+        if (item.exitCode >= 0)
+            return tr("Result of %1, exit code %2").arg(item.toolName).arg(item.exitCode);
+        return item.ok ? tr("Result of %1").arg(item.toolName)
+                       : tr("Result of %1: %2").arg(item.toolName, item.errorCode);
+    case ChatItem::Denial:
+        return tr("Denied: %1 did not run").arg(item.toolName);
+    case ChatItem::ErrorMessage:
+        return tr("Error");
+    case ChatItem::Notice:
+        break;
+    }
+    return tr("Notice");
+}
+
+int ChatModel::lineCount(const QString &text)
+{
+    if (text.isEmpty())
+        return 0;
+    qsizetype lines = text.count(u'\n') + 1;
+    if (text.endsWith(u'\n'))
+        --lines;
+    return int(lines);
+}
+
+} // namespace Gui

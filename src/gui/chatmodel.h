@@ -1,0 +1,98 @@
+#pragma once
+
+#include <QAbstractListModel>
+#include <QHash>
+#include <QList>
+#include <QString>
+
+namespace Gui {
+
+// One entry of the chat view, in the user's terms.
+struct ChatItem
+{
+    enum Kind {
+        UserPrompt,
+        AssistantText, // Markdown
+        ToolCall,
+        ToolResult,
+        Denial,       // the user declined the call; nothing ran
+        ErrorMessage, // the run failed: text is what went wrong, hint how to fix it
+        Notice,       // a quiet line: "Stopped by the user."
+    };
+
+    Kind kind = Notice;
+    QString text; // prompt, Markdown, tool output, error message
+    QString hint; // ErrorMessage: the fix
+    QString toolName;
+    QString toolCallId;
+    QString arguments; // ToolCall: the arguments text exactly as the model sent it
+    QString errorCode; // ToolResult, Denial: "shell_failed", "denied", "cancelled", ...
+    int exitCode = -1; // -1 when no process ran
+    bool ok = true;
+    qint64 durationMs = -1;
+    int turn = 0; // the inspector's request number (from 1) that produced it; 0: none
+    bool collapsed = true;
+    quint64 id = 0;    // assigned by the model; stable while the item lives
+    int lineCount = 0; // lines of text; counted once, by the model
+};
+
+// The conversation as the user sees it. Append-only while a conversation lasts: adding an item
+// inserts exactly one row and touches nothing else, so the 10 000th message costs what the
+// 10th did.
+class ChatModel final : public QAbstractListModel
+{
+    Q_OBJECT
+public:
+    enum Role {
+        KindRole = Qt::UserRole + 1,
+        TextRole,
+        HintRole,
+        ToolNameRole,
+        ToolCallIdRole,
+        ArgumentsRole,
+        ErrorCodeRole,
+        ExitCodeRole,
+        OkRole,
+        DurationRole,
+        TurnRole,
+        CollapsedRole,   // settable
+        CollapsibleRole, // the output is longer than collapsedLineCount lines
+        LineCountRole,
+        ItemIdRole,
+    };
+    Q_ENUM(Role)
+
+    // Tool output longer than this is shown cut until the user asks for all of it.
+    static constexpr int collapsedLineCount = 6;
+
+    explicit ChatModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role) override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    // Returns the new row.
+    int append(ChatItem item);
+    void clear();
+    const ChatItem &item(int row) const { return m_items.at(row); }
+    void toggleCollapsed(const QModelIndex &index);
+    // The row of the ToolCall item with this id, or -1.
+    int toolCallRow(const QString &toolCallId) const;
+
+    // What "Copy" puts on the clipboard for one item: its text as the user would paste it.
+    static QString plainText(const ChatItem &item);
+    // What a screen reader says the item is: "Result of shell, exit code 0".
+    static QString description(const ChatItem &item);
+    static int lineCount(const QString &text);
+
+private:
+    bool isRow(const QModelIndex &index) const;
+
+    QList<ChatItem> m_items;
+    QHash<QString, int> m_toolCallRows;
+    quint64 m_nextId = 1;
+};
+
+} // namespace Gui

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QListView>
+#include <QTimer>
+
+namespace Gui {
+
+class ChatDelegate;
+class ChatModel;
+
+// The conversation: a list view over a ChatModel painted by a ChatDelegate. It follows the
+// newest message while the user is at the bottom, relayouts when its width changes, and offers
+// copying: Ctrl+C and the context menu's "Copy" copy the selected messages, "Copy message" the
+// one under the mouse; a double-click opens a read-only text view for selecting part of one.
+class ChatView final : public QListView
+{
+    Q_OBJECT
+public:
+    explicit ChatView(QWidget *parent = nullptr);
+
+    void setChatModel(ChatModel *model);
+    ChatModel *chatModel() const { return m_model; }
+    ChatDelegate *chatDelegate() const { return m_delegate; }
+
+    // Shown in the middle of the view while the conversation is empty.
+    void setPlaceholderText(const QString &text);
+    QString placeholderText() const { return m_placeholder; }
+
+    // The text "Copy" puts on the clipboard for the selected items.
+    QString selectedText() const;
+    void copySelection() const;
+
+signals:
+    // The current item was produced by this request (the inspector's row number, from 1).
+    void turnActivated(int turn);
+    // The user asked to see that request in the inspector.
+    void inspectRequested(int turn);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void currentChanged(const QModelIndex &current, const QModelIndex &previous) override;
+    void dataChanged(const QModelIndex &topLeft,
+                     const QModelIndex &bottomRight,
+                     const QList<int> &roles = {}) override;
+    void rowsInserted(const QModelIndex &parent, int start, int end) override;
+
+private:
+    bool isAtBottom() const;
+    void relayout();
+
+    ChatModel *m_model = nullptr;
+    ChatDelegate *m_delegate = nullptr;
+    QString m_placeholder;
+    int m_layoutWidth = -1;
+    QTimer m_widthSettled;
+    bool m_followAfterResize = false;
+    bool m_followPending = false;
+};
+
+} // namespace Gui

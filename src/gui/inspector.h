@@ -1,0 +1,86 @@
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+class QTreeView;
+
+namespace AgentLoop {
+struct Exchange;
+}
+
+namespace Gui {
+
+class JsonHighlighter;
+class JsonTreeModel;
+class TurnModel;
+struct TurnRecord;
+
+// The tool-call inspector: the table of requests, and for the selected one the exact request
+// and response bodies (pretty-printed, highlighted), the headers with Authorization redacted,
+// and a tree of the JSON; with copy buttons and "Copy as curl".
+class Inspector final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit Inspector(QWidget *parent = nullptr);
+
+    void setModel(TurnModel *model);
+    TurnModel *model() const { return m_model; }
+
+    // Selects the request with this number (from 1) and shows it.
+    void selectTurn(int number);
+    // The shown request's number, 0 when none.
+    int currentTurn() const;
+
+    QString requestText() const;
+    QString responseText() const;
+    QString headersText() const;
+    QTableView *table() const { return m_table; }
+    QTabWidget *tabs() const { return m_tabs; }
+
+    // The request as a POSIX shell command: the exact body on standard input, and the key as
+    // $OPENAI_API_KEY, never the key itself.
+    static QString curlCommand(const AgentLoop::Exchange &exchange);
+    // Request line and headers, a blank line, status line and response headers.
+    static QString headersText(const TurnRecord &record);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void showRow(int row);
+    void showTree();
+    void copyRequest();
+    void copyResponse();
+    void copyCurl();
+    void onRowsInserted(int first);
+    int selectedRow() const;
+
+    TurnModel *m_model = nullptr;
+    QTableView *m_table;
+    QTabWidget *m_tabs;
+    QPlainTextEdit *m_request;
+    QPlainTextEdit *m_response;
+    QPlainTextEdit *m_headers;
+    QTreeView *m_tree;
+    QComboBox *m_treeSource;
+    JsonTreeModel *m_treeModel;
+    JsonHighlighter *m_requestHighlighter;
+    JsonHighlighter *m_responseHighlighter;
+    QPushButton *m_copyRequest;
+    QPushButton *m_copyResponse;
+    QPushButton *m_copyCurl;
+    QCheckBox *m_wrap;
+    QLabel *m_summary;
+    int m_shownRow = -1;
+    int m_shownState = -1;
+};
+
+} // namespace Gui

@@ -1,0 +1,649 @@
+#include "mainwindow.h"
+
+#include "agentsetup.h"
+#include "approvalprompt.h"
+#include "chatmodel.h"
+#include "chatview.h"
+#include "commandrunner.h"
+#include "demoprovider.h"
+#include "inspector.h"
+#include "keystore.h"
+#include "promptedit.h"
+#include "settingsdialog.h"
+#include "turnmodel.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QShortcut>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+using AgentLoop::AgentController;
+
+namespace Gui {
+
+namespace {
+
+const QString geometryKey = u"window/geometry"_s;
+const QString stateKey = u"window/state"_s;
+constexpr int layoutVersion = 1;
+
+} // namespace
+
+MainWindow::MainWindow(const AppSettings &settings, QWidget *parent)
+    : MainWindow(settings, Options{}, parent)
+{}
+
+MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *parent)
+    : QMainWindow(parent)
+    , m_options(std::move(options))
+    , m_chatModel(new ChatModel(this))
+    , m_turnModel(new TurnModel(this))
+    , m_chatView(new ChatView(this))
+    , m_prompt(new PromptEdit(this))
+    , m_send(new QPushButton(tr("&Send"), this))
+    , m_stop(new QPushButton(tr("S&top"), this))
+    , m_inspector(new Inspector(this))
+    , m_inspectorDock(new QDockWidget(tr("Inspector"), this))
+    , m_statusLabel(new QLabel(this))
+    , m_turnLabel(new QLabel(this))
+    , m_providerLabel(new QLabel(this))
+    , m_demoLabel(new QLabel(tr("Demo mode"), this))
+{
+    setObjectName(u"mainWindow"_s);
+    if (!m_options.commandRunner)
+        m_options.commandRunner = std::make_shared<AgentLoop::ProcessCommandRunner>();
+    if (m_options.keyStore) {
+        m_keyStore = m_options.keyStore;
+    } else {
+        m_ownKeyStore = std::make_unique<KeyStore>();
+        m_keyStore = m_ownKeyStore.get();
+    }
+
+    m_chatView->setChatModel(m_chatModel);
+    m_inspector->setModel(m_turnModel);
+
+    m_prompt->setObjectName(u"promptEdit"_s);
+    m_prompt->setAccessibleName(tr("Prompt"));
+    m_prompt->setPlaceholderText(
+            tr("Tell the agent what to do. Enter sends, Shift+Enter starts a new line."));
+    m_send->setObjectName(u"sendButton"_s);
+    m_send->setAccessibleName(tr("Send prompt"));
+    m_send->setToolTip(tr("Send the prompt (Enter)"));
+    m_send->setDefault(false);
+    m_send->setAutoDefault(false);
+    m_stop->setObjectName(u"stopButton"_s);
+    m_stop->setAccessibleName(tr("Stop the run"));
+    m_stop->setToolTip(tr("Stop the run: abort the request or kill the running command (Esc)"));
+    m_stop->setAutoDefault(false);
+    const int buttonWidth = qMax(m_send->sizeHint().width(), m_stop->sizeHint().width()) + 16;
+    m_send->setMinimumWidth(buttonWidth);
+    m_stop->setMinimumWidth(buttonWidth);
+    connect(m_send, &QPushButton::clicked, this, &MainWindow::send);
+    connect(m_stop, &QPushButton::clicked, this, &MainWindow::stop);
+    connect(m_prompt, &PromptEdit::submitted, this, &MainWindow::send);
+    connect(m_prompt, &QPlainTextEdit::textChanged, this, &MainWindow::updateActions);
+    auto *stopShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(stopShortcut, &QShortcut::activated, this, [this] {
+        // Esc in the approval box means "no", never "stop everything".
+        if (!QApplication::activeModalWidget())
+            stop();
+    });
+
+    auto *buttons = new QVBoxLayout;
+    buttons->setSpacing(6);
+    buttons->addWidget(m_send);
+    buttons->addWidget(m_stop);
+    buttons->addStretch();
+    auto *promptBar = new QWidget(this);
+    promptBar->setObjectName(u"promptBar"_s);
+    auto *promptLayout = new QHBoxLayout(promptBar);
+    promptLayout->setContentsMargins(10, 8, 10, 8);
+    promptLayout->setSpacing(8);
+    promptLayout->addWidget(m_prompt, 1);
+    promptLayout->addLayout(buttons);
+
+    auto *line = new QFrame(this);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_chatView, 1);
+    centralLayout->addWidget(line);
+    centralLayout->addWidget(promptBar);
+    setCentralWidget(central);
+
+    m_inspectorDock->setObjectName(u"inspectorDock"_s);
+    m_inspectorDock->setWidget(m_inspector);
+    m_inspectorDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable
+                                 | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
+    connect(m_chatView, &ChatView::turnActivated, m_inspector, &Inspector::selectTurn);
+    connect(m_chatView, &ChatView::inspectRequested, this, [this](int turn) {
+        m_inspectorDock->show();
+        m_inspectorDock->raise();
+        m_inspector->selectTurn(turn);
+    });
+
+    createActions();
+    createStatusBar();
+    connectController();
+
+    m_tick.setInterval(1000);
+    connect(&m_tick, &QTimer::timeout, this, &MainWindow::updateStatus);
+
+    resize(1280, 800);
+    resizeDocks({m_inspectorDock}, {520}, Qt::Horizontal);
+    applySettings(settings);
+    setIdleStatus(tr("Ready"));
+    m_prompt->setFocus();
+}
+
+MainWindow::~MainWindow()
+{
+    // Whatever the controller still emits while it is torn down is nobody's business here.
+    m_controller.disconnect(this);
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_newAction = file->addAction(tr("&New conversation"), this, &MainWindow::newConversation);
+    m_newAction->setShortcut(QKeySequence::New);
+    m_newAction->setStatusTip(tr("Clear the conversation and its history"));
+    m_settingsAction = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
+    m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    m_settingsAction->setMenuRole(QAction::PreferencesRole);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *inspector = m_inspectorDock->toggleViewAction();
+    inspector->setText(tr("&Inspector"));
+    inspector->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    inspector->setStatusTip(tr("Show or hide the raw requests and responses of every turn"));
+    view->addAction(inspector);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About Agent Loop"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_statusLabel->setObjectName(u"statusText"_s);
+    m_statusLabel->setAccessibleName(tr("Agent status"));
+    m_statusLabel->setTextFormat(Qt::PlainText);
+    // A long error message is cut at the window's edge (the tooltip has all of it) instead of
+    // making the window wider.
+    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_statusLabel->setMinimumWidth(1);
+    m_turnLabel->setObjectName(u"turnText"_s);
+    m_turnLabel->setAccessibleName(tr("Turn"));
+    m_providerLabel->setObjectName(u"providerText"_s);
+    m_providerLabel->setAccessibleName(tr("Provider"));
+    m_demoLabel->setObjectName(u"demoLabel"_s);
+    m_demoLabel->setAccessibleName(tr("Demo mode"));
+    m_demoLabel->setToolTip(tr("Answers come from a built-in scripted model: nothing is sent over "
+                               "the network. Open File › Settings to connect a real provider."));
+    m_demoLabel->setAutoFillBackground(true);
+    m_demoLabel->setContentsMargins(8, 1, 8, 1);
+    updateDemoLabelColours();
+    QFont demoFont = m_demoLabel->font();
+    demoFont.setBold(true);
+    m_demoLabel->setFont(demoFont);
+
+    statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_turnLabel);
+    statusBar()->addPermanentWidget(m_providerLabel);
+    statusBar()->addPermanentWidget(m_demoLabel);
+}
+
+void MainWindow::updateDemoLabelColours()
+{
+    QPalette demoPalette = palette();
+    demoPalette.setColor(QPalette::Window, palette().color(QPalette::Highlight));
+    demoPalette.setColor(QPalette::WindowText, palette().color(QPalette::HighlightedText));
+    m_demoLabel->setPalette(demoPalette);
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateDemoLabelColours();
+}
+
+void MainWindow::connectController()
+{
+    connect(&m_controller, &AgentController::stateChanged, this, &MainWindow::onStateChanged);
+    connect(&m_controller, &AgentController::turnStarted, this, [this](int turn, int maxTurns) {
+        m_turn = turn;
+        m_maxTurns = maxTurns;
+        updateStatus();
+    });
+    connect(&m_controller,
+            &AgentController::requestSent,
+            this,
+            [this](const AgentLoop::Exchange &exchange) {
+                m_currentRequest = m_turnModel->addRequest(exchange);
+            });
+    connect(&m_controller, &AgentController::responseReceived, m_turnModel, &TurnModel::setResponse);
+    connect(&m_controller,
+            &AgentController::completionReceived,
+            this,
+            [this](int, const AgentLoop::Completion &completion) {
+                m_turnModel->setCompletion(completion);
+            });
+    connect(&m_controller, &AgentController::messageAppended, this, &MainWindow::onMessageAppended);
+    connect(&m_controller,
+            &AgentController::approvalRequested,
+            this,
+            &MainWindow::onApprovalRequested);
+    connect(&m_controller,
+            &AgentController::toolStarted,
+            this,
+            [this](const AgentLoop::ToolCall &call) {
+                m_runningTool = call.name;
+                m_phaseClock.start();
+                updateStatus();
+            });
+    connect(&m_controller, &AgentController::toolFinished, this, &MainWindow::onToolFinished);
+    connect(&m_controller, &AgentController::finished, this, &MainWindow::onFinished);
+    connect(&m_controller, &AgentController::failed, this, &MainWindow::onFailed);
+}
+
+void MainWindow::start()
+{
+    if (m_started)
+        return;
+    m_started = true;
+    restoreLayout();
+    const bool firstStart = !QFile::exists(AppSettings::settingsFilePath());
+    if (m_settings.keyIsInStore() && m_settings.apiKey.isEmpty()) {
+        connect(
+                m_keyStore,
+                &KeyStore::keyRead,
+                this,
+                [this, firstStart](const QString &key) {
+                    if (!key.isEmpty() && m_settings.apiKey.isEmpty()) {
+                        AppSettings settings = m_settings;
+                        settings.apiKey = key;
+                        applySettings(settings);
+                    }
+                    if (firstStart || (!m_settings.demoMode && !m_settings.isConfigured()))
+                        openSettings();
+                },
+                Qt::SingleShotConnection);
+        m_keyStore->readKey();
+        return;
+    }
+    if (firstStart || (!m_settings.demoMode && !m_settings.isConfigured()))
+        openSettings();
+}
+
+void MainWindow::applySettings(const AppSettings &settings)
+{
+    if (m_controller.isRunning()) {
+        m_pendingSettings = settings;
+        return;
+    }
+    m_pendingSettings.reset();
+    m_settings = settings;
+    if (m_settings.demoMode && !m_demoNetworkInstalled) {
+        // It passes every other URL to the network, so it can stay when the demo is turned off.
+        m_controller.chatClient().setNetworkAccessManager(
+                new AgentLoop::DemoNetworkAccessManager(&m_controller));
+        m_demoNetworkInstalled = true;
+    }
+    m_controller.setProvider(m_settings.provider());
+    AgentLoop::AgentOptions agentOptions = m_controller.options();
+    agentOptions.maxTurns = m_settings.maxTurns;
+    m_controller.setOptions(agentOptions);
+
+    AgentLoop::ShellToolOptions toolOptions;
+    toolOptions.workspace = m_settings.workspace.isEmpty() ? QDir::homePath()
+                                                           : m_settings.workspace;
+    AgentLoop::installStandardTools(m_controller, m_options.commandRunner, toolOptions);
+
+    const AgentLoop::ProviderSettings provider = m_controller.provider();
+    if (m_settings.demoMode) {
+        m_providerLabel->clear();
+        m_providerLabel->hide();
+    } else {
+        m_providerLabel->setText(tr("%1 at %2").arg(provider.model, provider.baseUrl.authority()));
+        m_providerLabel->setToolTip(provider.baseUrl.toString());
+        m_providerLabel->show();
+    }
+    m_demoLabel->setVisible(m_settings.demoMode);
+    m_chatView->setPlaceholderText(
+            m_settings.demoMode
+                    ? tr("This is the offline demo: a built-in scripted model answers, nothing "
+                         "goes over the network. Ask it anything, for example “What files are "
+                         "in my workspace?”, and watch one trip around the agent loop.")
+                    : tr("Tell the agent what to do. It shows you every command before it runs "
+                         "and runs it only after you say yes."));
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(m_settings.demoMode ? tr("Agent Loop — Demo") : tr("Agent Loop"));
+}
+
+QString MainWindow::statusText() const
+{
+    return m_statusLabel->text();
+}
+
+ApprovalPrompt *MainWindow::pendingApproval() const
+{
+    return m_approval;
+}
+
+QString MainWindow::turnText() const
+{
+    return m_turnLabel->text();
+}
+
+void MainWindow::send()
+{
+    const QString prompt = m_prompt->toPlainText();
+    if (prompt.trimmed().isEmpty() || m_controller.isRunning())
+        return;
+    if (!m_settings.demoMode && !m_settings.isConfigured()) {
+        setIdleStatus(tr("Set a base URL, an API key and a model first."));
+        openSettings();
+        return;
+    }
+    if (m_controller.run(prompt))
+        m_prompt->clear();
+    updateActions();
+}
+
+void MainWindow::stop()
+{
+    if (!m_controller.isRunning())
+        return;
+    // Cancel first: the approval box answers no as it closes, which must not let the run go on.
+    m_controller.cancel();
+    closeApproval();
+}
+
+void MainWindow::newConversation()
+{
+    if (m_controller.isRunning()) {
+        // A running command stops asynchronously; the conversation is cleared once it has.
+        m_newConversationPending = true;
+        stop();
+        if (m_controller.isRunning())
+            return;
+    }
+    clearConversation();
+}
+
+void MainWindow::clearConversation()
+{
+    m_newConversationPending = false;
+    m_controller.newConversation();
+    m_chatModel->clear();
+    m_turnModel->clear();
+    m_callTurns.clear();
+    m_currentRequest = 0;
+    m_turn = 0;
+    m_turnLabel->clear();
+    setIdleStatus(tr("Ready"));
+    m_prompt->setFocus();
+}
+
+void MainWindow::openSettings()
+{
+    if (m_settingsDialog) {
+        m_settingsDialog->raise();
+        m_settingsDialog->activateWindow();
+        return;
+    }
+    // The dialog saves on OK (the key into the credential store); applying is this window's part.
+    auto *dialog = new SettingsDialog(m_settings, m_keyStore, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_settingsDialog = dialog;
+    connect(dialog, &SettingsDialog::settingsApplied, this, &MainWindow::applySettings);
+    dialog->open();
+}
+
+void MainWindow::showAbout()
+{
+    auto *box = new QMessageBox(this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowTitle(tr("About Agent Loop"));
+    box->setIconPixmap(windowIcon().pixmap(64, 64));
+    box->setTextFormat(Qt::RichText);
+    box->setText(tr("<h3>Agent Loop %1</h3>"
+                    "<p>A desktop coding agent for OpenAI-compatible Chat Completions "
+                    "endpoints.</p>"
+                    "<p>It sends your task with its tools to the model, shows you every command "
+                    "the model wants to run, runs it only after your yes, and feeds the result "
+                    "back, until the model answers. Every request and response is in the "
+                    "inspector.</p>"
+                    "<p>Built with Qt %2.</p>")
+                         .arg(QStringLiteral(AGENTLOOP_VERSION), QString::fromLatin1(qVersion())));
+    box->setStandardButtons(QMessageBox::Ok);
+    box->open();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    // Closing stops the run: the request is aborted or the command's process tree is killed, and
+    // an open approval box closes; nothing it asked about runs.
+    if (m_controller.isRunning())
+        m_controller.cancel();
+    closeApproval();
+    if (m_settingsDialog)
+        m_settingsDialog->reject();
+    saveLayout();
+    event->accept();
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_prompt->hasFocus() && !m_approval)
+        m_prompt->setFocus();
+}
+
+void MainWindow::saveLayout() const
+{
+    if (!m_options.persist || !m_started)
+        return;
+    QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
+    file.setValue(geometryKey, saveGeometry());
+    file.setValue(stateKey, saveState(layoutVersion));
+}
+
+void MainWindow::restoreLayout()
+{
+    if (!m_options.persist)
+        return;
+    const QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
+    restoreGeometry(file.value(geometryKey).toByteArray());
+    restoreState(file.value(stateKey).toByteArray(), layoutVersion);
+}
+
+void MainWindow::updateActions()
+{
+    const bool running = m_controller.isRunning();
+    m_send->setEnabled(!running && !m_prompt->toPlainText().trimmed().isEmpty());
+    m_stop->setEnabled(running);
+}
+
+void MainWindow::setIdleStatus(const QString &text)
+{
+    m_idleText = text;
+    updateStatus();
+}
+
+void MainWindow::updateStatus()
+{
+    const qint64 seconds = m_phaseClock.isValid() ? m_phaseClock.elapsed() / 1000 : 0;
+    QString text;
+    switch (m_state) {
+    case AgentController::State::Idle:
+        text = m_idleText;
+        break;
+    case AgentController::State::WaitingForModel:
+        text = tr("Waiting for the model… %1 s").arg(seconds);
+        break;
+    case AgentController::State::AwaitingApproval:
+        text = tr("Awaiting your approval");
+        break;
+    case AgentController::State::RunningTool:
+        text = tr("Running %1… %2 s").arg(m_runningTool, QString::number(seconds));
+        break;
+    }
+    m_statusLabel->setText(text);
+    m_statusLabel->setToolTip(text);
+    m_turnLabel->setText(m_turn > 0 ? tr("Turn %1 of %2").arg(m_turn).arg(m_maxTurns) : QString());
+    updateActions();
+}
+
+void MainWindow::onStateChanged(AgentController::State state)
+{
+    m_state = state;
+    if (state == AgentController::State::WaitingForModel
+        || state == AgentController::State::RunningTool)
+        m_phaseClock.start();
+    if (state == AgentController::State::WaitingForModel
+        || state == AgentController::State::RunningTool) {
+        if (!m_tick.isActive())
+            m_tick.start();
+    } else {
+        m_tick.stop();
+    }
+    updateStatus();
+}
+
+void MainWindow::onMessageAppended(const AgentLoop::Message &message)
+{
+    switch (message.role()) {
+    case AgentLoop::Role::System:
+    case AgentLoop::Role::Tool: // shown from toolFinished, which knows how the call ended
+        return;
+    case AgentLoop::Role::User: {
+        ChatItem item;
+        item.kind = ChatItem::UserPrompt;
+        item.text = message.content();
+        m_chatModel->append(item);
+        return;
+    }
+    case AgentLoop::Role::Assistant:
+        break;
+    }
+    if (message.hasText()) {
+        ChatItem item;
+        item.kind = ChatItem::AssistantText;
+        item.text = message.content();
+        item.turn = m_currentRequest;
+        m_chatModel->append(item);
+    }
+    for (const AgentLoop::ToolCall &call : message.toolCalls()) {
+        ChatItem item;
+        item.kind = ChatItem::ToolCall;
+        item.toolName = call.name;
+        item.toolCallId = call.id;
+        item.arguments = call.arguments;
+        item.turn = m_currentRequest;
+        m_callTurns.insert(call.id, m_currentRequest);
+        m_chatModel->append(item);
+    }
+}
+
+void MainWindow::onApprovalRequested(const AgentLoop::ApprovalRequest &request)
+{
+    closeApproval();
+    m_approval = ApprovalPrompt::ask(request, this);
+    // The controller as context: an answer that comes while the window is destroyed goes
+    // nowhere (the controller is gone by then).
+    connect(m_approval,
+            &ApprovalPrompt::decided,
+            &m_controller,
+            [this](quint64 id, AgentLoop::Decision decision) {
+                m_controller.resolveApproval(id, decision);
+            });
+}
+
+void MainWindow::onToolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result)
+{
+    ChatItem item;
+    item.kind = result.errorCode == u"denied" ? ChatItem::Denial : ChatItem::ToolResult;
+    item.text = result.content;
+    item.toolName = call.name;
+    item.toolCallId = call.id;
+    item.ok = result.ok;
+    item.errorCode = result.errorCode;
+    item.exitCode = result.exitCode;
+    // Calls that never reached a process (unknown tool, invalid arguments) have no duration.
+    item.durationMs = result.exitCode >= 0 || result.durationMs > 0 ? result.durationMs : -1;
+    item.turn = m_callTurns.value(call.id, m_currentRequest);
+    m_chatModel->append(item);
+}
+
+void MainWindow::onFinished()
+{
+    setIdleStatus(tr("Finished"));
+    whenIdle();
+}
+
+void MainWindow::onFailed(const AgentLoop::Error &error)
+{
+    closeApproval();
+    m_turnModel->abortPending();
+    ChatItem item;
+    if (error.kind == AgentLoop::Error::Cancelled) {
+        item.kind = ChatItem::Notice;
+        item.text = error.message;
+        setIdleStatus(tr("Stopped"));
+    } else {
+        item.kind = ChatItem::ErrorMessage;
+        item.text = error.message;
+        item.hint = error.hint;
+        item.turn = m_currentRequest;
+        setIdleStatus(tr("Failed: %1").arg(error.message));
+    }
+    m_chatModel->append(item);
+    whenIdle();
+}
+
+void MainWindow::whenIdle()
+{
+    if (m_pendingSettings)
+        applySettings(*m_pendingSettings);
+    if (m_newConversationPending)
+        clearConversation();
+}
+
+void MainWindow::closeApproval()
+{
+    if (!m_approval)
+        return;
+    // The box answers no when it closes; the controller ignores an answer it no longer waits for.
+    if (QMessageBox *box = m_approval->messageBox())
+        box->reject();
+    m_approval = nullptr;
+}
+
+} // namespace Gui

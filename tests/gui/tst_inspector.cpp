@@ -1,0 +1,317 @@
+#include "chatclient.h"
+#include "completion.h"
+#include "fakechatserver.h"
+#include "inspector.h"
+#include "jsonformat.h"
+#include "jsonhighlighter.h"
+#include "jsontreemodel.h"
+#include "redaction.h"
+#include "turnmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonDocument>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
+
+using namespace Qt::StringLiterals;
+using namespace AgentLoop;
+using Gui::TurnModel;
+
+namespace {
+
+const QByteArray secretKey = "sk-inspector-secret-0123456789abcdef";
+
+// What ChatClient records for one round trip with a server that checks the key.
+struct RecordedRoundTrip
+{
+    Exchange sent;
+    Exchange received;
+    Completion completion;
+};
+
+std::optional<RecordedRoundTrip> roundTrip(FakeChatServer &server, const QByteArray &body)
+{
+    ChatClient client;
+    ProviderSettings settings;
+    settings.baseUrl = server.baseUrl();
+    settings.apiKey = QString::fromLatin1(secretKey);
+    settings.model = u"gpt-test"_s;
+    client.setSettings(settings);
+    RecordedRoundTrip trip;
+    QObject::connect(&client, &ChatClient::requestSent, &client, [&](const Exchange &e) {
+        trip.sent = e;
+    });
+    QObject::connect(&client, &ChatClient::responseReceived, &client, [&](const Exchange &e) {
+        trip.received = e;
+    });
+    QSignalSpy completed(&client, &ChatClient::completed);
+    client.postChatCompletion(1, body);
+    if (!completed.wait(10000))
+        return std::nullopt;
+    trip.completion = completed.at(0).at(0).value<Completion>();
+    return trip;
+}
+
+Exchange exchange(const QByteArray &requestBody, const QByteArray &responseBody, int status = 200)
+{
+    Exchange e;
+    e.turn = 1;
+    e.method = "POST";
+    e.url = QUrl(u"http://127.0.0.1:9/v1/chat/completions"_s);
+    e.requestHeaders = {{"Content-Type", "application/json"},
+                        {"Authorization", QByteArray("Bearer ") + redactedMarker}};
+    e.requestBody = requestBody;
+    e.httpStatus = status;
+    e.responseHeaders = {{"content-type", "application/json"}};
+    e.responseBody = responseBody;
+    e.durationMs = 1234;
+    e.startedAt = QDateTime::currentDateTimeUtc();
+    return e;
+}
+
+} // namespace
+
+class tst_Inspector : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void prettyJsonOnlyChangesWhitespace_data();
+    void prettyJsonOnlyChangesWhitespace();
+    void turnRowsFollowTheExchange();
+    void requestTabShowsTheExactBytesPrettyPrinted();
+    void responseThatIsNotJsonIsShownRaw();
+    void headersAreRedacted();
+    void copyAsCurlSendsTheSameBytesWithoutTheKey();
+    void jsonTreeModel();
+    void highlighterColoursKeysAndValues();
+};
+
+void tst_Inspector::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_Inspector::prettyJsonOnlyChangesWhitespace_data()
+{
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("empty containers")
+            << QByteArray(R"({"a":{},"b":[]})") << u"{\n  \"a\": {},\n  \"b\": []\n}"_s;
+    QTest::newRow("key order kept")
+            << QByteArray(R"({"z":1,"a":2})") << u"{\n  \"z\": 1,\n  \"a\": 2\n}"_s;
+    QTest::newRow("numbers and escapes as sent")
+            << QByteArray(R"([1.50,2e3,"caf\u00e9 \/ \"{[,:]}\""])")
+            << u"[\n  1.50,\n  2e3,\n  \"caf\\u00e9 \\/ \\\"{[,:]}\\\"\"\n]"_s;
+    QTest::newRow("re-indented") << QByteArray("{ \"a\" :\n [ true , null ] }")
+                                 << u"{\n  \"a\": [\n    true,\n    null\n  ]\n}"_s;
+    QTest::newRow("not JSON") << QByteArray("<html>502 Bad Gateway</html>")
+                              << u"<html>502 Bad Gateway</html>"_s;
+    QTest::newRow("truncated") << QByteArray(R"({"a":)") << u"{\"a\":"_s;
+}
+
+void tst_Inspector::prettyJsonOnlyChangesWhitespace()
+{
+    QFETCH(QByteArray, input);
+    QFETCH(QString, expected);
+    const QString pretty = Gui::prettyJson(input);
+    QCOMPARE(pretty, expected);
+    if (Gui::isJsonDocument(input))
+        QCOMPARE(Gui::compactJson(pretty), Gui::compactJson(QString::fromUtf8(input)));
+}
+
+void tst_Inspector::turnRowsFollowTheExchange()
+{
+    TurnModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Exchange sent = exchange(R"({"model":"m"})", {});
+    sent.httpStatus = 0;
+    QCOMPARE(model.addRequest(sent), 1);
+    QCOMPARE(model.rowCount(), 1);
+    const auto cell = [&](int row, int column) {
+        return model.index(row, column).data().toString();
+    };
+    QCOMPARE(cell(0, TurnModel::NumberColumn), u"1"_s);
+    QCOMPARE(cell(0, TurnModel::StatusColumn), u"waiting"_s);
+
+    model.setResponse(exchange(R"({"model":"m"})", R"({"choices":[]})"));
+    Completion completion;
+    completion.finishReason = u"tool_calls"_s;
+    completion.usage = Usage{120, 30, 150};
+    model.setCompletion(completion);
+    QCOMPARE(cell(0, TurnModel::StatusColumn), u"200"_s);
+    QCOMPARE(cell(0, TurnModel::DurationColumn), u"1.2 s"_s);
+    QCOMPARE(cell(0, TurnModel::FinishReasonColumn), u"tool_calls"_s);
+    QCOMPARE(cell(0, TurnModel::TokensColumn), u"120 + 30 = 150"_s);
+    QCOMPARE(model.index(0, TurnModel::TokensColumn).data(TurnModel::TotalTokensRole).toLongLong(),
+             150);
+
+    QCOMPARE(model.addRequest(sent), 2);
+    model.abortPending();
+    QCOMPARE(cell(1, TurnModel::StatusColumn), u"stopped"_s);
+    QCOMPARE(cell(1, TurnModel::TokensColumn), QString());
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void tst_Inspector::requestTabShowsTheExactBytesPrettyPrinted()
+{
+    FakeChatServer server;
+    server.setRequiredApiKey(secretKey);
+    server.script({FakeResponse::answer(u"Hi"_s)});
+    // Keys out of alphabetical order, an escape and a number a re-serialisation would change.
+    const QByteArray body
+            = R"({"model":"gpt-test","messages":[{"role":"user","content":"caf\u00e9 1.0"}],"temperature":0.50})";
+    const auto trip = roundTrip(server, body);
+    QVERIFY(trip);
+    QCOMPARE(server.requests().size(), 1);
+    QCOMPARE(server.requests().at(0).body, body);
+
+    TurnModel model;
+    Gui::Inspector inspector;
+    inspector.setModel(&model);
+    model.addRequest(trip->sent);
+    model.setResponse(trip->received);
+    model.setCompletion(trip->completion);
+    QCOMPARE(inspector.currentTurn(), 1); // the newest request is shown
+    QCOMPARE(model.record(0).exchange.requestBody, server.requests().at(0).body);
+    QCOMPARE(inspector.requestText(), Gui::prettyJson(server.requests().at(0).body));
+    QCOMPARE(Gui::compactJson(inspector.requestText()), QString::fromUtf8(body));
+    QVERIFY(inspector.requestText().indexOf(u"\"model\""_s)
+            < inspector.requestText().indexOf(u"\"messages\""_s));
+    QVERIFY(inspector.requestText().contains(u"\"temperature\": 0.50"_s));
+    QCOMPARE(inspector.responseText(), Gui::prettyJson(trip->received.responseBody));
+    QVERIFY(inspector.responseText().contains(u"\"content\": \"Hi\""_s));
+    QCOMPARE(model.index(0, TurnModel::FinishReasonColumn).data().toString(), u"stop"_s);
+}
+
+void tst_Inspector::responseThatIsNotJsonIsShownRaw()
+{
+    TurnModel model;
+    Gui::Inspector inspector;
+    inspector.setModel(&model);
+    const QByteArray html = "<html>\n<body>502 Bad Gateway</body>\n</html>\n";
+    model.addRequest(exchange("{}", {}));
+    model.setResponse(exchange("{}", html, 502));
+    QCOMPARE(inspector.responseText(), QString::fromUtf8(html));
+    QCOMPARE(model.index(0, TurnModel::StatusColumn).data().toString(), u"502"_s);
+}
+
+void tst_Inspector::headersAreRedacted()
+{
+    FakeChatServer server;
+    server.setRequiredApiKey(secretKey);
+    server.script({FakeResponse::answer(u"Hi"_s)});
+    const auto trip = roundTrip(server, R"({"model":"gpt-test","messages":[]})");
+    QVERIFY(trip);
+    // The key did go to the provider...
+    QCOMPARE(server.requests().at(0).header("Authorization"), "Bearer " + secretKey);
+
+    TurnModel model;
+    Gui::Inspector inspector;
+    inspector.setModel(&model);
+    model.addRequest(trip->sent);
+    model.setResponse(trip->received);
+    // ...and is nowhere in what the inspector shows.
+    const QString headers = inspector.headersText();
+    QVERIFY2(headers.contains(u"Authorization: Bearer [REDACTED]"_s), qPrintable(headers));
+    QVERIFY(headers.contains(u"POST %1/chat/completions"_s.arg(server.baseUrl().toString())));
+    QVERIFY(headers.contains(u"HTTP 200"_s));
+    QVERIFY(headers.contains(u"Content-Type: application/json"_s, Qt::CaseInsensitive));
+    for (const QString &text : {headers,
+                                inspector.requestText(),
+                                inspector.responseText(),
+                                Gui::Inspector::curlCommand(trip->sent)})
+        QVERIFY(!text.contains(QString::fromLatin1(secretKey)));
+}
+
+void tst_Inspector::copyAsCurlSendsTheSameBytesWithoutTheKey()
+{
+    const QString curl = QStandardPaths::findExecutable(u"curl"_s);
+    const QString sh = QStandardPaths::findExecutable(u"sh"_s);
+    if (curl.isEmpty() || sh.isEmpty())
+        QSKIP("needs curl and a POSIX shell");
+    FakeChatServer server;
+    server.setRequiredApiKey(secretKey);
+    server.script({FakeResponse::answer(u"first"_s), FakeResponse::answer(u"again"_s)});
+    const QByteArray body
+            = R"({"model":"gpt-test","messages":[{"role":"user","content":"it's \"quoted\" $HOME `x` \n"}]})";
+    const auto trip = roundTrip(server, body);
+    QVERIFY(trip);
+
+    const QString command = Gui::Inspector::curlCommand(trip->sent);
+    QVERIFY(command.contains(u"$OPENAI_API_KEY"_s));
+    QVERIFY(!command.contains(QString::fromLatin1(secretKey)));
+
+    QProcess shell;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"OPENAI_API_KEY"_s, QString::fromLatin1(secretKey));
+    environment.remove(u"http_proxy"_s);
+    environment.remove(u"HTTP_PROXY"_s);
+    environment.remove(u"all_proxy"_s);
+    environment.remove(u"ALL_PROXY"_s);
+    shell.setProcessEnvironment(environment);
+    shell.start(sh, {u"-c"_s, command});
+    // The fake server answers from this thread's event loop.
+    QTRY_COMPARE_WITH_TIMEOUT(shell.state(), QProcess::NotRunning, 15000);
+    QCOMPARE(shell.exitCode(), 0);
+    QCOMPARE(server.requests().size(), 2);
+    QCOMPARE(server.requests().at(1).body, body);
+    QCOMPARE(server.requests().at(1).header("Authorization"), "Bearer " + secretKey);
+    QVERIFY(shell.readAllStandardOutput().contains("again"));
+}
+
+void tst_Inspector::jsonTreeModel()
+{
+    Gui::JsonTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(model.setJson(R"({"model":"m","messages":[{"role":"user"},{"role":"tool"}],"n":2})"));
+    QCOMPARE(model.rowCount(), 3);
+    const QModelIndex messages = model.index(0, 0); // keys sorted: messages, model, n
+    QCOMPARE(messages.data().toString(), u"messages"_s);
+    QCOMPARE(model.index(0, Gui::JsonTreeModel::ValueColumn).data().toString(), u"[2]"_s);
+    QCOMPARE(model.rowCount(messages), 2);
+    const QModelIndex second = model.index(1, 0, messages);
+    QCOMPARE(model.parent(second), messages);
+    QCOMPARE(model.index(0, Gui::JsonTreeModel::ValueColumn, second).data().toString(), u"tool"_s);
+    QCOMPARE(model.index(2, Gui::JsonTreeModel::ValueColumn).data().toString(), u"2"_s);
+    QVERIFY(!model.setJson("not json"));
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void tst_Inspector::highlighterColoursKeysAndValues()
+{
+    QTextDocument document;
+    document.setPlainText(u"{\n  \"key\": \"value\",\n  \"n\": 12,\n  \"b\": true\n}"_s);
+    Gui::JsonHighlighter highlighter(&document);
+    highlighter.rehighlight();
+    const auto colourAt = [&](int line, int column) {
+        const QTextBlock block = document.findBlockByNumber(line);
+        for (const QTextLayout::FormatRange &range : block.layout()->formats()) {
+            if (column >= range.start && column < range.start + range.length)
+                return range.format.foreground().color();
+        }
+        return QColor();
+    };
+    const QColor key = colourAt(1, 3);
+    const QColor string = colourAt(1, 11);
+    const QColor number = colourAt(2, 8);
+    const QColor keyword = colourAt(3, 8);
+    QVERIFY(key.isValid() && string.isValid() && number.isValid() && keyword.isValid());
+    QVERIFY(key != string);
+    QVERIFY(string != number);
+    QVERIFY(number != keyword);
+    QCOMPARE(colourAt(2, 3), key);
+}
+
+QTEST_MAIN(tst_Inspector)
+#include "tst_inspector.moc"

@@ -1,0 +1,529 @@
+#include "approvalprompt.h"
+#include "appsettings.h"
+#include "chatmodel.h"
+#include "chatview.h"
+#include "commandrunner.h"
+#include "fakechatserver.h"
+#include "inspector.h"
+#include "jsonformat.h"
+#include "keystore.h"
+#include "mainwindow.h"
+#include "promptedit.h"
+#include "turnmodel.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace AgentLoop;
+using Gui::ChatItem;
+using Gui::ChatModel;
+using Gui::MainWindow;
+
+namespace {
+
+const QString apiKey = u"sk-gui-test-secret-4f9a2c7e1b"_s;
+
+QString shellArguments(const QString &command)
+{
+    return QString::fromUtf8(
+            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
+}
+
+QMessageBox *visibleMessageBox()
+{
+    for (QWidget *widget : QApplication::topLevelWidgets()) {
+        if (auto *box = qobject_cast<QMessageBox *>(widget); box && box->isVisible())
+            return box;
+    }
+    return nullptr;
+}
+
+// The items of one kind, in order.
+QList<ChatItem> itemsOf(const ChatModel *model, ChatItem::Kind kind)
+{
+    QList<ChatItem> items;
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->item(row).kind == kind)
+            items << model->item(row);
+    }
+    return items;
+}
+
+// A window talking to a fake provider, running real commands in a temporary workspace.
+struct Fixture
+{
+    explicit Fixture(bool demo = false)
+        : keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-tests"_s)
+    {
+        server.setRequiredApiKey(apiKey.toLatin1());
+        Gui::AppSettings settings;
+        settings.baseUrl = server.baseUrl().toString();
+        settings.apiKey = apiKey;
+        settings.model = u"gpt-test"_s;
+        settings.workspace = workspace.path();
+        settings.maxTurns = 20;
+        settings.requestTimeoutSeconds = 30;
+        settings.demoMode = demo;
+        MainWindow::Options options;
+        options.commandRunner = std::make_shared<ProcessCommandRunner>();
+        options.keyStore = &keyStore;
+        options.persist = false;
+        window = std::make_unique<MainWindow>(settings, options);
+        window->show();
+        QApplication::setActiveWindow(window.get());
+    }
+
+    bool waitForWindow()
+    {
+        QApplication::setActiveWindow(window.get());
+        return QTest::qWaitForWindowActive(window.get());
+    }
+
+    // Types the prompt into the prompt box and presses Enter, as a user would.
+    void type(const QString &prompt)
+    {
+        QTest::keyClicks(window->promptEdit(), prompt);
+        QTest::keyClick(window->promptEdit(), Qt::Key_Return);
+    }
+
+    QString marker() const { return workspace.filePath(u"marker.txt"_s); }
+
+    Gui::KeyStore keyStore;
+    FakeChatServer server;
+    QTemporaryDir workspace;
+    std::unique_ptr<MainWindow> window;
+};
+
+} // namespace
+
+class tst_MainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void startsReadyWithFocusInThePrompt();
+    void promptKeys();
+    void approvedCallRunsAndTheAnswerIsShown();
+    void declinedCallRunsNothing_data();
+    void declinedCallRunsNothing();
+    void stopDuringASlowRequest();
+    void stopDuringALongCommand();
+    void closingTheWindowStopsTheRun();
+    void inspectorHoldsEveryRequestAsSent();
+    void conversationContinuesAndNewConversationClears();
+    void providerErrorIsShownWithItsHint();
+    void demoModeIsLabelled();
+
+private:
+    void approveAndFinish(Fixture &f, const QString &command, const QString &answer);
+};
+
+void tst_MainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    if (detectShell().kind != ShellInfo::PosixShell)
+        QSKIP("the commands below are written for a POSIX shell");
+}
+
+void tst_MainWindow::init()
+{
+    // A box left open by a failed test must not answer for the next one.
+    while (QMessageBox *box = visibleMessageBox())
+        box->reject();
+}
+
+void tst_MainWindow::approveAndFinish(Fixture &f, const QString &command, const QString &answer)
+{
+    f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(command)),
+                     FakeResponse::answer(answer)});
+    f.type(u"Run %1 for me"_s.arg(command));
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
+    box->button(QMessageBox::Yes)->click();
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+}
+
+void tst_MainWindow::startsReadyWithFocusInThePrompt()
+{
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    QCOMPARE(QApplication::focusWidget(), f.window->promptEdit());
+    QCOMPARE(f.window->statusText(), u"Ready"_s);
+    QCOMPARE(f.window->windowTitle(), u"Agent Loop"_s);
+    QVERIFY(!f.window->findChild<QLabel *>(u"demoLabel"_s)->isVisible());
+    QVERIFY(f.window->inspectorDock()->isVisible());
+    QVERIFY(!f.window->sendButton()->isEnabled()); // nothing typed yet
+    QVERIFY(!f.window->stopButton()->isEnabled());
+    QVERIFY(!f.window->promptEdit()->placeholderText().isEmpty());
+    QVERIFY(!f.window->promptEdit()->accessibleName().isEmpty());
+    QVERIFY(!f.window->sendButton()->accessibleName().isEmpty());
+    QVERIFY(!f.window->stopButton()->accessibleName().isEmpty());
+
+    // View > Inspector hides and shows the dock.
+    QAction *toggle = f.window->inspectorDock()->toggleViewAction();
+    toggle->trigger();
+    QVERIFY(!f.window->inspectorDock()->isVisible());
+    toggle->trigger();
+    QVERIFY(f.window->inspectorDock()->isVisible());
+    QStringList menus;
+    for (QAction *action : f.window->menuBar()->actions())
+        menus << action->text();
+    QCOMPARE(menus, (QStringList{u"&File"_s, u"&View"_s, u"&Help"_s}));
+}
+
+void tst_MainWindow::promptKeys()
+{
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    Gui::PromptEdit *prompt = f.window->promptEdit();
+    QTest::keyClicks(prompt, u"first line"_s);
+    QVERIFY(f.window->sendButton()->isEnabled());
+    QTest::keyClick(prompt, Qt::Key_Return, Qt::ShiftModifier);
+    QTest::keyClicks(prompt, u"second line"_s);
+    QCOMPARE(prompt->toPlainText(), u"first line\nsecond line"_s);
+    QCOMPARE(f.server.requests().size(), 0);
+
+    f.server.script({FakeResponse::answer(u"Two lines received."_s)});
+    QTest::keyClick(prompt, Qt::Key_Return);
+    QVERIFY(prompt->toPlainText().isEmpty());
+    QVERIFY(!f.window->sendButton()->isEnabled());
+    QVERIFY(f.window->stopButton()->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QCOMPARE(f.server.requests().size(), 1);
+    const QJsonArray messages = f.server.requests().at(0).messages();
+    QCOMPARE(messages.last().toObject().value(u"content"_s).toString(),
+             u"first line\nsecond line"_s);
+    QVERIFY(!f.window->stopButton()->isEnabled());
+
+    // Enter on an empty prompt sends nothing.
+    QTest::keyClick(prompt, Qt::Key_Return);
+    QTest::qWait(50);
+    QCOMPARE(f.server.requests().size(), 1);
+}
+
+void tst_MainWindow::approvedCallRunsAndTheAnswerIsShown()
+{
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(u"echo 42"_s)),
+                     FakeResponse::answer(u"The command printed **42**."_s)});
+    f.type(u"What does echo 42 print?"_s);
+
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
+    QCOMPARE(f.window->statusText(), u"Awaiting your approval"_s);
+    QVERIFY(box->windowTitle().contains(u"Approve"_s, Qt::CaseInsensitive));
+    QVERIFY2(box->text().contains(u"shell"_s), qPrintable(box->text()));
+    const QString shown = box->text() + box->informativeText();
+    QVERIFY2(shown.contains(u"requires explicit approval"_s), qPrintable(shown)); // the reason
+    auto *arguments = f.window->pendingApproval()->argumentsView();
+    QVERIFY(arguments && arguments->isVisible());
+    QVERIFY2(arguments->toPlainText().contains(u"\"command\": \"echo 42\""_s),
+             qPrintable(arguments->toPlainText()));
+    QCOMPARE(box->defaultButton(), box->button(QMessageBox::No));
+    // The chat already shows the call the box asks about.
+    const QList<ChatItem> calls = itemsOf(f.window->chatModel(), ChatItem::ToolCall);
+    QCOMPARE(calls.size(), 1);
+    QCOMPARE(calls.at(0).toolName, u"shell"_s);
+    QCOMPARE(calls.at(0).arguments, shellArguments(u"echo 42"_s));
+    QCOMPARE(f.server.requests().size(), 1); // nothing ran, nothing sent back yet
+
+    QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QVERIFY(!visibleMessageBox());
+
+    const QList<ChatItem> results = itemsOf(f.window->chatModel(), ChatItem::ToolResult);
+    QCOMPARE(results.size(), 1);
+    QCOMPARE(results.at(0).text, u"42"_s);
+    QCOMPARE(results.at(0).exitCode, 0);
+    QVERIFY(results.at(0).ok);
+    const QList<ChatItem> answers = itemsOf(f.window->chatModel(), ChatItem::AssistantText);
+    QCOMPARE(answers.size(), 1);
+    QCOMPARE(answers.at(0).text, u"The command printed **42**."_s);
+    QCOMPARE(f.window->chatModel()->item(0).kind, ChatItem::UserPrompt);
+    QCOMPARE(f.window->chatModel()->item(0).text, u"What does echo 42 print?"_s);
+
+    QCOMPARE(f.server.requests().size(), 2);
+    const QList<QJsonObject> toolMessages = f.server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    QCOMPARE(toolMessages.at(0).value(u"tool_call_id"_s).toString(), u"call_1"_s);
+    QCOMPARE(toolMessages.at(0).value(u"content"_s).toString(), u"42"_s);
+    QCOMPARE(f.window->turnText(), u"Turn 2 of 20"_s);
+    QVERIFY(f.window->sendButton()->isEnabled() == false); // the prompt box is empty
+    QVERIFY(!f.window->stopButton()->isEnabled());
+
+    // Selecting the tool call in the chat selects the request that asked for it.
+    Gui::ChatView *view = f.window->chatView();
+    const int callRow = f.window->chatModel()->toolCallRow(u"call_1"_s);
+    view->scrollTo(f.window->chatModel()->index(callRow, 0));
+    QTest::mouseClick(view->viewport(),
+                      Qt::LeftButton,
+                      {},
+                      view->visualRect(f.window->chatModel()->index(callRow, 0)).center());
+    QCOMPARE(view->currentIndex().row(), callRow);
+    QCOMPARE(f.window->inspector()->currentTurn(), 1);
+    QVERIFY(f.window->inspector()->responseText().contains(u"\"tool_calls\""_s));
+    const int answerRow = f.window->chatModel()->rowCount() - 1;
+    view->setCurrentIndex(f.window->chatModel()->index(answerRow, 0));
+    QCOMPARE(f.window->inspector()->currentTurn(), 2);
+}
+
+void tst_MainWindow::declinedCallRunsNothing_data()
+{
+    QTest::addColumn<QString>("how");
+    QTest::addColumn<bool>("runs");
+    QTest::newRow("yes (control)") << u"yes"_s << true;
+    QTest::newRow("no") << u"no"_s << false;
+    QTest::newRow("escape") << u"escape"_s << false;
+    QTest::newRow("close") << u"close"_s << false;
+}
+
+void tst_MainWindow::declinedCallRunsNothing()
+{
+    QFETCH(QString, how);
+    QFETCH(bool, runs);
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    const QString command = u"echo ran > marker.txt"_s;
+    f.server.script({FakeResponse::toolCall(u"call_9"_s, u"shell"_s, shellArguments(command)),
+                     FakeResponse::answer(u"Understood."_s)});
+    f.type(u"Write the marker"_s);
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
+    if (how == u"yes")
+        QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+    else if (how == u"no")
+        QTest::mouseClick(box->button(QMessageBox::No), Qt::LeftButton);
+    else if (how == u"escape")
+        QTest::keyClick(box, Qt::Key_Escape);
+    else
+        box->close();
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+
+    QCOMPARE(QFile::exists(f.marker()), runs);
+    QCOMPARE(f.server.requests().size(), 2);
+    const QList<QJsonObject> toolMessages = f.server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    QCOMPARE(toolMessages.at(0).value(u"tool_call_id"_s).toString(), u"call_9"_s);
+    const QString content = toolMessages.at(0).value(u"content"_s).toString();
+    QCOMPARE(content.startsWith(u"denied"_s), !runs);
+    const QList<ChatItem> denials = itemsOf(f.window->chatModel(), ChatItem::Denial);
+    QCOMPARE(denials.size(), runs ? 0 : 1);
+    if (!runs)
+        QCOMPARE(denials.at(0).text, content); // what the model was told
+}
+
+void tst_MainWindow::stopDuringASlowRequest()
+{
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    f.server.script({FakeResponse::neverAnswer(), FakeResponse::answer(u"Back again."_s)});
+    f.type(u"Take your time"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Waiting for the model… 0 s"_s, 5000);
+    QCOMPARE(f.window->turnText(), u"Turn 1 of 20"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Waiting for the model… 1 s"_s, 3000);
+    QVERIFY(f.window->stopButton()->isEnabled());
+    QVERIFY(!f.window->sendButton()->isEnabled());
+
+    QTest::mouseClick(f.window->stopButton(), Qt::LeftButton);
+    QCOMPARE(f.window->statusText(), u"Stopped"_s);
+    QVERIFY(!f.window->controller().isRunning());
+    QVERIFY(!f.window->stopButton()->isEnabled());
+    QCOMPARE(f.window->turnModel()->index(0, Gui::TurnModel::StatusColumn).data().toString(),
+             u"stopped"_s);
+    QVERIFY(f.window->controller().history().checkPairing().hasValue());
+
+    // The same conversation goes on.
+    QTest::keyClicks(f.window->promptEdit(), u"Are you there?"_s);
+    QVERIFY(f.window->sendButton()->isEnabled());
+    QTest::mouseClick(f.window->sendButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QCOMPARE(f.server.requests().size(), 2);
+    QStringList userPrompts;
+    for (const QJsonValue &message : f.server.requests().at(1).messages()) {
+        if (message.toObject().value(u"role"_s).toString() == u"user")
+            userPrompts << message.toObject().value(u"content"_s).toString();
+    }
+    QCOMPARE(userPrompts, (QStringList{u"Take your time"_s, u"Are you there?"_s}));
+}
+
+void tst_MainWindow::stopDuringALongCommand()
+{
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(u"sleep 30"_s)),
+                     FakeResponse::answer(u"unused"_s)});
+    f.type(u"Sleep"_s);
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
+    QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Running shell… 0 s"_s, 5000);
+
+    QElapsedTimer clock;
+    clock.start();
+    QTest::mouseClick(f.window->stopButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Stopped"_s, 2500);
+    QVERIFY2(clock.elapsed() < 2500, qPrintable(QString::number(clock.elapsed())));
+
+    QCOMPARE(f.server.requests().size(), 1);
+    const History &history = f.window->controller().history();
+    QVERIFY(history.checkPairing().hasValue());
+    QCOMPARE(history.last().role(), Role::Tool);
+    QVERIFY(history.last().content().startsWith(u"cancelled"_s));
+    const QList<ChatItem> results = itemsOf(f.window->chatModel(), ChatItem::ToolResult);
+    QCOMPARE(results.size(), 1);
+    QCOMPARE(results.at(0).errorCode, u"cancelled"_s);
+    QVERIFY(!f.window->stopButton()->isEnabled());
+}
+
+void tst_MainWindow::closingTheWindowStopsTheRun()
+{
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    f.server.script({FakeResponse::toolCall(u"call_1"_s,
+                                            u"shell"_s,
+                                            shellArguments(u"echo ran > marker.txt"_s)),
+                     FakeResponse::answer(u"unused"_s)});
+    f.type(u"Write the marker"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(visibleMessageBox() != nullptr, 10000);
+    QVERIFY(f.window->close());
+    QTRY_VERIFY(visibleMessageBox() == nullptr);
+    QVERIFY(!f.window->controller().isRunning());
+    f.window.reset();
+    QTest::qWait(100);
+    QVERIFY(!QFile::exists(f.marker()));
+    QCOMPARE(f.server.requests().size(), 1);
+}
+
+void tst_MainWindow::inspectorHoldsEveryRequestAsSent()
+{
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    approveAndFinish(f, u"echo 42"_s, u"It printed 42."_s);
+
+    const QList<RecordedRequest> requests = f.server.requests();
+    Gui::TurnModel *turns = f.window->turnModel();
+    Gui::Inspector *inspector = f.window->inspector();
+    QCOMPARE(turns->rowCount(), requests.size());
+    QCOMPARE(requests.size(), 2);
+    QStringList everything;
+    for (int row = 0; row < requests.size(); ++row) {
+        QCOMPARE(turns->record(row).exchange.requestBody, requests.at(row).body);
+        inspector->selectTurn(row + 1);
+        QCOMPARE(inspector->currentTurn(), row + 1);
+        QCOMPARE(inspector->requestText(), Gui::prettyJson(requests.at(row).body));
+        QCOMPARE(Gui::compactJson(inspector->requestText()),
+                 QString::fromUtf8(requests.at(row).body));
+        QCOMPARE(turns->index(row, Gui::TurnModel::StatusColumn).data().toString(), u"200"_s);
+        QVERIFY(inspector->headersText().contains(u"Authorization: Bearer [REDACTED]"_s));
+        everything << inspector->requestText() << inspector->responseText()
+                   << inspector->headersText()
+                   << Gui::Inspector::curlCommand(turns->record(row).exchange);
+        for (int column = 0; column < turns->columnCount(); ++column)
+            everything << turns->index(row, column).data().toString()
+                       << turns->index(row, column).data(Qt::ToolTipRole).toString();
+    }
+    QCOMPARE(turns->index(0, Gui::TurnModel::FinishReasonColumn).data().toString(), u"tool_calls"_s);
+    QCOMPARE(turns->index(1, Gui::TurnModel::FinishReasonColumn).data().toString(), u"stop"_s);
+    for (int row = 0; row < f.window->chatModel()->rowCount(); ++row)
+        everything << ChatModel::plainText(f.window->chatModel()->item(row));
+    everything << f.window->statusText();
+    // The key did reach the provider, and is nowhere on screen.
+    QCOMPARE(requests.at(0).header("Authorization"), "Bearer " + apiKey.toLatin1());
+    QVERIFY(!everything.join(u'\n').contains(apiKey));
+}
+
+void tst_MainWindow::conversationContinuesAndNewConversationClears()
+{
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    approveAndFinish(f, u"echo first"_s, u"First done."_s);
+    QCOMPARE(f.server.requests().size(), 2);
+
+    f.server.script({FakeResponse::answer(u"Second done."_s)});
+    f.type(u"And now?"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QCOMPARE(f.server.requests().size(), 3);
+    const QJsonArray third = f.server.requests().at(2).messages();
+    QStringList roles;
+    for (const QJsonValue &message : third)
+        roles << message.toObject().value(u"role"_s).toString();
+    QCOMPARE(roles,
+             (QStringList{u"system"_s,
+                          u"user"_s,
+                          u"assistant"_s,
+                          u"tool"_s,
+                          u"assistant"_s,
+                          u"user"_s}));
+    QCOMPARE(f.window->turnModel()->rowCount(), 3);
+
+    // Ctrl+N: a clean slate, and the next request carries none of the old history.
+    QVERIFY(f.waitForWindow());
+    QTest::keyClick(f.window->promptEdit(), Qt::Key_N, Qt::ControlModifier);
+    QCOMPARE(f.window->chatModel()->rowCount(), 0);
+    QCOMPARE(f.window->turnModel()->rowCount(), 0);
+    QVERIFY(f.window->controller().history().isEmpty());
+    QCOMPARE(f.window->inspector()->currentTurn(), 0);
+    f.server.script({FakeResponse::answer(u"Fresh."_s)});
+    f.type(u"Hello again"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    const QJsonArray fresh = f.server.requests().at(3).messages();
+    QCOMPARE(fresh.size(), 2);
+    QCOMPARE(fresh.at(1).toObject().value(u"content"_s).toString(), u"Hello again"_s);
+    QCOMPARE(f.window->turnModel()->rowCount(), 1);
+}
+
+void tst_MainWindow::providerErrorIsShownWithItsHint()
+{
+    Fixture f;
+    QVERIFY(f.waitForWindow());
+    f.server.script({FakeResponse::httpError(400, u"Unsupported parameter: 'tools'"_s)});
+    f.type(u"Hi"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(f.window->statusText().startsWith(u"Failed: "_s), 10000);
+    const QList<ChatItem> errors = itemsOf(f.window->chatModel(), ChatItem::ErrorMessage);
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors.at(0).text.contains(u"Unsupported parameter"_s), qPrintable(errors.at(0).text));
+    QVERIFY(f.window->statusText().contains(errors.at(0).text));
+    QVERIFY(!errors.at(0).hint.isEmpty());
+    QCOMPARE(f.window->turnModel()->index(0, Gui::TurnModel::StatusColumn).data().toString(),
+             u"400"_s);
+}
+
+void tst_MainWindow::demoModeIsLabelled()
+{
+    Fixture f(true);
+    QVERIFY(f.waitForWindow());
+    QCOMPARE(f.window->windowTitle(), u"Agent Loop — Demo"_s);
+    auto *label = f.window->findChild<QLabel *>(u"demoLabel"_s);
+    QVERIFY(label && label->isVisible());
+    QCOMPARE(label->text(), u"Demo mode"_s);
+
+    // Leaving the demo takes the label away.
+    Gui::AppSettings settings = f.window->settings();
+    settings.demoMode = false;
+    f.window->applySettings(settings);
+    QCOMPARE(f.window->windowTitle(), u"Agent Loop"_s);
+    QVERIFY(!label->isVisible());
+}
+
+QTEST_MAIN(tst_MainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,463 @@
+#include "appsettings.h"
+#include "completion.h"
+#include "config.h"
+#include "fakechatserver.h"
+#include "keystore.h"
+#include "settingsdialog.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace Gui;
+
+namespace {
+
+constexpr int testTimeoutMs = 15000;
+const QString distinctiveKey = u"sk-agentloop-DISTINCTIVE-7f3a9c41e2"_s;
+
+QProcessEnvironment emptyEnvironment()
+{
+    return QProcessEnvironment();
+}
+
+} // namespace
+
+class tst_SettingsDialog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void invalidBaseUrlShowsTheCoreError_data();
+    void invalidBaseUrlShowsTheCoreError();
+    void missingV1IsOnlyAWarning();
+    void missingSettingsAreNamedLikeTheCore();
+    void workspaceMustExist();
+    void demoNeedsNothing();
+    void firstStartUsesTheDemo();
+    void showKeyActionToggles();
+    void testConnectionFillsTheModelList();
+    void testConnectionWithAWrongKeyShowsTheKeyHint();
+    void keyIsNotWrittenToTheSettingsFile();
+    void plainTextOptInWritesTheKeyAndOnlyThen();
+    void systemStoreKeepsTheKeyOutOfTheSettingsFile();
+    void environmentValuesAreNotedAndNeverCopied();
+
+private:
+    SettingsDialog *openDialog(const AppSettings &settings, KeyStore *store);
+    AppSettings configured(const QString &baseUrl) const;
+    QByteArray settingsFileBytes() const;
+    void clickOk();
+
+    template<typename T>
+    T *child(const char *name) const
+    {
+        T *widget = m_dialog->findChild<T *>(QString::fromLatin1(name));
+        if (!widget)
+            qFatal("no child %s", name);
+        return widget;
+    }
+
+    QTemporaryDir m_configDir;
+    QTemporaryDir m_workDir;
+    std::unique_ptr<SettingsDialog> m_dialog;
+};
+
+void tst_SettingsDialog::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_configDir.path());
+    QVERIFY(AppSettings::settingsFilePath().startsWith(m_configDir.path()));
+    // Only what a test sets may configure the app.
+    for (const char *variable :
+         {AgentLoop::baseUrlVariable, AgentLoop::apiKeyVariable, AgentLoop::modelVariable})
+        qunsetenv(variable);
+    QVERIFY(QDir::setCurrent(m_workDir.path()));
+}
+
+void tst_SettingsDialog::init()
+{
+    QSettings(QSettings::IniFormat, QSettings::UserScope, u"AgentLoop"_s, u"Agent Loop"_s).clear();
+    QFile::remove(AppSettings::settingsFilePath());
+}
+
+void tst_SettingsDialog::cleanup()
+{
+    m_dialog.reset();
+}
+
+SettingsDialog *tst_SettingsDialog::openDialog(const AppSettings &settings, KeyStore *store)
+{
+    m_dialog = std::make_unique<SettingsDialog>(settings, store);
+    m_dialog->open();
+    if (!QTest::qWaitForWindowExposed(m_dialog.get()))
+        qWarning("the settings dialog was not exposed");
+    return m_dialog.get();
+}
+
+AppSettings tst_SettingsDialog::configured(const QString &baseUrl) const
+{
+    AppSettings settings = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    settings.demoMode = false;
+    settings.baseUrl = baseUrl;
+    settings.apiKey = u"sk-test"_s;
+    settings.model = u"gpt-4.1"_s;
+    settings.workspace = m_workDir.path();
+    return settings;
+}
+
+QByteArray tst_SettingsDialog::settingsFileBytes() const
+{
+    QFile file(AppSettings::settingsFilePath());
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+void tst_SettingsDialog::clickOk()
+{
+    child<QDialogButtonBox>("buttonBox")->button(QDialogButtonBox::Ok)->click();
+}
+
+void tst_SettingsDialog::invalidBaseUrlShowsTheCoreError_data()
+{
+    QTest::addColumn<QString>("baseUrl");
+    QTest::newRow("ftp") << u"ftp://example.com/v1"_s;
+    QTest::newRow("chat completions") << u"https://api.openai.com/v1/chat/completions"_s;
+    QTest::newRow("no scheme") << u"api.openai.com/v1"_s;
+}
+
+void tst_SettingsDialog::invalidBaseUrlShowsTheCoreError()
+{
+    QFETCH(QString, baseUrl);
+    openDialog(configured(u"https://api.openai.com/v1"_s), nullptr);
+    QVERIFY(m_dialog->isValid());
+
+    auto *edit = child<QLineEdit>("baseUrlEdit");
+    edit->clear();
+    QTest::keyClicks(edit, baseUrl);
+
+    auto *message = child<QLabel>("baseUrlMessage");
+    QVERIFY(message->isVisible());
+    QCOMPARE(message->text(), AgentLoop::baseUrlError(baseUrl));
+    QVERIFY(!m_dialog->isValid());
+    QVERIFY(!child<QDialogButtonBox>("buttonBox")->button(QDialogButtonBox::Ok)->isEnabled());
+    QVERIFY(!child<QPushButton>("testButton")->isEnabled());
+}
+
+void tst_SettingsDialog::missingV1IsOnlyAWarning()
+{
+    const QString baseUrl = u"http://127.0.0.1:8080"_s;
+    openDialog(configured(baseUrl), nullptr);
+
+    auto *message = child<QLabel>("baseUrlMessage");
+    QVERIFY(message->isVisible());
+    QCOMPARE(message->text(), AgentLoop::baseUrlWarning(baseUrl));
+    // Amber, not the error red.
+    const QColor color = message->palette().color(QPalette::WindowText);
+    QVERIFY2(color.red() > color.blue() && color.green() > color.blue(), qPrintable(color.name()));
+    QVERIFY(m_dialog->isValid());
+    QVERIFY(child<QDialogButtonBox>("buttonBox")->button(QDialogButtonBox::Ok)->isEnabled());
+}
+
+void tst_SettingsDialog::missingSettingsAreNamedLikeTheCore()
+{
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    settings.apiKey.clear();
+    settings.model.clear();
+    openDialog(settings, nullptr);
+
+    QProcessEnvironment environment;
+    environment.insert(QString::fromLatin1(AgentLoop::baseUrlVariable), settings.baseUrl);
+    const auto core = AgentLoop::loadConfig(environment, m_workDir.path());
+    QVERIFY(!core.hasValue());
+
+    auto *summary = child<QLabel>("summaryLabel");
+    QVERIFY(summary->isVisible());
+    QCOMPARE(summary->text(), core.error().message);
+    QVERIFY(!m_dialog->isValid());
+
+    child<QLineEdit>("apiKeyEdit")->setText(u"sk-test"_s);
+    child<QComboBox>("modelCombo")->setEditText(u"gpt-4.1"_s);
+    QVERIFY(!summary->isVisible());
+    QVERIFY(m_dialog->isValid());
+}
+
+void tst_SettingsDialog::workspaceMustExist()
+{
+    openDialog(configured(u"https://api.openai.com/v1"_s), nullptr);
+    const QString missing = m_workDir.filePath(u"no-such-folder"_s);
+
+    child<QLineEdit>("workspaceEdit")->setText(missing);
+
+    auto *message = child<QLabel>("workspaceMessage");
+    QVERIFY(message->isVisible());
+    QVERIFY(message->text().contains(QDir::toNativeSeparators(missing)));
+    QVERIFY(!m_dialog->isValid());
+
+    child<QLineEdit>("workspaceEdit")->setText(m_workDir.path());
+    QVERIFY(!message->isVisible());
+    QVERIFY(m_dialog->isValid());
+}
+
+void tst_SettingsDialog::demoNeedsNothing()
+{
+    AppSettings settings = configured(u"ftp://nonsense"_s);
+    settings.apiKey.clear();
+    settings.model.clear();
+    openDialog(settings, nullptr);
+    QVERIFY(!m_dialog->isValid());
+
+    child<QCheckBox>("demoCheck")->setChecked(true);
+
+    QVERIFY(m_dialog->isValid());
+    QVERIFY(child<QDialogButtonBox>("buttonBox")->button(QDialogButtonBox::Ok)->isEnabled());
+    QVERIFY(!child<QGroupBox>("providerGroup")->isEnabled());
+    QVERIFY(!child<QLabel>("summaryLabel")->isVisible());
+}
+
+void tst_SettingsDialog::firstStartUsesTheDemo()
+{
+    const AppSettings settings = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QVERIFY(settings.demoMode);
+    QVERIFY(!settings.isConfigured());
+    QCOMPARE(settings.workspace, QDir::homePath());
+    QCOMPARE(settings.provider().baseUrl.scheme(), u"demo"_s);
+
+    openDialog(settings, nullptr);
+    QVERIFY(child<QCheckBox>("demoCheck")->isChecked());
+    QVERIFY(m_dialog->isValid());
+}
+
+void tst_SettingsDialog::showKeyActionToggles()
+{
+    openDialog(configured(u"https://api.openai.com/v1"_s), nullptr);
+    auto *key = child<QLineEdit>("apiKeyEdit");
+    auto *toggle = child<QToolButton>("showKeyButton");
+    QCOMPARE(key->echoMode(), QLineEdit::Password);
+    QVERIFY(!toggle->icon().isNull());
+    QVERIFY(!toggle->accessibleName().isEmpty());
+
+    toggle->click();
+    QCOMPARE(key->echoMode(), QLineEdit::Normal);
+    toggle->click();
+    QCOMPARE(key->echoMode(), QLineEdit::Password);
+}
+
+void tst_SettingsDialog::testConnectionFillsTheModelList()
+{
+    AgentLoop::FakeChatServer server;
+    server.setModels({u"alpha-1"_s, u"beta-2"_s});
+    AppSettings settings = configured(server.baseUrl().toString());
+    settings.model = u"my-own-model"_s;
+    openDialog(settings, nullptr);
+    QSignalSpy tested(m_dialog.get(), &SettingsDialog::connectionTested);
+    auto *button = child<QPushButton>("testButton");
+    QVERIFY(button->isEnabled());
+
+    button->click();
+
+    QVERIFY(m_dialog->isTestingConnection());
+    QVERIFY(!button->isEnabled());
+    QVERIFY(child<QProgressBar>("testProgress")->isVisible());
+    QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, testTimeoutMs);
+    QCOMPARE(tested.first().at(0).toBool(), true);
+    auto *result = child<QLabel>("testResult");
+    QVERIFY(result->text().startsWith(u"Connected: 2 models"_s));
+    auto *combo = child<QComboBox>("modelCombo");
+    QCOMPARE(combo->count(), 2);
+    QCOMPARE(combo->itemText(0), u"alpha-1"_s);
+    QCOMPARE(combo->itemText(1), u"beta-2"_s);
+    QCOMPARE(combo->currentText(), u"my-own-model"_s);
+    QVERIFY(button->isEnabled());
+    QVERIFY(!child<QProgressBar>("testProgress")->isVisible());
+    QCOMPARE(server.allRequests().size(), 1);
+    QCOMPARE(server.allRequests().first().method, QByteArray("GET"));
+    QCOMPARE(server.allRequests().first().header("Authorization"), QByteArray("Bearer sk-test"));
+}
+
+void tst_SettingsDialog::testConnectionWithAWrongKeyShowsTheKeyHint()
+{
+    AgentLoop::FakeChatServer server;
+    server.setRequiredApiKey("sk-the-right-key");
+    AppSettings settings = configured(server.baseUrl().toString());
+    settings.apiKey = u"sk-a-wrong-key-0042"_s;
+    openDialog(settings, nullptr);
+    QSignalSpy tested(m_dialog.get(), &SettingsDialog::connectionTested);
+
+    child<QPushButton>("testButton")->click();
+
+    QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, testTimeoutMs);
+    QCOMPARE(tested.first().at(0).toBool(), false);
+    const QString shown = child<QLabel>("testResult")->text();
+    QVERIFY2(shown.startsWith(u"HTTP 401: Incorrect API key provided"_s), qPrintable(shown));
+    QVERIFY2(shown.endsWith(u'\n' + AgentLoop::httpError(401, {}).hint), qPrintable(shown));
+    QVERIFY(!shown.contains(settings.apiKey));
+    QCOMPARE(child<QComboBox>("modelCombo")->currentText(), settings.model);
+}
+
+void tst_SettingsDialog::keyIsNotWrittenToTheSettingsFile()
+{
+    KeyStore store(KeyStore::Backend::SessionOnly, u"AgentLoop-test"_s);
+    QSignalSpy written(&store, &KeyStore::keyWritten);
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    settings.apiKey = distinctiveKey;
+    openDialog(settings, &store);
+    QSignalSpy applied(m_dialog.get(), &SettingsDialog::settingsApplied);
+    QVERIFY(!child<QCheckBox>("plainTextCheck")->isChecked());
+    QVERIFY(child<QLabel>("keyLocationLabel")->text().contains(u"This session only"_s));
+
+    clickOk();
+
+    QCOMPARE(applied.size(), 1);
+    QTRY_COMPARE(written.size(), 1);
+    QCOMPARE(written.first().at(0).toBool(), false);
+    const QByteArray bytes = settingsFileBytes();
+    QVERIFY(bytes.contains("api.openai.com"));
+    QVERIFY(!bytes.contains(distinctiveKey.toUtf8()));
+
+    const AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QVERIFY(reloaded.apiKey.isEmpty());
+    QVERIFY(reloaded.keyIsInStore());
+    QVERIFY(!reloaded.isConfigured());
+    QSignalSpy read(&store, &KeyStore::keyRead);
+    store.readKey();
+    QVERIFY(read.isEmpty()); // always asynchronous
+    QTRY_COMPARE(read.size(), 1);
+    QCOMPARE(read.first().at(0).toString(), distinctiveKey);
+}
+
+void tst_SettingsDialog::plainTextOptInWritesTheKeyAndOnlyThen()
+{
+    KeyStore store(KeyStore::Backend::SessionOnly, u"AgentLoop-test"_s);
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    settings.apiKey = distinctiveKey;
+    openDialog(settings, &store);
+    auto *plainText = child<QCheckBox>("plainTextCheck");
+    QVERIFY(plainText->isEnabled());
+    auto *warning = child<QLabel>("plainTextWarning");
+    QVERIFY(warning->isVisible());
+    QVERIFY(warning->text().contains(QDir::toNativeSeparators(AppSettings::settingsFilePath())));
+
+    plainText->setChecked(true);
+    QVERIFY(child<QLabel>("keyLocationLabel")->text().contains(u"Settings file (plain text)"_s));
+    clickOk();
+
+    QVERIFY(settingsFileBytes().contains(distinctiveKey.toUtf8()));
+    AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(reloaded.apiKey, distinctiveKey);
+    QVERIFY(reloaded.storeKeyInPlainText);
+    QVERIFY(!reloaded.keyIsInStore());
+    QVERIFY(reloaded.isConfigured());
+
+    openDialog(reloaded, &store);
+    child<QCheckBox>("plainTextCheck")->setChecked(false);
+    clickOk();
+
+    QVERIFY(!settingsFileBytes().contains(distinctiveKey.toUtf8()));
+    reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QVERIFY(reloaded.apiKey.isEmpty());
+    QVERIFY(reloaded.keyIsInStore());
+}
+
+void tst_SettingsDialog::systemStoreKeepsTheKeyOutOfTheSettingsFile()
+{
+    // A service name of its own, so that a developer's real credential store is not touched
+    // beyond this one entry, which is removed again.
+    const QString service = u"AgentLoop-test-%1"_s.arg(QRandomGenerator::global()->generate());
+    KeyStore store(KeyStore::Backend::System, service);
+    store.setTimeout(10000);
+    QSignalSpy written(&store, &KeyStore::keyWritten);
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    settings.apiKey = distinctiveKey;
+
+    settings.save(store);
+
+    QTRY_COMPARE_WITH_TIMEOUT(written.size(), 1, 15000);
+    QVERIFY(!settingsFileBytes().contains(distinctiveKey.toUtf8()));
+    const bool stored = written.first().at(0).toBool();
+    if (stored) {
+        QCOMPARE(store.availability(), KeyStore::Availability::Available);
+    } else {
+        QCOMPARE(store.availability(), KeyStore::Availability::Unavailable);
+        QVERIFY(!store.unavailableReason().isEmpty());
+    }
+    QSignalSpy read(&store, &KeyStore::keyRead);
+    store.readKey();
+    QTRY_COMPARE_WITH_TIMEOUT(read.size(), 1, 15000);
+    QCOMPARE(read.first().at(0).toString(), distinctiveKey);
+
+    if (stored) {
+        QSignalSpy deleted(&store, &KeyStore::keyDeleted);
+        store.deleteKey();
+        QTRY_COMPARE_WITH_TIMEOUT(deleted.size(), 1, 15000);
+    }
+}
+
+void tst_SettingsDialog::environmentValuesAreNotedAndNeverCopied()
+{
+    QTemporaryDir project;
+    {
+        QFile dotEnv(project.filePath(u".env"_s));
+        QVERIFY(dotEnv.open(QIODevice::WriteOnly));
+        dotEnv.write("OPENAI_BASE_URL=http://127.0.0.1:9/v1\n");
+    }
+    QProcessEnvironment environment;
+    environment.insert(u"OPENAI_MODEL"_s, u"env-model-xyz"_s);
+    environment.insert(u"OPENAI_API_KEY"_s, u"sk-env-SECRET-999"_s);
+    const AppSettings settings = AppSettings::load(environment, project.path());
+    QCOMPARE(settings.environmentOverrides.size(), 3);
+    QVERIFY(!settings.demoMode); // a configured shell starts a configured app
+    QCOMPARE(settings.baseUrl, u"http://127.0.0.1:9/v1"_s);
+    QVERIFY(!settings.keyIsInStore());
+    QVERIFY(settings.isConfigured());
+
+    KeyStore store(KeyStore::Backend::SessionOnly, u"AgentLoop-test"_s);
+    QSignalSpy written(&store, &KeyStore::keyWritten);
+    QSignalSpy deleted(&store, &KeyStore::keyDeleted);
+    openDialog(settings, &store);
+    QCOMPARE(child<QLabel>("modelNote")->text(), u"Set by OPENAI_MODEL in the environment"_s);
+    QCOMPARE(child<QLabel>("apiKeyNote")->text(), u"Set by OPENAI_API_KEY in the environment"_s);
+    QCOMPARE(child<QLabel>("baseUrlNote")->text(),
+             u"Set by OPENAI_BASE_URL in %1"_s.arg(
+                     QDir::toNativeSeparators(project.filePath(u".env"_s))));
+    QVERIFY(child<QLabel>("keyLocationLabel")->text().contains(u"not stored"_s));
+
+    // Even with plain text ticked, an inherited key is stored nowhere.
+    child<QCheckBox>("plainTextCheck")->setChecked(true);
+    clickOk();
+    QTest::qWait(50);
+
+    const QByteArray bytes = settingsFileBytes();
+    QVERIFY(!bytes.isEmpty());
+    QVERIFY(!bytes.contains("sk-env-SECRET-999"));
+    QVERIFY(!bytes.contains("env-model-xyz"));
+    QVERIFY(!bytes.contains("127.0.0.1:9"));
+    QCOMPARE(written.size(), 0);
+    QCOMPARE(deleted.size(), 0);
+}
+
+QTEST_MAIN(tst_SettingsDialog)
+#include "tst_settingsdialog.moc"

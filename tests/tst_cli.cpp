@@ -1,0 +1,1113 @@
+// agentloop-cli as a black box: a real process against a FakeChatServer in this process.
+//
+// The server lives on this process's event loop, so every wait here spins the event loop
+// (QTest::qWaitFor / QTRY_*), never QProcess::waitForFinished().
+
+#include "fakechatserver.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+using namespace AgentLoop;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int exitTimeoutMs = 15000;
+constexpr int promptTimeoutMs = 10000;
+
+// Distinctive enough that finding it anywhere is a leak; the fake server echoes "sk-cl***".
+const QString testKey = u"sk-cli-Distinctive-Key-5f3a9c2e71b8"_s;
+const QString testModel = u"gpt-4.1"_s;
+
+const QString approvalHeader = u"Tool call needs approval: shell"_s;
+const QString allowQuestion = u"Allow this call? [y/N]"_s;
+const QString noInteractiveInput = u"No interactive input; the call is denied by default."_s;
+
+QString argumentsJson(const QString &command)
+{
+    return QString::fromUtf8(
+            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
+}
+
+QString shellQuoted(const QString &path)
+{
+    QString quoted = path;
+    quoted.replace(u'\'', u"'\\''"_s);
+    return u'\'' + quoted + u'\'';
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+           && file.write(bytes) == bytes.size();
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A port nothing listens on: bound a moment ago, closed again.
+quint16 closedPort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return probe.serverPort();
+}
+
+// The pid a command wrote to a file, once the whole line is there.
+qint64 pidFromFile(const QString &path)
+{
+    const QByteArray line = readFile(path);
+    if (!line.endsWith('\n'))
+        return 0;
+    return line.trimmed().toLongLong();
+}
+
+// Dead: no such process, or a zombie its new parent has not reaped yet.
+bool processIsGone(qint64 pid)
+{
+    if (::kill(pid_t(pid), 0) == -1 && errno == ESRCH)
+        return true;
+    const QByteArray line = readFile(u"/proc/%1/stat"_s.arg(pid));
+    const qsizetype nameEnd = line.lastIndexOf(')');
+    if (nameEnd < 0 || nameEnd + 2 >= line.size())
+        return false;
+    const char state = line.at(nameEnd + 2);
+    return state == 'Z' || state == 'X';
+}
+
+// The master side of a pseudo-terminal whose slave becomes the CLI's standard input, so that
+// isatty(0) is true there, as in a terminal window.
+class PseudoTerminal final
+{
+public:
+    PseudoTerminal()
+    {
+        m_master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (m_master < 0)
+            return;
+        if (::grantpt(m_master) != 0 || ::unlockpt(m_master) != 0)
+            return;
+        if (const char *name = ::ptsname(m_master))
+            m_slave = ::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    }
+    ~PseudoTerminal()
+    {
+        if (m_slave >= 0)
+            ::close(m_slave);
+        if (m_master >= 0)
+            ::close(m_master);
+    }
+    PseudoTerminal(const PseudoTerminal &) = delete;
+    PseudoTerminal &operator=(const PseudoTerminal &) = delete;
+
+    bool isOpen() const { return m_master >= 0 && m_slave >= 0; }
+    int slave() const { return m_slave; }
+    // What the user types.
+    bool type(const QByteArray &keys)
+    {
+        return ::write(m_master, keys.constData(), size_t(keys.size())) == keys.size();
+    }
+
+private:
+    int m_master = -1;
+    int m_slave = -1;
+};
+
+// One agentloop-cli process with an explicit environment, working directory and standard input.
+class CliProcess final
+{
+public:
+    enum class Input {
+        Closed,   // /dev/null: end of input at once
+        Pipe,     // a pipe the test writes to
+        Terminal, // a pseudo-terminal the test types into
+    };
+
+    CliProcess(const QProcessEnvironment &environment,
+               const QString &workingDirectory,
+               Input input = Input::Closed)
+    {
+        m_process.setProgram(QStringLiteral(AGENTLOOP_CLI_PATH));
+        m_process.setProcessEnvironment(environment);
+        m_process.setWorkingDirectory(workingDirectory);
+        QObject::connect(&m_process, &QProcess::readyReadStandardOutput, &m_process, [this] {
+            m_out += m_process.readAllStandardOutput();
+        });
+        QObject::connect(&m_process, &QProcess::readyReadStandardError, &m_process, [this] {
+            m_err += m_process.readAllStandardError();
+        });
+        if (input == Input::Closed) {
+            m_process.setStandardInputFile(QProcess::nullDevice());
+        } else if (input == Input::Terminal) {
+            m_terminal = std::make_unique<PseudoTerminal>();
+            m_process.setStandardInputFile(QProcess::nullDevice());
+            // Runs in the child after QProcess has set up the standard channels.
+            m_process.setChildProcessModifier(
+                    [fd = m_terminal->slave()] { ::dup2(fd, STDIN_FILENO); });
+        }
+    }
+
+    ~CliProcess()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(2000); // clean-up after a failed test only
+        }
+    }
+
+    bool start(const QStringList &arguments)
+    {
+        if (m_terminal && !m_terminal->isOpen())
+            return false;
+        m_process.setArguments(arguments);
+        m_process.start();
+        return QTest::qWaitFor(
+                       [this] {
+                           return m_process.state() == QProcess::Running || !m_finished.isEmpty();
+                       },
+                       5000)
+               && m_process.error() != QProcess::FailedToStart;
+    }
+
+    bool waitForExit(int timeoutMs = exitTimeoutMs)
+    {
+        if (!QTest::qWaitFor([this] { return !m_finished.isEmpty(); }, timeoutMs))
+            return false;
+        m_out += m_process.readAllStandardOutput();
+        m_err += m_process.readAllStandardError();
+        return true;
+    }
+
+    bool waitForStandardError(const QString &text, int occurrences = 1)
+    {
+        return QTest::qWaitFor([&] { return standardError().count(text) >= occurrences; },
+                               promptTimeoutMs);
+    }
+
+    // A line typed at the terminal, or written to the pipe.
+    bool type(const QByteArray &keys)
+    {
+        if (m_terminal)
+            return m_terminal->type(keys);
+        return m_process.write(keys) == keys.size();
+    }
+    void closeInput() { m_process.closeWriteChannel(); }
+
+    bool interrupt() { return ::kill(pid_t(m_process.processId()), SIGINT) == 0; }
+
+    bool hasExited() const { return !m_finished.isEmpty(); }
+    bool exitedNormally() const { return m_process.exitStatus() == QProcess::NormalExit; }
+    int exitCode() const { return m_process.exitCode(); }
+    QString standardOutput() const { return QString::fromUtf8(m_out); }
+    QString standardError() const { return QString::fromUtf8(m_err); }
+
+    // For failure messages: how it ended and what it printed.
+    QByteArray describe() const
+    {
+        return "exit code " + QByteArray::number(m_process.exitCode())
+               + (m_finished.isEmpty()                             ? " (still running)"
+                  : m_process.exitStatus() == QProcess::NormalExit ? ""
+                                                                   : " (crashed)")
+               + "\n--- stdout ---\n" + m_out + "\n--- stderr ---\n" + m_err;
+    }
+
+private:
+    std::unique_ptr<PseudoTerminal> m_terminal;
+    QProcess m_process;
+    QSignalSpy m_finished{&m_process, &QProcess::finished};
+    QByteArray m_out;
+    QByteArray m_err;
+};
+
+// The lines from the first approval prompt on.
+QStringList promptLines(const QString &standardError, qsizetype from = 0)
+{
+    const qsizetype at = standardError.indexOf(approvalHeader, from);
+    return at < 0 ? QStringList() : standardError.mid(at).split(u'\n');
+}
+
+} // namespace
+
+// Waits for the CLI to exit and checks the exit code, showing its output when either fails.
+#define COMPARE_EXIT(cli, code) \
+    do { \
+        QVERIFY2((cli).waitForExit(), (cli).describe().constData()); \
+        QVERIFY2((cli).exitedNormally() && (cli).exitCode() == (code), \
+                 (cli).describe().constData()); \
+        /* Whatever Qt would print goes to the user's terminal: there must be none. */ \
+        for (const char *qtWarning : {"QIODevice::", "QObject::", "QSocketNotifier:", "QProcess:"}) \
+            QVERIFY2(!(cli).standardError().contains(QLatin1String(qtWarning)), \
+                     (cli).describe().constData()); \
+    } while (false)
+
+class tst_Cli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    // Usage and configuration: exit 2, nothing sent.
+    void help();
+    void usageErrors_data();
+    void usageErrors();
+    void missingSettings_data();
+    void missingSettings();
+    void badBaseUrl_data();
+    void badBaseUrl();
+    void baseUrlWithoutV1OnlyWarns();
+    void dotEnvIsRead();
+    void environmentWinsOverDotEnv();
+
+    // Approval.
+    void noTerminalDeniesByDefault_data();
+    void noTerminalDeniesByDefault();
+    void seedExampleApprovedAtTerminal();
+    void terminalAnswers_data();
+    void terminalAnswers();
+    void onePromptPerCall();
+    void argumentsCannotHideTheCommand_data();
+    void argumentsCannotHideTheCommand();
+    void workspaceIsWhereCommandsRun();
+
+    // Agent failures: exit 3.
+    void agentFailures_data();
+    void agentFailures();
+
+    // Provider and network errors: exit 4.
+    void unauthorizedNeverShowsTheKey();
+    void notFoundHintsAtV1();
+    void connectionRefused();
+    void droppedConnection();
+    void htmlErrorPage_data();
+    void htmlErrorPage();
+    void silentProviderTimesOut();
+
+    // Ctrl+C: exit 130.
+    void interruptWhileWaitingForModel();
+    void interruptAtApprovalPrompt();
+    void interruptWhileCommandRuns();
+
+    void transcriptRecordsEveryExchange();
+
+private:
+    QProcessEnvironment baseEnvironment() const;
+    QProcessEnvironment environmentFor(const QUrl &baseUrl,
+                                       const QString &apiKey = testKey,
+                                       const QString &model = testModel) const;
+    QString workPath(const QString &name) const { return QDir(m_work).filePath(name); }
+
+    QTemporaryDir m_binDir;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_work;
+    QString m_home;
+    qint64 m_strayPid = 0;
+};
+
+void tst_Cli::initTestCase()
+{
+    QVERIFY2(QFileInfo(QStringLiteral(AGENTLOOP_CLI_PATH)).isExecutable(), AGENTLOOP_CLI_PATH);
+    // The child's PATH holds only what the tests' commands need, so that the CLI picks /bin/sh
+    // even where pwsh is installed.
+    QVERIFY(m_binDir.isValid());
+    for (const QString &tool : {u"touch"_s, u"sleep"_s}) {
+        const QString path = QStandardPaths::findExecutable(tool);
+        QVERIFY2(!path.isEmpty(), qPrintable(tool));
+        QVERIFY(QFile::link(path, m_binDir.filePath(tool)));
+    }
+}
+
+void tst_Cli::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    QDir root(m_dir->path());
+    QVERIFY(root.mkpath(u"work"_s));
+    QVERIFY(root.mkpath(u"home/.config"_s));
+    m_work = QFileInfo(root.filePath(u"work"_s)).canonicalFilePath();
+    m_home = root.filePath(u"home"_s);
+    m_strayPid = 0;
+}
+
+void tst_Cli::cleanup()
+{
+    if (m_strayPid > 0 && !processIsGone(m_strayPid))
+        ::kill(pid_t(m_strayPid), SIGKILL);
+    m_dir.reset();
+}
+
+QProcessEnvironment tst_Cli::baseEnvironment() const
+{
+    QProcessEnvironment environment;
+    environment.insert(u"PATH"_s, m_binDir.path());
+    environment.insert(u"HOME"_s, m_home);
+    environment.insert(u"XDG_CONFIG_HOME"_s, m_home + u"/.config"_s);
+    environment.insert(u"XDG_DATA_HOME"_s, m_home + u"/.local/share"_s);
+    environment.insert(u"XDG_CACHE_HOME"_s, m_home + u"/.cache"_s);
+    environment.insert(u"XDG_STATE_HOME"_s, m_home + u"/.local/state"_s);
+    environment.insert(u"LC_ALL"_s, u"C.UTF-8"_s);
+    environment.insert(u"LANGUAGE"_s, u"en"_s);
+    return environment;
+}
+
+QProcessEnvironment tst_Cli::environmentFor(const QUrl &baseUrl,
+                                            const QString &apiKey,
+                                            const QString &model) const
+{
+    QProcessEnvironment environment = baseEnvironment();
+    environment.insert(u"OPENAI_BASE_URL"_s, baseUrl.toString());
+    environment.insert(u"OPENAI_API_KEY"_s, apiKey);
+    environment.insert(u"OPENAI_MODEL"_s, model);
+    return environment;
+}
+
+void tst_Cli::help()
+{
+    CliProcess cli(baseEnvironment(), m_work);
+    QVERIFY(cli.start({u"--help"_s}));
+    COMPARE_EXIT(cli, 0);
+    const QString out = cli.standardOutput();
+    for (const QString &expected : {u"--prompt <text>"_s,
+                                    u"--workspace <dir>"_s,
+                                    u"--max-turns <n>"_s,
+                                    u"--request-timeout <seconds>"_s,
+                                    u"--transcript <file>"_s,
+                                    u"OPENAI_BASE_URL"_s,
+                                    u"Exit codes: 0 answered; 2 usage or configuration error"_s}) {
+        QVERIFY2(out.contains(expected), qPrintable(expected + u"\n"_s + out));
+    }
+    QCOMPARE(cli.standardError(), QString());
+}
+
+void tst_Cli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<bool>("pointsAtHelp");
+
+    QTest::newRow("unknown option")
+            << QStringList{u"--bogus"_s} << u"Unknown argument: --bogus"_s << true;
+    QTest::newRow("unknown option after the prompt")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--bogus"_s} << u"Unknown argument: --bogus"_s
+            << true;
+    QTest::newRow("unknown short option")
+            << QStringList{u"-x"_s, u"--prompt"_s, u"hi"_s} << u"Unknown argument: -x"_s << true;
+    QTest::newRow("stray word") << QStringList{u"--prompt"_s, u"hi"_s, u"there"_s}
+                                << u"Unknown argument: there"_s << true;
+    QTest::newRow("no prompt") << QStringList{} << u"--prompt is required"_s << true;
+    QTest::newRow("blank prompt") << QStringList{u"--prompt"_s, u"   "_s}
+                                  << u"--prompt is required"_s << true;
+    QTest::newRow("prompt without a value")
+            << QStringList{u"--prompt"_s} << u"Missing value after '--prompt'"_s << true;
+    QTest::newRow("max-turns 0") << QStringList{u"--prompt"_s, u"hi"_s, u"--max-turns"_s, u"0"_s}
+                                 << u"--max-turns must be a whole number from 1 to 1000, not \"0\""_s
+                                 << false;
+    QTest::newRow("max-turns not a number")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--max-turns"_s, u"many"_s}
+            << u"--max-turns must be a whole number"_s << false;
+    QTest::newRow("request-timeout 0")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--request-timeout"_s, u"0"_s}
+            << u"--request-timeout must be a whole number of seconds"_s << false;
+    QTest::newRow("workspace that does not exist")
+            << QStringList{u"--prompt"_s,
+                           u"hi"_s,
+                           u"--workspace"_s,
+                           u"/nonexistent/agentloop-test-workspace"_s}
+            << u"The workspace /nonexistent/agentloop-test-workspace is not a folder that exists."_s
+            << false;
+    QTest::newRow("transcript in a folder that does not exist")
+            << QStringList{u"--prompt"_s,
+                           u"hi"_s,
+                           u"--transcript"_s,
+                           u"/nonexistent/agentloop-test/run.jsonl"_s}
+            << u"Configuration error: Cannot write the transcript /nonexistent/agentloop-test/run.jsonl"_s
+            << false;
+}
+
+void tst_Cli::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, error);
+    QFETCH(bool, pointsAtHelp);
+
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"must not be asked"_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start(arguments));
+    COMPARE_EXIT(cli, 2);
+    QVERIFY2(cli.standardError().contains(error), cli.describe().constData());
+    QCOMPARE(cli.standardError().contains(u"Try --help for usage."_s), pointsAtHelp);
+    QCOMPARE(cli.standardOutput(), QString());
+    QTest::qWait(50);
+    QCOMPARE(server.allRequests().size(), 0);
+}
+
+void tst_Cli::missingSettings_data()
+{
+    // Values of OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL; a null string is not set at all,
+    // and "{server}" is the fake server's base URL.
+    QTest::addColumn<QStringList>("values");
+    QTest::addColumn<QByteArray>("dotEnv");
+    QTest::addColumn<QString>("missing");
+
+    const QString server = u"{server}"_s;
+    QTest::newRow("none set") << QStringList{QString(), QString(), QString()} << QByteArray()
+                              << u"OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL"_s;
+    QTest::newRow("all blank") << QStringList{u""_s, u"   "_s, u"  "_s} << QByteArray()
+                               << u"OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL"_s;
+    QTest::newRow("key of spaces")
+            << QStringList{server, u"   "_s, testModel} << QByteArray() << u"OPENAI_API_KEY"_s;
+    QTest::newRow("model not set")
+            << QStringList{server, testKey, QString()} << QByteArray() << u"OPENAI_MODEL"_s;
+    QTest::newRow("key and model not set") << QStringList{server, QString(), QString()}
+                                           << QByteArray() << u"OPENAI_API_KEY, OPENAI_MODEL"_s;
+    QTest::newRow("base URL not set")
+            << QStringList{QString(), testKey, testModel} << QByteArray() << u"OPENAI_BASE_URL"_s;
+    QTest::newRow("blank in .env") << QStringList{server, QString(), testModel}
+                                   << QByteArray("OPENAI_API_KEY=   \n") << u"OPENAI_API_KEY"_s;
+}
+
+void tst_Cli::missingSettings()
+{
+    QFETCH(QStringList, values);
+    QFETCH(QByteArray, dotEnv);
+    QFETCH(QString, missing);
+
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"must not be asked"_s)});
+    QProcessEnvironment environment = baseEnvironment();
+    const QStringList names{u"OPENAI_BASE_URL"_s, u"OPENAI_API_KEY"_s, u"OPENAI_MODEL"_s};
+    for (int i = 0; i < names.size(); ++i) {
+        if (!values.at(i).isNull()) {
+            QString value = values.at(i);
+            value.replace(u"{server}"_s, server.baseUrl().toString());
+            environment.insert(names.at(i), value);
+        }
+    }
+    if (!dotEnv.isNull())
+        QVERIFY(writeFile(workPath(u".env"_s), dotEnv));
+
+    CliProcess cli(environment, m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 2);
+    const QStringList lines = cli.standardError().split(u'\n');
+    QVERIFY2(lines.contains(u"Configuration error: Missing required settings: "_s + missing),
+             cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"How to fix: "_s), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+    QTest::qWait(50);
+    QCOMPARE(server.allRequests().size(), 0);
+}
+
+void tst_Cli::badBaseUrl_data()
+{
+    QTest::addColumn<QString>("suffix"); // appended to the fake server's http://127.0.0.1:port
+    QTest::addColumn<QString>("scheme");
+    QTest::addColumn<QString>("error");
+
+    const QString doubled = u"OPENAI_BASE_URL must not end with /chat/completions: the client "
+                            u"appends /chat/completions itself"_s;
+    QTest::newRow("/v1/chat/completions") << u"/v1/chat/completions"_s << u"http"_s << doubled;
+    QTest::newRow("/v1/chat/completions/") << u"/v1/chat/completions/"_s << u"http"_s << doubled;
+    QTest::newRow("ftp") << u"/v1"_s << u"ftp"_s
+                         << u"OPENAI_BASE_URL must be an http:// or https:// URL"_s;
+}
+
+void tst_Cli::badBaseUrl()
+{
+    QFETCH(QString, suffix);
+    QFETCH(QString, scheme);
+    QFETCH(QString, error);
+
+    FakeChatServer server;
+    server.setHandler([](const RecordedRequest &) { return FakeResponse::answer(u"no"_s); });
+    const QUrl baseUrl(u"%1://127.0.0.1:%2%3"_s.arg(scheme).arg(server.port()).arg(suffix));
+    CliProcess cli(environmentFor(baseUrl), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 2);
+    QVERIFY2(cli.standardError().contains(u"Configuration error: "_s + error),
+             cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+    QTest::qWait(50);
+    QCOMPARE(server.allRequests().size(), 0);
+}
+
+void tst_Cli::baseUrlWithoutV1OnlyWarns()
+{
+    FakeChatServer server;
+    server.setHandler([](const RecordedRequest &) { return FakeResponse::answer(u"ok"_s); });
+    const QUrl baseUrl(u"http://127.0.0.1:%1/api"_s.arg(server.port()));
+    CliProcess cli(environmentFor(baseUrl), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 0);
+    QVERIFY2(cli.standardError().contains(u"Warning: OPENAI_BASE_URL does not end with /v1"_s),
+             cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), u"ok\n"_s);
+    QCOMPARE(server.allRequests().size(), 1);
+    QCOMPARE(server.allRequests().first().path, QByteArray("/api/chat/completions"));
+}
+
+void tst_Cli::dotEnvIsRead()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"from .env"_s)});
+    const QByteArray dotEnv = "# settings for the test\n"
+                              "OPENAI_BASE_URL="
+                              + server.baseUrl().toString().toUtf8()
+                              + "\n"
+                                "export OPENAI_API_KEY=\"sk-from-the-dotenv-file-0042\"\n"
+                                "OPENAI_MODEL = model-from-dotenv # a comment\n";
+    QVERIFY(writeFile(workPath(u".env"_s), dotEnv));
+
+    CliProcess cli(baseEnvironment(), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"from .env\n"_s);
+    QCOMPARE(server.requests().size(), 1);
+    const RecordedRequest request = server.requests().first();
+    QCOMPARE(request.header("Authorization"), QByteArray("Bearer sk-from-the-dotenv-file-0042"));
+    QCOMPARE(request.json().value(u"model"_s).toString(), u"model-from-dotenv"_s);
+}
+
+void tst_Cli::environmentWinsOverDotEnv()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"from the environment"_s)});
+    // Every .env value would fail: nothing listens on that port.
+    const QByteArray dotEnv = "OPENAI_BASE_URL=http://127.0.0.1:" + QByteArray::number(closedPort())
+                              + "/v1\nOPENAI_API_KEY=sk-dotenv-loses-0000\n"
+                                "OPENAI_MODEL=dotenv-model\n";
+    QVERIFY(writeFile(workPath(u".env"_s), dotEnv));
+
+    CliProcess cli(environmentFor(server.baseUrl(), testKey, u"env-model"_s), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"from the environment\n"_s);
+    QCOMPARE(server.requests().size(), 1);
+    const RecordedRequest request = server.requests().first();
+    QCOMPARE(request.header("Authorization"), "Bearer " + testKey.toUtf8());
+    QCOMPARE(request.json().value(u"model"_s).toString(), u"env-model"_s);
+}
+
+void tst_Cli::noTerminalDeniesByDefault_data()
+{
+    QTest::addColumn<bool>("pipe");
+    QTest::newRow("stdin at end of input") << false;
+    QTest::newRow("stdin a pipe saying y") << true;
+}
+
+void tst_Cli::noTerminalDeniesByDefault()
+{
+    QFETCH(bool, pipe);
+
+    FakeChatServer server;
+    const QString command = u"touch marker"_s;
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(command)),
+                   FakeResponse::answer(u"I could not create the marker."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()),
+                   m_work,
+                   pipe ? CliProcess::Input::Pipe : CliProcess::Input::Closed);
+    QVERIFY(cli.start({u"--prompt"_s, u"create the marker file"_s}));
+    if (pipe) {
+        QVERIFY(cli.type("y\n"));
+        cli.closeInput();
+    }
+    COMPARE_EXIT(cli, 0);
+
+    const QString err = cli.standardError();
+    const QStringList lines = promptLines(err);
+    QVERIFY2(lines.size() >= 4, cli.describe().constData());
+    QCOMPARE(lines.at(0), approvalHeader);
+    QVERIFY2(lines.at(1).startsWith(u"Reason: "_s), cli.describe().constData());
+    QCOMPARE(lines.at(2), u"Arguments: "_s + argumentsJson(command));
+    QCOMPARE(lines.at(3), noInteractiveInput);
+    QVERIFY2(!err.contains(allowQuestion), cli.describe().constData());
+
+    // Nothing ran, the model was told, and its answer is all stdout holds.
+    QVERIFY(!QFileInfo::exists(workPath(u"marker"_s)));
+    QCOMPARE(server.requests().size(), 2);
+    const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    QCOMPARE(toolMessages.first().value(u"tool_call_id"_s).toString(), u"call_1"_s);
+    QVERIFY2(toolMessages.first().value(u"content"_s).toString().startsWith(u"denied"_s),
+             qPrintable(toolMessages.first().value(u"content"_s).toString()));
+    QCOMPARE(cli.standardOutput(), u"I could not create the marker.\n"_s);
+    // Progress went to stderr.
+    QVERIFY2(err.contains(u"[turn 1/20] asking gpt-4.1"_s), cli.describe().constData());
+    QVERIFY2(err.contains(u"[turn 2/20] asking gpt-4.1"_s), cli.describe().constData());
+}
+
+// The seed's example, end to end at a terminal.
+void tst_Cli::seedExampleApprovedAtTerminal()
+{
+    FakeChatServer server;
+    const QString prompt = u"run echo 42 and tell me the result"_s;
+    server.script({FakeResponse::toolCall(u"call_abc123"_s, u"shell"_s, argumentsJson(u"echo 42"_s)),
+                   FakeResponse::answer(u"命令执行成功,输出是 42。"_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, prompt}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+
+    const QStringList lines = promptLines(cli.standardError());
+    QVERIFY2(lines.size() >= 4, cli.describe().constData());
+    QCOMPARE(lines.at(0), approvalHeader);
+    QCOMPARE(lines.at(1),
+             u"Reason: POSIX shell (/bin/sh) command execution requires explicit approval."_s);
+    QCOMPARE(lines.at(2), u"Arguments: {\"command\":\"echo 42\"}"_s);
+    QVERIFY2(lines.at(3).startsWith(allowQuestion), cli.describe().constData());
+    QVERIFY(!cli.standardError().contains(noInteractiveInput));
+    // Nothing ran before the answer.
+    QCOMPARE(server.requests().size(), 1);
+
+    QVERIFY(cli.type("y\n"));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"命令执行成功,输出是 42。\n"_s);
+    QVERIFY2(cli.standardError().contains(u"shell finished: 42"_s), cli.describe().constData());
+
+    QCOMPARE(server.requests().size(), 2);
+    const QJsonArray first = server.requests().at(0).messages();
+    QCOMPARE(first.last()[u"role"_s].toString(), u"user"_s);
+    QCOMPARE(first.last()[u"content"_s].toString(), prompt);
+    const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    QCOMPARE(toolMessages.first().value(u"tool_call_id"_s).toString(), u"call_abc123"_s);
+    QCOMPARE(toolMessages.first().value(u"content"_s).toString(), u"42"_s);
+}
+
+void tst_Cli::terminalAnswers_data()
+{
+    QTest::addColumn<QByteArray>("keys");
+    QTest::addColumn<bool>("allowed");
+
+    QTest::newRow("y") << QByteArray("y\n") << true;
+    QTest::newRow("yes") << QByteArray("yes\n") << true;
+    QTest::newRow("Y") << QByteArray("Y\n") << true;
+    QTest::newRow("n") << QByteArray("n\n") << false;
+    QTest::newRow("empty line") << QByteArray("\n") << false;
+    QTest::newRow("yes please") << QByteArray("yes please\n") << false;
+    QTest::newRow("no") << QByteArray("no\n") << false;
+    QTest::newRow("Ctrl+D") << QByteArray("\x04") << false;
+}
+
+void tst_Cli::terminalAnswers()
+{
+    QFETCH(QByteArray, keys);
+    QFETCH(bool, allowed);
+
+    FakeChatServer server;
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(u"touch marker"_s)),
+                   FakeResponse::answer(u"Done."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+    QVERIFY(!QFileInfo::exists(workPath(u"marker"_s)));
+    QVERIFY(cli.type(keys));
+    COMPARE_EXIT(cli, 0);
+
+    QCOMPARE(QFileInfo::exists(workPath(u"marker"_s)), allowed);
+    QCOMPARE(server.requests().size(), 2);
+    const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    const QString content = toolMessages.first().value(u"content"_s).toString();
+    if (allowed)
+        QCOMPARE(content, u"(no output)"_s);
+    else
+        QVERIFY2(content.startsWith(u"denied"_s), qPrintable(content));
+    QCOMPARE(cli.standardOutput(), u"Done.\n"_s);
+}
+
+void tst_Cli::onePromptPerCall()
+{
+    FakeChatServer server;
+    server.script(
+            {FakeResponse::toolCalls({{u"call_1"_s, u"shell"_s, argumentsJson(u"touch first"_s)},
+                                      {u"call_2"_s, u"shell"_s, argumentsJson(u"touch second"_s)}}),
+             FakeResponse::answer(u"One of two."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, u"create two files"_s}));
+
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+    QTest::qWait(200);
+    // The second call waits for the first answer.
+    QCOMPARE(cli.standardError().count(allowQuestion), 1);
+    QVERIFY(cli.standardError().contains(u"Arguments: {\"command\":\"touch first\"}"_s));
+    QVERIFY(!cli.standardError().contains(u"touch second"_s));
+    QVERIFY(cli.type("y\n"));
+
+    QVERIFY2(cli.waitForStandardError(allowQuestion, 2), cli.describe().constData());
+    QVERIFY(QTest::qWaitFor([&] { return QFileInfo::exists(workPath(u"first"_s)); }, 5000));
+    const QString err = cli.standardError();
+    const QStringList second = promptLines(err, err.indexOf(u"touch first"_s));
+    QVERIFY2(second.size() >= 4, cli.describe().constData());
+    QCOMPARE(second.at(2), u"Arguments: {\"command\":\"touch second\"}"_s);
+    QVERIFY(cli.type("n\n"));
+    COMPARE_EXIT(cli, 0);
+
+    QCOMPARE(cli.standardError().count(approvalHeader), 2);
+    QCOMPARE(cli.standardError().count(allowQuestion), 2);
+    QVERIFY(QFileInfo::exists(workPath(u"first"_s)));
+    QVERIFY(!QFileInfo::exists(workPath(u"second"_s)));
+    QCOMPARE(server.requests().size(), 2);
+    const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 2);
+    QCOMPARE(toolMessages.at(0).value(u"tool_call_id"_s).toString(), u"call_1"_s);
+    QCOMPARE(toolMessages.at(0).value(u"content"_s).toString(), u"(no output)"_s);
+    QCOMPARE(toolMessages.at(1).value(u"tool_call_id"_s).toString(), u"call_2"_s);
+    QVERIFY(toolMessages.at(1).value(u"content"_s).toString().startsWith(u"denied"_s));
+    QCOMPARE(cli.standardOutput(), u"One of two.\n"_s);
+}
+
+// JSON allows CR, LF and tab between tokens. Printed raw, a CR and spaces after the command
+// would overwrite it on the terminal: the one line the user decides on must show the command.
+void tst_Cli::argumentsCannotHideTheCommand_data()
+{
+    QTest::addColumn<QString>("arguments");
+
+    QTest::newRow("CR and spaces")
+            << u"{\"command\":\"touch marker\"\r%1}"_s.arg(QString(80, u' '));
+    QTest::newRow("pretty-printed") << u"{\n  \"command\": \"touch marker\"\n}"_s;
+    QTest::newRow("tab") << u"{\t\"command\":\"touch marker\"}"_s;
+}
+
+void tst_Cli::argumentsCannotHideTheCommand()
+{
+    QFETCH(QString, arguments);
+
+    FakeChatServer server;
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, arguments),
+                   FakeResponse::answer(u"Denied, fine."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
+    COMPARE_EXIT(cli, 0);
+
+    const QString err = cli.standardError();
+    QVERIFY2(!err.contains(u'\r') && !err.contains(u'\t'), cli.describe().constData());
+    const QStringList lines = promptLines(err);
+    QVERIFY2(lines.size() >= 4, cli.describe().constData());
+    QCOMPARE(lines.at(2), u"Arguments: {\"command\":\"touch marker\"}"_s);
+    QCOMPARE(lines.at(3), noInteractiveInput);
+    // The model's text itself is kept verbatim in the history.
+    const QJsonArray messages = server.requests().at(1).messages();
+    QCOMPARE(messages.at(messages.size() - 2)[u"tool_calls"_s][0][u"function"_s][u"arguments"_s]
+                     .toString(),
+             arguments);
+}
+
+void tst_Cli::workspaceIsWhereCommandsRun()
+{
+    const QString workspace = QFileInfo(m_dir->filePath(u"elsewhere"_s)).absoluteFilePath();
+    QVERIFY(QDir().mkpath(workspace));
+    FakeChatServer server;
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(u"pwd"_s)),
+                   FakeResponse::answer(u"Listed."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, u"where am I"_s, u"--workspace"_s, workspace}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+    QVERIFY(cli.type("y\n"));
+    COMPARE_EXIT(cli, 0);
+
+    QVERIFY2(cli.standardError().contains(u"Workspace: "_s + workspace), cli.describe().constData());
+    QCOMPARE(server.requests().size(), 2);
+    // The system prompt names it, and the command ran there.
+    const QString systemPrompt = server.requests().at(0).messages().first()[u"content"_s].toString();
+    QVERIFY2(systemPrompt.contains(workspace), qPrintable(systemPrompt));
+    const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    QCOMPARE(toolMessages.first().value(u"content"_s).toString(),
+             QFileInfo(workspace).canonicalFilePath());
+}
+
+void tst_Cli::agentFailures_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<bool>("toolCall"); // else a text answer
+    QTest::addColumn<QString>("content");
+    QTest::addColumn<QString>("finishReason");
+    QTest::addColumn<QString>("error");
+
+    QTest::newRow("maxTurns=1") << QStringList{u"--max-turns"_s, u"1"_s} << true << QString()
+                                << u"tool_calls"_s << u"Agent exceeded maxTurns=1"_s;
+    QTest::newRow("finish_reason length")
+            << QStringList{} << false << u"The answer is cut"_s << u"length"_s
+            << u"Model output reached the token limit"_s;
+    QTest::newRow("finish_reason x") << QStringList{} << false << u"Something"_s << u"x"_s
+                                     << u"Unsupported finish_reason: x"_s;
+    QTest::newRow("content_filter") << QStringList{} << false << QString() << u"content_filter"_s
+                                    << u"The provider's content filter stopped the answer"_s;
+    QTest::newRow("empty answer") << QStringList{} << false << QString() << u"stop"_s
+                                  << u"The model returned neither text nor a tool call"_s;
+}
+
+void tst_Cli::agentFailures()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(bool, toolCall);
+    QFETCH(QString, content);
+    QFETCH(QString, finishReason);
+    QFETCH(QString, error);
+
+    FakeChatServer server;
+    server.script({toolCall ? FakeResponse::toolCall(u"call_1"_s,
+                                                     u"shell"_s,
+                                                     argumentsJson(u"touch marker"_s))
+                            : FakeResponse::answer(content, finishReason),
+                   FakeResponse::answer(u"a second request must not be sent"_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start(QStringList{u"--prompt"_s, u"do it"_s} + arguments));
+    COMPARE_EXIT(cli, 3);
+    QVERIFY2(cli.standardError().contains(u"Run failed: "_s + error), cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"How to fix: "_s), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+    QCOMPARE(server.requests().size(), 1);
+}
+
+void tst_Cli::unauthorizedNeverShowsTheKey()
+{
+    FakeChatServer server;
+    server.setRequiredApiKey("sk-the-key-the-server-wants-0000");
+    const QString transcript = workPath(u"run.jsonl"_s);
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s, u"--transcript"_s, transcript}));
+    COMPARE_EXIT(cli, 4);
+
+    const QString err = cli.standardError();
+    // The provider's message (it echoes a masked prefix of the key) and the fix.
+    QVERIFY2(err.contains(u"Run failed: HTTP 401: Incorrect API key provided: sk-cl***"_s),
+             cli.describe().constData());
+    QVERIFY2(err.contains(u"How to fix: The API key is invalid or has no access: check "
+                          u"OPENAI_API_KEY"_s),
+             cli.describe().constData());
+    QVERIFY(!err.contains(testKey));
+    QVERIFY(!cli.standardOutput().contains(testKey));
+    QCOMPARE(cli.standardOutput(), QString());
+
+    const QByteArray lines = readFile(transcript);
+    QVERIFY(!lines.isEmpty());
+    QVERIFY(!lines.contains(testKey.toUtf8()));
+    const QJsonObject line = QJsonDocument::fromJson(lines.trimmed()).object();
+    QCOMPARE(line.value(u"status"_s).toInt(), 401);
+}
+
+void tst_Cli::notFoundHintsAtV1()
+{
+    FakeChatServer server; // answers 404 for anything outside /v1
+    const QUrl baseUrl(u"http://127.0.0.1:%1"_s.arg(server.port()));
+    CliProcess cli(environmentFor(baseUrl), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 4);
+
+    QCOMPARE(server.allRequests().size(), 1);
+    QCOMPARE(server.allRequests().first().path, QByteArray("/chat/completions"));
+    const QString err = cli.standardError();
+    QVERIFY2(err.contains(u"Warning: OPENAI_BASE_URL does not end with /v1"_s),
+             cli.describe().constData());
+    QVERIFY2(err.contains(u"Run failed: HTTP 404: "_s), cli.describe().constData());
+    QVERIFY2(err.contains(u"How to fix: The base URL path is wrong: most often /v1 is missing"_s),
+             cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+}
+
+void tst_Cli::connectionRefused()
+{
+    const quint16 port = closedPort();
+    QVERIFY(port != 0);
+    CliProcess cli(environmentFor(QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port))), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 4);
+    QVERIFY2(cli.standardError().contains(u"Run failed: Network error: "_s),
+             cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"Nothing is listening at 127.0.0.1:%1"_s.arg(port)),
+             cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+}
+
+void tst_Cli::droppedConnection()
+{
+    FakeChatServer server;
+    server.setHandler([](const RecordedRequest &) { return FakeResponse::dropConnection(); });
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 4);
+    QVERIFY(!server.requests().isEmpty());
+    QVERIFY2(cli.standardError().contains(u"Run failed: Network error: "_s),
+             cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"closed the connection before answering"_s),
+             cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+}
+
+void tst_Cli::htmlErrorPage_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("error");
+
+    QTest::newRow("200 login page")
+            << 200 << u"Run failed: The provider answered with an HTML page instead of JSON."_s;
+    QTest::newRow("502 proxy page") << 502 << u"Run failed: HTTP 502: an HTML page"_s;
+}
+
+void tst_Cli::htmlErrorPage()
+{
+    QFETCH(int, status);
+    QFETCH(QString, error);
+
+    FakeChatServer server;
+    FakeResponse page;
+    page.status = status;
+    page.contentType = "text/html; charset=utf-8";
+    page.body = "<!DOCTYPE html>\n<html><body><h1>Sign in to the proxy</h1></body></html>\n";
+    server.script({page});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 4);
+    QVERIFY2(cli.standardError().contains(error), cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"How to fix: "_s), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+}
+
+void tst_Cli::silentProviderTimesOut()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::neverAnswer()});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s, u"--request-timeout"_s, u"1"_s}));
+    QVERIFY2(cli.waitForExit(6000), cli.describe().constData());
+    QVERIFY2(clock.elapsed() < 6000, qPrintable(QString::number(clock.elapsed())));
+    COMPARE_EXIT(cli, 4);
+    QVERIFY2(cli.standardError().contains(u"Run failed: The provider sent nothing for 1 s"_s),
+             cli.describe().constData());
+    QCOMPARE(server.requests().size(), 1);
+    QCOMPARE(cli.standardOutput(), QString());
+}
+
+void tst_Cli::interruptWhileWaitingForModel()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::neverAnswer()});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    QTRY_COMPARE_WITH_TIMEOUT(server.requests().size(), 1, promptTimeoutMs);
+
+    QVERIFY(cli.interrupt());
+    QVERIFY2(cli.waitForExit(3000), cli.describe().constData());
+    COMPARE_EXIT(cli, 130);
+    QVERIFY2(cli.standardError().contains(u"Interrupted."_s), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+}
+
+void tst_Cli::interruptAtApprovalPrompt()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(u"touch marker"_s)),
+                   FakeResponse::answer(u"must not be asked"_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+
+    QVERIFY(cli.interrupt());
+    QVERIFY2(cli.waitForExit(3000), cli.describe().constData());
+    COMPARE_EXIT(cli, 130);
+    QVERIFY2(cli.standardError().contains(u"Interrupted."_s), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+    QVERIFY(!QFileInfo::exists(workPath(u"marker"_s)));
+    QCOMPARE(server.requests().size(), 1);
+}
+
+void tst_Cli::interruptWhileCommandRuns()
+{
+    const QString pidFile = workPath(u"sleep.pid"_s);
+    const QString command = u"sleep 60 & echo $! > %1; wait"_s.arg(shellQuoted(pidFile));
+    FakeChatServer server;
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(command)),
+                   FakeResponse::answer(u"must not be asked"_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, u"wait a minute"_s}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+    QVERIFY(cli.type("y\n"));
+
+    QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(pidFile) > 0, promptTimeoutMs);
+    const qint64 sleepPid = pidFromFile(pidFile);
+    m_strayPid = sleepPid;
+    QVERIFY(!processIsGone(sleepPid));
+
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(cli.interrupt());
+    QVERIFY2(cli.waitForExit(2500), cli.describe().constData());
+    QVERIFY2(clock.elapsed() < 2500, qPrintable(QString::number(clock.elapsed())));
+    COMPARE_EXIT(cli, 130);
+    QVERIFY2(cli.standardError().contains(u"Interrupted."_s), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+    // The command's own child went with it.
+    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(sleepPid), 2000);
+    QCOMPARE(server.requests().size(), 1);
+}
+
+void tst_Cli::transcriptRecordsEveryExchange()
+{
+    FakeChatServer server;
+    const QList<FakeResponse> responses{FakeResponse::toolCall(u"call_1"_s,
+                                                               u"shell"_s,
+                                                               argumentsJson(u"touch marker"_s)),
+                                        FakeResponse::answer(u"Done."_s)};
+    server.script(responses);
+    const QString transcript = workPath(u"run.jsonl"_s);
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s, u"--transcript"_s, transcript}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(server.requests().size(), 2);
+
+    const QByteArray bytes = readFile(transcript);
+    QVERIFY(bytes.endsWith('\n'));
+    QVERIFY2(!bytes.contains(testKey.toUtf8()), bytes.constData());
+    const QList<QByteArray> lines = bytes.trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    for (int i = 0; i < lines.size(); ++i) {
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(lines.at(i), &parseError);
+        QVERIFY2(parseError.error == QJsonParseError::NoError, lines.at(i).constData());
+        const QJsonObject line = document.object();
+        QCOMPARE(line.value(u"turn"_s).toInt(), i + 1);
+        QCOMPARE(line.value(u"status"_s).toInt(), 200);
+        QCOMPARE(line.value(u"method"_s).toString(), u"POST"_s);
+        QCOMPARE(line.value(u"url"_s).toString(),
+                 server.baseUrl().toString() + u"/chat/completions"_s);
+        QCOMPARE(line.value(u"requestHeaders"_s)[u"Authorization"_s].toString(),
+                 u"Bearer [REDACTED]"_s);
+        QCOMPARE(line.value(u"request"_s).toObject(), server.requests().at(i).json());
+        QCOMPARE(line.value(u"response"_s).toObject(),
+                 QJsonDocument::fromJson(responses.at(i).body).object());
+    }
+}
+
+QTEST_GUILESS_MAIN(tst_Cli)
+
+#include "tst_cli.moc"

@@ -1,0 +1,287 @@
+// Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
+// approval box and the settings dialog, in one language and one theme per run (a process can
+// install its translators only once). Run it through make-screenshots.sh.
+
+#include "approvalprompt.h"
+#include "appsettings.h"
+#include "chatmodel.h"
+#include "chatview.h"
+#include "i18n.h"
+#include "inspector.h"
+#include "keystore.h"
+#include "mainwindow.h"
+#include "promptedit.h"
+#include "settingsdialog.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QIcon>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPalette>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QTimer>
+
+#include <cstdio>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x30);
+    const QColor base(0x1e, 0x1f, 0x22);
+    const QColor text(0xe6, 0xe6, 0xe6);
+    const QColor disabled(0x7f, 0x7f, 0x7f);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x8c, 0x8c, 0x8c));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Light, QColor(0x45, 0x47, 0x4b));
+    p.setColor(QPalette::Midlight, QColor(0x3a, 0x3c, 0x40));
+    p.setColor(QPalette::Mid, QColor(0x25, 0x26, 0x29));
+    p.setColor(QPalette::Dark, QColor(0x19, 0x1a, 0x1c));
+    p.setColor(QPalette::Shadow, Qt::black);
+    p.setColor(QPalette::Link, QColor(0x6c, 0xb6, 0xff));
+    p.setColor(QPalette::LinkVisited, QColor(0xb3, 0x92, 0xf0));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7e, 0xd6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, disabled);
+    return p;
+}
+
+void save(QWidget *widget, const QString &path)
+{
+    if (!widget->grab().save(path))
+        qFatal("cannot write %s", qPrintable(path));
+    QTextStream(stdout) << "wrote " << path << Qt::endl;
+}
+
+// Calls f once condition() holds, polling; gives up (and exits) after timeoutMs.
+void when(std::function<bool()> condition,
+          std::function<void()> f,
+          const QString &what,
+          int timeoutMs = 20000)
+{
+    auto *timer = new QTimer(qApp);
+    auto *elapsed = new int(0);
+    QObject::connect(timer, &QTimer::timeout, qApp, [=] {
+        *elapsed += 50;
+        if (condition()) {
+            timer->stop();
+            timer->deleteLater();
+            delete elapsed;
+            // One more pass of the event loop so that layouts and paints settle.
+            QTimer::singleShot(300, qApp, f);
+        } else if (*elapsed > timeoutMs) {
+            qFatal("timed out waiting for %s", qPrintable(what));
+        }
+    });
+    timer->start(50);
+}
+
+QMessageBox *openMessageBox()
+{
+    for (QWidget *widget : QApplication::topLevelWidgets()) {
+        if (auto *box = qobject_cast<QMessageBox *>(widget); box && box->isVisible())
+            return box;
+    }
+    return nullptr;
+}
+
+// Every kind of chat item, including those a demo run does not produce: a failed and a long
+// result, a denial, an error with its hint, a notice.
+void saveGallery(const QString &path, bool chinese)
+{
+    using Gui::ChatItem;
+    auto *model = new Gui::ChatModel(qApp);
+    Gui::ChatView view;
+    view.setChatModel(model);
+    view.resize(760, 1000);
+    const auto add = [&](ChatItem::Kind kind, const QString &text, auto &&configure) {
+        ChatItem item;
+        item.kind = kind;
+        item.text = text;
+        item.toolName = u"shell"_s;
+        configure(item);
+        model->append(item);
+    };
+    const auto none = [](ChatItem &) {};
+    add(ChatItem::UserPrompt,
+        chinese ? u"构建项目并运行测试。"_s : u"Build the project and run the tests."_s,
+        none);
+    add(ChatItem::ToolCall, {}, [](ChatItem &item) {
+        item.toolCallId = u"call_1"_s;
+        item.arguments = u"{\"command\":\"cmake --build build && ctest --test-dir build\"}"_s;
+    });
+    QStringList output;
+    for (int i = 1; i <= 14; ++i)
+        output << u"%1/14 Test #%1: tst_unit_%1 ...................   Passed    0.0%2 sec"_s.arg(i).arg(i % 10);
+    add(ChatItem::ToolResult, output.join(u'\n'), [](ChatItem &item) {
+        item.exitCode = 0;
+        item.durationMs = 8420;
+    });
+    add(ChatItem::ToolCall, {}, [](ChatItem &item) {
+        item.toolCallId = u"call_2"_s;
+        item.arguments = u"{\"command\":\"rm -rf build\"}"_s;
+    });
+    add(ChatItem::Denial,
+        u"denied: the user declined this call, so it was not run. Do not repeat it unchanged; "
+        u"choose another approach or ask the user."_s,
+        [](ChatItem &item) { item.errorCode = u"denied"_s; item.ok = false; });
+    add(ChatItem::ToolCall, {}, [](ChatItem &item) {
+        item.toolCallId = u"call_3"_s;
+        item.arguments = u"{\"command\":\"cat missing.txt\"}"_s;
+    });
+    add(ChatItem::ToolResult,
+        u"shell_failed: exit code 1\ncat: missing.txt: No such file or directory"_s,
+        [](ChatItem &item) {
+            item.exitCode = 1;
+            item.ok = false;
+            item.errorCode = u"shell_failed"_s;
+            item.durationMs = 12;
+        });
+    add(ChatItem::AssistantText,
+        chinese ? u"全部 **14** 个测试都通过了。`missing.txt` 不存在，所以我没有读取它。"_s
+                : u"All **14** tests pass. `missing.txt` does not exist, so I could not read it:\n\n"
+                  u"```sh\ncat missing.txt\n```"_s,
+        none);
+    add(ChatItem::ErrorMessage,
+        u"HTTP 401: Incorrect API key provided: sk-proj-****"_s,
+        [](ChatItem &item) { item.hint = u"Check the API key in File › Settings."_s; });
+    add(ChatItem::Notice, u"Stopped by the user."_s, none);
+    view.show();
+    QTimer::singleShot(400, qApp, [&view, path] {
+        view.scrollToTop();
+        save(&view, path);
+        QApplication::quit();
+    });
+    QApplication::exec();
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(u"AgentLoop"_s);
+    QApplication::setApplicationName(u"AgentLoopScreenshots"_s);
+    // Never the user's settings or credential store.
+    QStandardPaths::setTestModeEnabled(true);
+
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addOption({u"out"_s, u"Directory for the PNG files."_s, u"dir"_s, u"."_s});
+    parser.addOption({u"lang"_s, u"en or zh_CN."_s, u"lang"_s, u"en"_s});
+    parser.addOption({u"theme"_s, u"light or dark."_s, u"theme"_s, u"light"_s});
+    parser.addOption({u"gallery"_s, u"Only the chat items, one of each kind."_s});
+    parser.process(app);
+    const QString outDir = parser.value(u"out"_s);
+    const QString lang = parser.value(u"lang"_s);
+    const QString theme = parser.value(u"theme"_s);
+    const QString suffix = u"-%1-%2.png"_s.arg(lang, theme);
+    QDir().mkpath(outDir);
+
+    QLocale::setDefault(QLocale(lang));
+    AgentLoop::installTranslations(app);
+    QApplication::setStyle(QStyleFactory::create(u"Fusion"_s));
+    QApplication::setPalette(theme == u"dark" ? darkPalette()
+                                              : QApplication::style()->standardPalette());
+    QFont font = QApplication::font();
+    font.setPointSize(10);
+    QApplication::setFont(font);
+    QIcon icon;
+    for (const int size : {16, 32, 48, 64, 128, 256})
+        icon.addFile(u":/icons/agentloop-%1.png"_s.arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
+
+    if (parser.isSet(u"gallery"_s)) {
+        saveGallery(outDir + u"/chat-items"_s + suffix, lang.startsWith(u"zh"));
+        return 0;
+    }
+
+    // A small workspace for the demo's command to look at.
+    QTemporaryDir temporary;
+    const QString workspace = temporary.filePath(u"my-project"_s);
+    QDir().mkpath(workspace);
+    for (const QString &name : {u"README.md"_s, u"main.cpp"_s, u"CMakeLists.txt"_s}) {
+        QFile file(workspace + u'/' + name);
+        if (file.open(QIODevice::WriteOnly))
+            file.write("placeholder\n");
+    }
+
+    Gui::AppSettings settings;
+    settings.demoMode = true;
+    settings.workspace = workspace;
+    Gui::KeyStore keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-screenshots"_s);
+    Gui::MainWindow::Options options;
+    options.keyStore = &keyStore;
+    options.persist = false;
+    Gui::MainWindow window(settings, options);
+    window.resize(1360, 860);
+    window.show();
+
+    const QString prompt = lang.startsWith(u"zh") ? u"看看我的工作区里有哪些文件。"_s
+                                                  : u"What files are in my workspace?"_s;
+    QTimer::singleShot(300, &window, [&] {
+        window.promptEdit()->setPlainText(prompt);
+        window.send();
+    });
+
+    // 1. The approval box, as the user sees it; then Yes.
+    when([] { return openMessageBox() != nullptr; },
+         [&] {
+             QMessageBox *box = openMessageBox();
+             save(box, outDir + u"/approval"_s + suffix);
+             box->button(QMessageBox::Yes)->click();
+             // 2. The main window after the final answer.
+             when(
+                     [&] {
+                         return !window.controller().isRunning()
+                                && window.statusText() != QString();
+                     },
+                     [&] {
+                         window.chatView()->scrollToBottom();
+                         save(&window, outDir + u"/main"_s + suffix);
+                         // 3. The settings dialog, filled in as a user would.
+                         Gui::AppSettings filled = settings;
+                         filled.demoMode = false;
+                         filled.baseUrl = u"https://api.openai.com/v1"_s;
+                         filled.model = u"gpt-4.1"_s;
+                         filled.apiKey = u"sk-screenshot-not-a-real-key"_s;
+                         auto *dialog = new Gui::SettingsDialog(filled, &keyStore, &window);
+                         dialog->setAttribute(Qt::WA_DeleteOnClose);
+                         dialog->open();
+                         QTimer::singleShot(500, &window, [&, dialog] {
+                             save(dialog, outDir + u"/settings"_s + suffix);
+                             dialog->reject();
+                             QApplication::quit();
+                         });
+                     },
+                     u"the final answer"_s);
+         },
+         u"the approval box"_s);
+
+    return app.exec();
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
+# approval box, the settings dialog and one chat item of each kind, in English and Chinese, light
+# and dark.
+#
+#   tools/screenshots/make-screenshots.sh [build-dir]      (default: build/dev)
+#
+# Needs the agentloop-screenshots target built, and fonts-noto-cjk for the Chinese screens. Runs
+# on the offscreen platform (no display needed); set QT_QPA_PLATFORM=xcb under xvfb-run to render
+# through a real X server instead.
+set -eu
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-"$root/build/dev"}
+out="$root/docs/screenshots"
+tool="$build/src/app/agentloop-screenshots"
+
+cmake --build "$build" --target agentloop-screenshots
+mkdir -p "$out"
+
+export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
+for lang in en zh_CN; do
+    for theme in light dark; do
+        LANGUAGE="$lang" LC_ALL=C.UTF-8 "$tool" --out "$out" --lang "$lang" --theme "$theme"
+        LANGUAGE="$lang" LC_ALL=C.UTF-8 "$tool" --out "$out" --lang "$lang" --theme "$theme" --gallery
+    done
+done
+ls -l "$out"
