@@ -25,6 +25,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QTableView>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -141,6 +142,10 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     createActions();
     createStatusBar();
     connectController();
+    setTabOrder(m_prompt, m_send);
+    setTabOrder(m_send, m_stop);
+    setTabOrder(m_stop, m_chatView);
+    setTabOrder(m_chatView, m_inspector->table());
 
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, &MainWindow::updateStatus);
@@ -274,6 +279,8 @@ void MainWindow::start()
         return;
     m_started = true;
     restoreLayout();
+    if (!m_settings.loadWarning.isEmpty())
+        setIdleStatus(m_settings.loadWarning);
     const bool firstStart = !QFile::exists(AppSettings::settingsFilePath());
     if (m_settings.keyIsInStore() && m_settings.apiKey.isEmpty()) {
         connect(

@@ -9,6 +9,7 @@
 #include "keystore.h"
 #include "mainwindow.h"
 #include "promptedit.h"
+#include "settingsdialog.h"
 #include "turnmodel.h"
 
 #include <QAbstractButton>
@@ -132,6 +133,7 @@ private slots:
     void conversationContinuesAndNewConversationClears();
     void providerErrorIsShownWithItsHint();
     void demoModeIsLabelled();
+    void firstStartOpensTheSettings();
 
 private:
     void approveAndFinish(Fixture &f, const QString &command, const QString &answer);
@@ -523,6 +525,36 @@ void tst_MainWindow::demoModeIsLabelled()
     f.window->applySettings(settings);
     QCOMPARE(f.window->windowTitle(), u"Agent Loop"_s);
     QVERIFY(!label->isVisible());
+}
+
+void tst_MainWindow::firstStartOpensTheSettings()
+{
+    QFile::remove(Gui::AppSettings::settingsFilePath());
+    Fixture f(true);
+    QVERIFY(f.waitForWindow());
+    Gui::AppSettings demo = f.window->settings();
+    demo.apiKey.clear(); // nothing configured: the key would come from the credential store
+    f.window->applySettings(demo);
+    f.window->start();
+    Gui::SettingsDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = f.window->findChild<Gui::SettingsDialog *>()) != nullptr
+                && dialog->isVisible());
+
+    // What the dialog applies, the window uses: a real provider, no demo label.
+    Gui::AppSettings configured = dialog->settings();
+    configured.demoMode = false;
+    configured.baseUrl = f.server.baseUrl().toString();
+    configured.apiKey = apiKey;
+    configured.model = u"gpt-test"_s;
+    emit dialog->settingsApplied(configured);
+    dialog->reject();
+    QCOMPARE(f.window->windowTitle(), u"Agent Loop"_s);
+    QCOMPARE(f.window->controller().provider().baseUrl, f.server.baseUrl());
+    f.server.script({FakeResponse::answer(u"Configured."_s)});
+    f.type(u"Hello"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QCOMPARE(f.server.requests().size(), 1);
+    QCOMPARE(f.server.requests().at(0).json().value(u"model"_s).toString(), u"gpt-test"_s);
 }
 
 QTEST_MAIN(tst_MainWindow)

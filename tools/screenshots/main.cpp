@@ -127,7 +127,8 @@ void saveGallery(const QString &path, bool chinese)
         configure(item);
         model->append(item);
     };
-    const auto none = [](ChatItem &) {};
+    const auto none = [](ChatItem &) {
+    };
     add(ChatItem::UserPrompt,
         chinese ? u"构建项目并运行测试。"_s : u"Build the project and run the tests."_s,
         none);
@@ -137,7 +138,8 @@ void saveGallery(const QString &path, bool chinese)
     });
     QStringList output;
     for (int i = 1; i <= 14; ++i)
-        output << u"%1/14 Test #%1: tst_unit_%1 ...................   Passed    0.0%2 sec"_s.arg(i).arg(i % 10);
+        output << u"%1/14 Test #%1: tst_unit_%1 ...................   Passed    0.0%2 sec"_s.arg(i)
+                          .arg(i % 10);
     add(ChatItem::ToolResult, output.join(u'\n'), [](ChatItem &item) {
         item.exitCode = 0;
         item.durationMs = 8420;
@@ -149,7 +151,10 @@ void saveGallery(const QString &path, bool chinese)
     add(ChatItem::Denial,
         u"denied: the user declined this call, so it was not run. Do not repeat it unchanged; "
         u"choose another approach or ask the user."_s,
-        [](ChatItem &item) { item.errorCode = u"denied"_s; item.ok = false; });
+        [](ChatItem &item) {
+            item.errorCode = u"denied"_s;
+            item.ok = false;
+        });
     add(ChatItem::ToolCall, {}, [](ChatItem &item) {
         item.toolCallId = u"call_3"_s;
         item.arguments = u"{\"command\":\"cat missing.txt\"}"_s;
@@ -164,7 +169,8 @@ void saveGallery(const QString &path, bool chinese)
         });
     add(ChatItem::AssistantText,
         chinese ? u"全部 **14** 个测试都通过了。`missing.txt` 不存在，所以我没有读取它。"_s
-                : u"All **14** tests pass. `missing.txt` does not exist, so I could not read it:\n\n"
+                : u"All **14** tests pass. `missing.txt` does not exist, so I could not read "
+                  u"it:\n\n"
                   u"```sh\ncat missing.txt\n```"_s,
         none);
     add(ChatItem::ErrorMessage,

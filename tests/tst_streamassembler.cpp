@@ -1,0 +1,707 @@
+#include "completion.h"
+#include "sseparser.h"
+#include "streamassembler.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace AgentLoop;
+using namespace Qt::StringLiterals;
+
+using Payloads = QList<QByteArray>;
+
+class tst_StreamAssembler : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void recordedStreams_data();
+    void recordedStreams();
+    void parallelToolCallsInIndexOrder();
+    void lengthRecording();
+    void refusalRecordings_data();
+    void refusalRecordings();
+    void severalChoicesUseChoiceZero();
+    void usageFromTheFinalChunk();
+
+    void assembles_data();
+    void assembles();
+    void fails_data();
+    void fails();
+    void sameAsNonStreamed();
+    void errorEvent();
+    void errorSticks();
+    void textDeltasAsTheyArrive();
+    void reasoningContent();
+    void hasOutputOnlyOnceTheModelAnswers();
+};
+
+namespace {
+
+QString vectorsDirectory()
+{
+    return QDir::cleanPath(QStringLiteral(AGENTLOOP_SHARED_VECTORS_DIR));
+}
+
+QByteArray readVector(const QString &relativePath)
+{
+    QFile file(vectorsDirectory() + u'/' + relativePath);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.readAll();
+}
+
+#define SKIP_WITHOUT_VECTORS() \
+    if (!QDir(vectorsDirectory()).exists()) \
+    QSKIP(qPrintable(u"shared vectors not found at %1"_s.arg(vectorsDirectory())))
+
+// Parses and assembles an SSE stream fed in chunks of chunkSize bytes (0: whole). The text
+// deltas taken after every chunk are appended to *textDeltas.
+Result<Completion> assemble(const QByteArray &sse, qsizetype chunkSize, QString *textDeltas = nullptr)
+{
+    SseParser parser;
+    StreamAssembler assembler;
+    const auto add = [&](const Result<QList<SseEvent>> &events) -> Result<void> {
+        if (!events)
+            return events.error();
+        for (const SseEvent &event : *events) {
+            if (Result<void> added = assembler.addEvent(event); !added)
+                return added;
+        }
+        if (textDeltas)
+            *textDeltas += assembler.takeTextDelta();
+        return {};
+    };
+    const qsizetype step = chunkSize > 0 ? chunkSize : std::max<qsizetype>(sse.size(), 1);
+    for (qsizetype at = 0; at < sse.size(); at += step) {
+        if (Result<void> added = add(parser.feed(QByteArrayView(sse).sliced(at).first(
+                    std::min(step, sse.size() - at))));
+            !added)
+            return added.error();
+    }
+    if (Result<void> added = add(parser.finish()); !added)
+        return added.error();
+    return assembler.result();
+}
+
+Result<Completion> assemblePayloads(const Payloads &payloads)
+{
+    StreamAssembler assembler;
+    for (const QByteArray &payload : payloads)
+        (void)assembler.addPayload(payload);
+    return assembler.result();
+}
+
+QByteArray toSse(const Payloads &payloads)
+{
+    QByteArray sse;
+    for (const QByteArray &payload : payloads)
+        sse += "data: " + payload + "\n\n";
+    return sse;
+}
+
+QByteArray compact(const QJsonObject &object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+QByteArray wire(const Message &message)
+{
+    return compact(message.toJson());
+}
+
+// What a recording must give, read without the assembler: every data line is one JSON chunk.
+struct Expected
+{
+    std::optional<QString> content;
+    QString refusal;
+    QMap<int, ToolCall> calls;
+    QMap<int, QStringList> argumentFragments;
+    QString finishReason;
+    QJsonObject usage;
+    QString id;
+    QString model;
+};
+
+Expected expectedFromRecording(const QByteArray &sse)
+{
+    Expected expected;
+    for (const QByteArray &line : sse.split('\n')) {
+        if (!line.startsWith("data: {"))
+            continue;
+        const QJsonObject chunk = QJsonDocument::fromJson(line.mid(6)).object();
+        if (expected.id.isEmpty())
+            expected.id = chunk[u"id"_s].toString();
+        if (expected.model.isEmpty())
+            expected.model = chunk[u"model"_s].toString();
+        if (chunk[u"usage"_s].isObject())
+            expected.usage = chunk[u"usage"_s].toObject();
+        for (const QJsonValue choice : chunk[u"choices"_s].toArray()) {
+            if (choice[u"index"_s].toInt() != 0)
+                continue;
+            const QJsonObject delta = choice[u"delta"_s].toObject();
+            if (delta[u"content"_s].isString())
+                expected.content = expected.content.value_or(QString())
+                                   + delta[u"content"_s].toString();
+            expected.refusal += delta[u"refusal"_s].toString();
+            for (const QJsonValue fragment : delta[u"tool_calls"_s].toArray()) {
+                const int index = fragment[u"index"_s].toInt();
+                ToolCall &call = expected.calls[index];
+                if (fragment[u"id"_s].isString())
+                    call.id = fragment[u"id"_s].toString();
+                const QJsonObject function = fragment[u"function"_s].toObject();
+                if (function[u"name"_s].isString())
+                    call.name = function[u"name"_s].toString();
+                if (function[u"arguments"_s].isString())
+                    expected.argumentFragments[index] << function[u"arguments"_s].toString();
+            }
+            if (choice[u"finish_reason"_s].isString())
+                expected.finishReason = choice[u"finish_reason"_s].toString();
+        }
+    }
+    for (auto it = expected.calls.begin(); it != expected.calls.end(); ++it)
+        it->arguments = expected.argumentFragments.value(it.key()).join(QString());
+    return expected;
+}
+
+Result<Completion> assembleVector(const QString &relativePath)
+{
+    return assemble(readVector(relativePath), 0);
+}
+
+// Synthetic chunks, shaped like OpenAI's.
+QByteArray chunk(const QJsonObject &delta, const QString &finishReason = {})
+{
+    const QJsonObject choice{
+            {u"index"_s, 0},
+            {u"delta"_s, delta},
+            {u"finish_reason"_s, finishReason.isEmpty() ? QJsonValue() : QJsonValue(finishReason)},
+    };
+    return compact({{u"id"_s, u"chatcmpl-1"_s},
+                    {u"object"_s, u"chat.completion.chunk"_s},
+                    {u"model"_s, u"test-model"_s},
+                    {u"choices"_s, QJsonArray{choice}}});
+}
+
+QJsonObject text(const QString &content)
+{
+    return {{u"content"_s, content}};
+}
+
+// One tool-call fragment; index < 0, an empty id or name and an undefined arguments are left out.
+QJsonObject fragment(int index,
+                     const QString &id,
+                     const QString &name,
+                     const QJsonValue &arguments = QJsonValue::Undefined)
+{
+    QJsonObject call;
+    if (index >= 0)
+        call.insert(u"index"_s, index);
+    if (!id.isEmpty()) {
+        call.insert(u"id"_s, id);
+        call.insert(u"type"_s, u"function"_s);
+    }
+    QJsonObject function;
+    if (!name.isEmpty())
+        function.insert(u"name"_s, name);
+    if (!arguments.isUndefined())
+        function.insert(u"arguments"_s, arguments);
+    if (!function.isEmpty())
+        call.insert(u"function"_s, function);
+    return {{u"tool_calls"_s, QJsonArray{call}}};
+}
+
+QJsonObject args(int index, const QString &arguments)
+{
+    return fragment(index, {}, {}, arguments);
+}
+
+const QByteArray roleChunk = chunk({{u"role"_s, u"assistant"_s}, {u"content"_s, QJsonValue()}});
+const QByteArray done = "[DONE]";
+const QString shellArguments = uR"({"command":"echo 42"})"_s;
+
+} // namespace
+
+void tst_StreamAssembler::recordedStreams_data()
+{
+    QTest::addColumn<QString>("path");
+    const QDir root(vectorsDirectory());
+    if (!root.exists()) {
+        QTest::newRow("missing") << QString(); // skipped, with a message, by the test itself
+        return;
+    }
+    for (const QString &folder : {u"openai-python-streams"_s, u"openai-node-streams"_s}) {
+        const QDir dir(root.filePath(folder));
+        for (const QString &name : dir.entryList({u"*.sse"_s}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(folder + u'/' + name)) << folder + u'/' + name;
+    }
+}
+
+void tst_StreamAssembler::recordedStreams()
+{
+    SKIP_WITHOUT_VECTORS();
+    QFETCH(QString, path);
+    const QByteArray sse = readVector(path);
+    QVERIFY(!sse.isEmpty());
+
+    const Result<Completion> whole = assemble(sse, 0);
+    QVERIFY2(whole, qPrintable(whole ? QString() : whole.error().message));
+    QString deltas;
+    const Result<Completion> bytewise = assemble(sse, 1, &deltas);
+    QVERIFY2(bytewise, qPrintable(bytewise ? QString() : bytewise.error().message));
+
+    QCOMPARE(wire(bytewise->message), wire(whole->message));
+    QCOMPARE(bytewise->finishReason, whole->finishReason);
+    QCOMPARE(bytewise->id, whole->id);
+    QCOMPARE(bytewise->model, whole->model);
+    QVERIFY(whole->usage && bytewise->usage);
+    QCOMPARE(bytewise->usage->totalTokens, whole->usage->totalTokens);
+
+    const Expected expected = expectedFromRecording(sse);
+    const Message &message = whole->message;
+    if (expected.refusal.isEmpty()) {
+        QCOMPARE(message.hasContent(), expected.content.has_value());
+        QCOMPARE(message.content(), expected.content.value_or(QString()));
+    } else {
+        QCOMPARE(message.content(), expected.refusal);
+    }
+    QCOMPARE(deltas, message.content()); // the UI saw exactly the text the loop keeps
+    QCOMPARE(message.toolCalls(), expected.calls.values());
+    for (const ToolCall &call : message.toolCalls()) {
+        QVERIFY(call.id.startsWith(u"call_"_s));
+        QVERIFY(!call.name.isEmpty());
+        QJsonParseError error;
+        QVERIFY(QJsonDocument::fromJson(call.arguments.toUtf8(), &error).isObject());
+    }
+    QCOMPARE(whole->finishReason, expected.finishReason);
+    QCOMPARE(whole->id, expected.id);
+    QCOMPARE(whole->model, expected.model);
+    QCOMPARE(whole->usage->promptTokens, expected.usage[u"prompt_tokens"_s].toInteger());
+    QCOMPARE(whole->usage->completionTokens, expected.usage[u"completion_tokens"_s].toInteger());
+    QCOMPARE(whole->usage->totalTokens, expected.usage[u"total_tokens"_s].toInteger());
+}
+
+void tst_StreamAssembler::parallelToolCallsInIndexOrder()
+{
+    SKIP_WITHOUT_VECTORS();
+    const Result<Completion> completion = assembleVector(
+            u"openai-python-streams/test_parse_multiple_pydantic_tools.f82268f2fefd.sse"_s);
+    QVERIFY(completion);
+    const QList<ToolCall> expected{
+            {u"call_JMW1whyEaYG438VE1OIflxA2"_s,
+             u"GetWeatherArgs"_s,
+             uR"({"city": "Edinburgh", "country": "GB", "units": "c"})"_s},
+            {u"call_DNYTawLBoN8fj3KN6qU9N1Ou"_s,
+             u"get_stock_price"_s,
+             uR"({"ticker": "AAPL", "exchange": "NASDAQ"})"_s},
+    };
+    QCOMPARE(completion->message.toolCalls(), expected);
+    QVERIFY(!completion->message.hasContent()); // content null, as in the non-streamed form
+    QCOMPARE(completion->finishReason, u"tool_calls"_s);
+}
+
+void tst_StreamAssembler::lengthRecording()
+{
+    SKIP_WITHOUT_VECTORS();
+    const Result<Completion> completion = assembleVector(
+            u"openai-python-streams/test_parse_max_tokens_reached.4cc50a6135d2.sse"_s);
+    QVERIFY(completion);
+    QCOMPARE(completion->finishReason, u"length"_s);
+    QCOMPARE(completion->message.content(), uR"({")"_s);
+}
+
+void tst_StreamAssembler::refusalRecordings_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("refusal");
+    QTest::newRow("python")
+            << u"openai-python-streams/test_parse_pydantic_model_refusal.173417d55340.sse"_s
+            << u"I'm sorry, I can't assist with that request."_s;
+    QTest::newRow("python, logprobs")
+            << u"openai-python-streams/test_refusal_logprobs_events.569c877e6942.sse"_s
+            << u"I'm very sorry, but I can't assist with that."_s;
+    QTest::newRow("node") << u"openai-node-streams/stream_emits_refusal_logprobs_events_1.sse"_s
+                          << u"I'm very sorry, but I can't assist with that request."_s;
+}
+
+void tst_StreamAssembler::refusalRecordings()
+{
+    SKIP_WITHOUT_VECTORS();
+    QFETCH(QString, path);
+    QFETCH(QString, refusal);
+    SseParser parser;
+    StreamAssembler assembler;
+    const Result<QList<SseEvent>> events = parser.feed(readVector(path));
+    QVERIFY(events);
+    for (const SseEvent &event : *events)
+        QVERIFY(assembler.addEvent(event));
+    QCOMPARE(assembler.refusal(), refusal);
+    QCOMPARE(assembler.takeTextDelta(), refusal);
+    const Result<Completion> completion = assembler.result();
+    QVERIFY(completion);
+    QCOMPARE(completion->message.content(), refusal); // what the user reads
+    QVERIFY(!completion->message.hasToolCalls());
+    QCOMPARE(completion->finishReason, u"stop"_s);
+}
+
+void tst_StreamAssembler::severalChoicesUseChoiceZero()
+{
+    SKIP_WITHOUT_VECTORS();
+    const Result<Completion> completion = assembleVector(
+            u"openai-python-streams/test_parse_pydantic_model_multiple_choices.a491adda08c3.sse"_s);
+    QVERIFY(completion);
+    QCOMPARE(completion->message.content(),
+             uR"({"city":"San Francisco","temperature":65,"units":"f"})"_s);
+}
+
+void tst_StreamAssembler::usageFromTheFinalChunk()
+{
+    SKIP_WITHOUT_VECTORS();
+    const Result<Completion> completion = assembleVector(
+            u"openai-python-streams/test_allows_non_strict_tools_but_no_parsing.2018feb66ae1.sse"_s);
+    QVERIFY(completion);
+    QVERIFY(completion->usage);
+    QCOMPARE(completion->usage->promptTokens, qint64(44));
+    QCOMPARE(completion->usage->completionTokens, qint64(16));
+    QCOMPARE(completion->usage->totalTokens, qint64(60));
+    QCOMPARE(completion->id, u"chatcmpl-ABfwERreu9s99xXsVuOWtIB2UOx62"_s);
+    QCOMPARE(completion->model, u"gpt-4o-2024-08-06"_s);
+}
+
+void tst_StreamAssembler::assembles_data()
+{
+    QTest::addColumn<Payloads>("payloads");
+    QTest::addColumn<Message>("expected");
+    QTest::addColumn<QString>("finishReason");
+
+    const ToolCall shell{u"call_1"_s, u"shell"_s, shellArguments};
+
+    QTest::newRow("id first, name in a later fragment")
+            << Payloads{roleChunk,
+                        chunk(fragment(0, u"call_1"_s, {})),
+                        chunk(fragment(0, {}, u"shell"_s)),
+                        chunk(args(0, shellArguments)),
+                        chunk({}, u"tool_calls"_s),
+                        done}
+            << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
+    QTest::newRow("name first, id in a later fragment")
+            << Payloads{chunk(fragment(0, {}, u"shell"_s, u""_s)),
+                        chunk(fragment(0, u"call_1"_s, {}, shellArguments)),
+                        chunk({}, u"tool_calls"_s),
+                        done}
+            << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
+    QTest::newRow("{ shares the chunk with the name")
+            << Payloads{roleChunk,
+                        chunk(fragment(0, u"call_1"_s, u"shell"_s, u"{"_s)),
+                        chunk(args(0, uR"("command":)"_s)),
+                        chunk(args(0, uR"("echo 42"})"_s)),
+                        chunk({}, u"tool_calls"_s),
+                        done}
+            << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
+    QTest::newRow("whole call in one chunk, with the finish_reason")
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments), u"tool_calls"_s),
+                        done}
+            << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
+    Payloads oneByte{roleChunk, chunk(fragment(0, u"call_1"_s, u"shell"_s, u""_s))};
+    for (const QChar c : shellArguments)
+        oneByte << chunk(args(0, QString(c)));
+    oneByte << chunk({}, u"tool_calls"_s) << done;
+    QTest::newRow("1-byte argument fragments")
+            << oneByte << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
+    QTest::newRow("id and name repeated in every fragment")
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, u"{\"command\":"_s)),
+                        chunk(fragment(0, u"call_1"_s, u"shell"_s, u"\"echo 42\"}"_s)),
+                        chunk({}, u"tool_calls"_s),
+                        done}
+            << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
+    QTest::newRow("arguments as an object")
+            << Payloads{chunk(fragment(0,
+                                       u"call_1"_s,
+                                       u"shell"_s,
+                                       QJsonObject{{u"command"_s, u"echo 42"_s}})),
+                        done}
+            << Message::assistant(std::nullopt, {shell}) << QString();
+    QTest::newRow("empty arguments stay empty, as non-streamed")
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"list"_s, u""_s)), chunk({}, u"tool_calls"_s)}
+            << Message::assistant(std::nullopt, {{u"call_1"_s, u"list"_s, {}}}) << u"tool_calls"_s;
+
+    const ToolCall second{u"call_2"_s, u"read_file"_s, uR"({"path":"a.txt"})"_s};
+    QTest::newRow("two calls, fragments interleaved")
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, u""_s)),
+                        chunk(fragment(1, u"call_2"_s, u"read_file"_s, u""_s)),
+                        chunk(args(0, u"{\"command\":"_s)),
+                        chunk(args(1, uR"({"path":"a.txt"})"_s)),
+                        chunk(args(0, u"\"echo 42\"}"_s)),
+                        chunk({}, u"tool_calls"_s),
+                        done}
+            << Message::assistant(std::nullopt, {shell, second}) << u"tool_calls"_s;
+    QTest::newRow("two calls, index 1 first: kept in index order")
+            << Payloads{chunk(fragment(1, u"call_2"_s, u"read_file"_s, uR"({"path":"a.txt"})"_s)),
+                        chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments)),
+                        done}
+            << Message::assistant(std::nullopt, {shell, second}) << QString();
+    QTest::newRow("fragments without an index")
+            << Payloads{chunk(fragment(-1, u"call_1"_s, u"shell"_s, u"{\"command\":"_s)),
+                        chunk(fragment(-1, {}, {}, u"\"echo 42\"}"_s)),
+                        chunk(fragment(-1, u"call_2"_s, u"read_file"_s, u"{\"path\""_s)),
+                        chunk(fragment(-1, u"call_2"_s, {}, u":\"a.txt\"}"_s)),
+                        done}
+            << Message::assistant(std::nullopt, {shell, second}) << QString();
+    QTest::newRow("text and a tool call")
+            << Payloads{chunk(text(u""_s)),
+                        chunk(text(u"Let me "_s)),
+                        chunk(text(u"check."_s)),
+                        chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments)),
+                        chunk({}, u"tool_calls"_s),
+                        done}
+            << Message::assistant(u"Let me check."_s, {shell}) << u"tool_calls"_s;
+    // The loop decides from the tool calls, not from a finish_reason that says otherwise.
+    QTest::newRow("tool calls with finish_reason stop")
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments)),
+                        chunk({}, u"stop"_s),
+                        done}
+            << Message::assistant(std::nullopt, {shell}) << u"stop"_s;
+    QTest::newRow("text only") << Payloads{chunk(text(u"命令执行成功,"_s)),
+                                           chunk(text(u"输出是 42。"_s)),
+                                           chunk({}, u"stop"_s),
+                                           done}
+                               << Message::assistant(u"命令执行成功,输出是 42。"_s) << u"stop"_s;
+    QTest::newRow("content empty string")
+            << Payloads{chunk({{u"role"_s, u"assistant"_s}, {u"content"_s, u""_s}}),
+                        chunk({}, u"stop"_s),
+                        done}
+            << Message::assistant(u""_s) << u"stop"_s;
+    QTest::newRow("content absent")
+            << Payloads{chunk({{u"role"_s, u"assistant"_s}}), chunk({}, u"stop"_s), done}
+            << Message::assistant(std::nullopt) << u"stop"_s;
+    QTest::newRow("missing [DONE] after a finish_reason")
+            << Payloads{chunk(text(u"Hi"_s)), chunk({}, u"stop"_s)} << Message::assistant(u"Hi"_s)
+            << u"stop"_s;
+    QTest::newRow("[DONE] without a finish_reason")
+            << Payloads{chunk(text(u"Hi"_s)), done} << Message::assistant(u"Hi"_s) << QString();
+    QTest::newRow("usage-only final chunk")
+            << Payloads{chunk(text(u"Hi"_s)),
+                        chunk({}, u"stop"_s),
+                        R"({"id":"chatcmpl-1","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}})",
+                        done}
+            << Message::assistant(u"Hi"_s) << u"stop"_s;
+    QTest::newRow("Azure's prompt-filter chunk first")
+            << Payloads{R"({"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[]})",
+                        chunk(text(u"Hi"_s)),
+                        chunk({}, u"stop"_s),
+                        done}
+            << Message::assistant(u"Hi"_s) << u"stop"_s;
+    QTest::newRow("payloads after [DONE] are ignored")
+            << Payloads{chunk(text(u"Hi"_s)), done, chunk(text(u" again"_s)), "not json"}
+            << Message::assistant(u"Hi"_s) << QString();
+    QTest::newRow("empty payloads are ignored")
+            << Payloads{"", chunk(text(u"Hi"_s)), " ", chunk({}, u"stop"_s)}
+            << Message::assistant(u"Hi"_s) << u"stop"_s;
+    QTest::newRow("other choices are ignored")
+            << Payloads{R"({"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"}}]})",
+                        R"({"choices":[{"index":2,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"y"}}]},"finish_reason":"tool_calls"}]})",
+                        R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})"}
+            << Message::assistant(u"A"_s) << u"stop"_s;
+    QTest::newRow("reasoning is kept apart from the answer")
+            << Payloads{chunk({{u"reasoning_content"_s, u"Think."_s}, {u"content"_s, QJsonValue()}}),
+                        chunk(text(u"Answer"_s)),
+                        chunk({}, u"stop"_s)}
+            << Message::assistant(u"Answer"_s) << u"stop"_s;
+}
+
+void tst_StreamAssembler::assembles()
+{
+    QFETCH(Payloads, payloads);
+    QFETCH(Message, expected);
+    QFETCH(QString, finishReason);
+
+    const Result<Completion> completion = assemblePayloads(payloads);
+    QVERIFY2(completion, qPrintable(completion ? QString() : completion.error().message));
+    QCOMPARE(wire(completion->message), wire(expected));
+    QCOMPARE(completion->message.hasContent(), expected.hasContent());
+    QCOMPARE(completion->finishReason, finishReason);
+
+    // The same payloads as an SSE stream, in 1-byte chunks.
+    const Result<Completion> streamed = assemble(toSse(payloads), 1);
+    QVERIFY(streamed);
+    QCOMPARE(wire(streamed->message), wire(expected));
+}
+
+void tst_StreamAssembler::fails_data()
+{
+    QTest::addColumn<Payloads>("payloads");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("no [DONE] and no finish_reason")
+            << Payloads{roleChunk, chunk(text(u"Hel"_s))} << int(Error::Network)
+            << u"The stream ended before the model finished."_s;
+    QTest::newRow("cut inside a tool call")
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, u"{\"comm"_s))}
+            << int(Error::Network) << u"The stream ended before the model finished."_s;
+    QTest::newRow("empty stream") << Payloads{} << int(Error::Network)
+                                  << u"The stream ended before the model finished."_s;
+    QTest::newRow("error object")
+            << Payloads{chunk(text(u"Hel"_s)),
+                        R"({"error":{"message":"Rate limit reached for gpt-4o","type":"requests","code":"rate_limit_exceeded"}})",
+                        done}
+            << int(Error::Protocol)
+            << u"The provider reported an error in the stream: Rate limit reached for gpt-4o"_s;
+    QTest::newRow("error string")
+            << Payloads{R"({"error":"overloaded"})"} << int(Error::Protocol)
+            << u"The provider reported an error in the stream: overloaded"_s;
+    QTest::newRow("not JSON")
+            << Payloads{chunk(text(u"Hi"_s)), "<html><body>Bad gateway</body></html>", done}
+            << int(Error::Protocol) << u"<html><body>Bad gateway</body></html>"_s;
+    QTest::newRow("truncated JSON") << Payloads{R"({"choices":[{"index":0,"delta":{"content":"Hi)"}
+                                    << int(Error::Protocol) << u"not JSON"_s;
+    QTest::newRow("JSON that is not an object")
+            << Payloads{"[1,2,3]"} << int(Error::Protocol) << u"not an object"_s;
+    QTest::newRow("no choices at all")
+            << Payloads{R"({"id":"x","choices":[],"usage":{"total_tokens":1}})", done}
+            << int(Error::Protocol) << u"The provider's stream has no choices."_s;
+    // The same rule as a non-streamed response: a call without an id cannot be answered.
+    QTest::newRow("tool call without an id")
+            << Payloads{chunk(fragment(0, {}, u"shell"_s, shellArguments)), done}
+            << int(Error::Protocol) << u"Malformed message: a tool call has no id"_s;
+    QTest::newRow("tool call without a name")
+            << Payloads{chunk(fragment(0, u"call_1"_s, {}, shellArguments)), done}
+            << int(Error::Protocol) << u"has no function name"_s;
+}
+
+void tst_StreamAssembler::fails()
+{
+    QFETCH(Payloads, payloads);
+    QFETCH(int, kind);
+    QFETCH(QString, message);
+
+    const Result<Completion> completion = assemblePayloads(payloads);
+    QVERIFY(!completion);
+    QCOMPARE(int(completion.error().kind), kind);
+    QVERIFY2(completion.error().message.contains(message), qPrintable(completion.error().message));
+}
+
+void tst_StreamAssembler::sameAsNonStreamed()
+{
+    const Payloads payloads{
+            chunk({{u"role"_s, u"assistant"_s}, {u"content"_s, u""_s}}),
+            chunk(text(u"Two "_s)),
+            chunk(text(u"commands."_s)),
+            chunk(fragment(0, u"call_1"_s, u"shell"_s, u"{\"command\":"_s)),
+            chunk(args(0, u"\"echo 42\"}"_s)),
+            chunk(fragment(1, u"call_2"_s, u"shell"_s, QJsonObject{{u"command"_s, u"dir"_s}})),
+            chunk({}, u"tool_calls"_s),
+            R"({"id":"chatcmpl-1","model":"test-model","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":7,"total_tokens":12}})",
+            done,
+    };
+    const QByteArray body = R"({
+        "id": "chatcmpl-1", "model": "test-model",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": "Two commands.",
+            "tool_calls": [
+                {"id": "call_1", "type": "function",
+                 "function": {"name": "shell", "arguments": "{\"command\":\"echo 42\"}"}},
+                {"id": "call_2", "function": {"name": "shell", "arguments": {"command": "dir"}}}
+            ]}}],
+        "usage": {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}
+    })";
+    const Result<Completion> streamed = assemblePayloads(payloads);
+    const Result<Completion> whole = parseCompletion(body);
+    QVERIFY(streamed);
+    QVERIFY(whole);
+    QCOMPARE(wire(streamed->message), wire(whole->message));
+    QCOMPARE(streamed->message, whole->message);
+    QCOMPARE(streamed->finishReason, whole->finishReason);
+    QCOMPARE(streamed->id, whole->id);
+    QCOMPARE(streamed->model, whole->model);
+    QVERIFY(streamed->usage && whole->usage);
+    QCOMPARE(streamed->usage->promptTokens, whole->usage->promptTokens);
+    QCOMPARE(streamed->usage->completionTokens, whole->usage->completionTokens);
+    QCOMPARE(streamed->usage->totalTokens, whole->usage->totalTokens);
+}
+
+void tst_StreamAssembler::errorEvent()
+{
+    StreamAssembler assembler;
+    QVERIFY(assembler.addEvent(SseEvent{{}, chunk(text(u"Hi"_s)), {}}));
+    QVERIFY(assembler.addEvent(SseEvent{"ping", "{}", {}})); // other named events are ignored
+    const Result<void> added = assembler.addEvent(
+            SseEvent{"error", R"({"message":"Internal server error"})", {}});
+    QVERIFY(!added);
+    QCOMPARE(added.error().kind, Error::Protocol);
+    QCOMPARE(added.error().providerMessage, u"Internal server error"_s);
+    QVERIFY(!assembler.result());
+    QCOMPARE(assembler.result().error().providerMessage, u"Internal server error"_s);
+}
+
+void tst_StreamAssembler::errorSticks()
+{
+    StreamAssembler assembler;
+    QVERIFY(!assembler.addPayload("garbage"));
+    QVERIFY(assembler.hasError());
+    QVERIFY(!assembler.addPayload(chunk(text(u"Hi"_s))));
+    QVERIFY(!assembler.addPayload(chunk({}, u"stop"_s)));
+    QVERIFY(!assembler.addPayload(done));
+    QVERIFY(!assembler.result());
+    QVERIFY(assembler.result().error().message.contains(u"garbage"_s));
+}
+
+void tst_StreamAssembler::textDeltasAsTheyArrive()
+{
+    StreamAssembler assembler;
+    QVERIFY(assembler.addPayload(roleChunk));
+    QCOMPARE(assembler.takeTextDelta(), QString());
+    QVERIFY(assembler.addPayload(chunk(text(u"Hel"_s))));
+    QVERIFY(assembler.addPayload(chunk(text(u"lo"_s))));
+    QCOMPARE(assembler.takeTextDelta(), u"Hello"_s); // coalesced until taken
+    QCOMPARE(assembler.takeTextDelta(), QString());
+    QVERIFY(assembler.addPayload(chunk(text(u", world"_s))));
+    QCOMPARE(assembler.takeTextDelta(), u", world"_s);
+    QVERIFY(assembler.addPayload(chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments))));
+    QCOMPARE(assembler.takeTextDelta(), QString()); // tool calls are not text
+    QCOMPARE(assembler.content(), u"Hello, world"_s);
+    QCOMPARE(assembler.toolCalls(), (QList<ToolCall>{{u"call_1"_s, u"shell"_s, shellArguments}}));
+    QVERIFY(!assembler.isDone());
+    QVERIFY(assembler.addPayload(done));
+    QVERIFY(assembler.isDone());
+}
+
+void tst_StreamAssembler::reasoningContent()
+{
+    StreamAssembler assembler;
+    QVERIFY(assembler.addPayload(
+            chunk({{u"role"_s, u"assistant"_s}, {u"reasoning_content"_s, u"The user "_s}})));
+    QVERIFY(assembler.addPayload(chunk({{u"reasoning_content"_s, u"wants 42."_s}})));
+    QCOMPARE(assembler.takeReasoningDelta(), u"The user wants 42."_s);
+    QCOMPARE(assembler.takeTextDelta(), QString());
+    QVERIFY(assembler.addPayload(
+            chunk({{u"reasoning_content"_s, QJsonValue()}, {u"content"_s, u"42"_s}})));
+    QVERIFY(assembler.addPayload(chunk({{u"reasoning"_s, u" (OpenRouter's name)"_s}})));
+    QVERIFY(assembler.addPayload(chunk({}, u"stop"_s)));
+    QCOMPARE(assembler.reasoningContent(), u"The user wants 42. (OpenRouter's name)"_s);
+    QCOMPARE(assembler.takeReasoningDelta(), u" (OpenRouter's name)"_s);
+    const Result<Completion> completion = assembler.result();
+    QVERIFY(completion);
+    QCOMPARE(completion->message.content(), u"42"_s); // the reasoning is not the answer
+}
+
+void tst_StreamAssembler::hasOutputOnlyOnceTheModelAnswers()
+{
+    StreamAssembler assembler;
+    QVERIFY(assembler.addPayload(
+            R"({"choices":[],"id":"","model":"","prompt_filter_results":[]})"));
+    QVERIFY(assembler.addPayload(chunk({{u"role"_s, u"assistant"_s}, {u"content"_s, u""_s}})));
+    QVERIFY(!assembler.hasOutput()); // a failure now may still be retried
+    QVERIFY(assembler.addPayload(chunk(text(u"H"_s))));
+    QVERIFY(assembler.hasOutput());
+
+    StreamAssembler calls;
+    QVERIFY(calls.addPayload(chunk(fragment(0, u"call_1"_s, u"shell"_s, u""_s))));
+    QVERIFY(calls.hasOutput());
+}
+
+QTEST_GUILESS_MAIN(tst_StreamAssembler)
+#include "tst_streamassembler.moc"
