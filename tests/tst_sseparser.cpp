@@ -12,8 +12,8 @@ using Events = QList<SseEvent>;
 namespace AgentLoop {
 char *toString(const SseEvent &event)
 {
-    return qstrdup("{event=\"" + event.event + "\" data=\"" + event.data.toPercentEncoding(" {}\":,[]")
-                   + "\" id=\"" + event.id + "\"}");
+    return qstrdup("{event=\"" + event.event + "\" data=\""
+                   + event.data.toPercentEncoding(" {}\":,[]") + "\" id=\"" + event.id + "\"}");
 }
 } // namespace AgentLoop
 
@@ -110,9 +110,8 @@ void tst_SseParser::parses_data()
     QTest::newRow("CRLF") << "data: a\r\n\r\ndata: b\r\n\r\n"_ba << Events{data("a"), data("b")}
                           << 0;
     QTest::newRow("CR") << "data: a\r\rdata: b\r\r"_ba << Events{data("a"), data("b")} << 0;
-    QTest::newRow("mixed endings")
-            << "data: a\r\n\ndata: b\n\r\ndata: c\r\r\n"_ba
-            << Events{data("a"), data("b"), data("c")} << 0;
+    QTest::newRow("mixed endings") << "data: a\r\n\ndata: b\n\r\ndata: c\r\r\n"_ba
+                                   << Events{data("a"), data("b"), data("c")} << 0;
     QTest::newRow("CRLF is one line ending, not two")
             << "data: a\r\ndata: b\r\n\r\n"_ba << Events{data("a\nb")} << 0;
     QTest::newRow("comment lines and keep-alives")
@@ -123,22 +122,22 @@ void tst_SseParser::parses_data()
             << Events{data("first\nsecond\nthird")} << 0;
     QTest::newRow("no space after the colon") << "data:a\n\n"_ba << Events{data("a")} << 0;
     QTest::newRow("only one space is dropped") << "data:  a \n\n"_ba << Events{data(" a ")} << 0;
-    QTest::newRow("colon in the value") << "data: {\"a\":1}\n\n"_ba
-                                        << Events{data("{\"a\":1}")} << 0;
+    QTest::newRow("colon in the value")
+            << "data: {\"a\":1}\n\n"_ba << Events{data("{\"a\":1}")} << 0;
     QTest::newRow("field without a colon") << "data\n\n"_ba << Events{data("")} << 0;
     QTest::newRow("empty data") << "data:\n\n"_ba << Events{data("")} << 0;
     QTest::newRow("two empty data lines") << "data\ndata\n\n"_ba << Events{data("\n")} << 0;
     QTest::newRow("named event") << "event: error\ndata: {}\n\n"_ba
                                  << Events{SseEvent{"error", "{}", {}}} << 0;
     QTest::newRow("event name does not carry over")
-            << "event: x\ndata: 1\n\ndata: 2\n\n"_ba
-            << Events{SseEvent{"x", "1", {}}, data("2")} << 0;
+            << "event: x\ndata: 1\n\ndata: 2\n\n"_ba << Events{SseEvent{"x", "1", {}}, data("2")}
+            << 0;
     QTest::newRow("event without data is not dispatched")
             << "event: ping\n\ndata: a\n\n"_ba << Events{data("a")} << 0;
     QTest::newRow("id carries over") << "id: 7\ndata: a\n\ndata: b\n\nid\ndata: c\n\n"_ba
                                      << Events{data("a", "7"), data("b", "7"), data("c")} << 0;
-    QTest::newRow("id with NUL is ignored") << "id: 1\n\nid: 2\0x\ndata: a\n\n"_ba
-                                            << Events{data("a", "1")} << 0;
+    QTest::newRow("id with NUL is ignored")
+            << "id: 1\n\nid: 2\0x\ndata: a\n\n"_ba << Events{data("a", "1")} << 0;
     QTest::newRow("retry and unknown fields are ignored")
             << "retry: 1000\nfoo: bar\nDATA: no\ndata: a\n\n"_ba << Events{data("a")} << 0;
     QTest::newRow("DONE") << "data: [DONE]\n\n"_ba << Events{data("[DONE]")} << 0;
@@ -148,27 +147,24 @@ void tst_SseParser::parses_data()
     QTest::newRow("byte order mark") << "\xEF\xBB\xBF"
                                         "data: a\n\n"_ba
                                      << Events{data("a")} << 0;
-    QTest::newRow("only one byte order mark is skipped")
-            << "\xEF\xBB\xBF\xEF\xBB\xBF"
-               "data: a\n\n"_ba
-            << Events{} << 0;
+    QTest::newRow("only one byte order mark is skipped") << "\xEF\xBB\xBF\xEF\xBB\xBF"
+                                                            "data: a\n\n"_ba
+                                                         << Events{} << 0;
     QTest::newRow("byte order mark alone") << "\xEF\xBB\xBF"_ba << Events{} << 0;
     QTest::newRow("part of a byte order mark is data")
             << "data: \xEF\xBB\n\n"_ba << Events{data("\xEF\xBB")} << 0;
-    QTest::newRow("stream starting with part of a byte order mark")
-            << "\xEF\xBB"
-               "data: a\n\n"_ba
-            << Events{} << 0;
-    QTest::newRow("byte order mark later is data") << "data: \xEF\xBB\xBF\n\n"_ba
-                                                   << Events{data("\xEF\xBB\xBF")} << 0;
-    QTest::newRow("missing final blank line") << "data: a\n\ndata: b\n"_ba
-                                              << Events{data("a"), data("b")} << 1;
-    QTest::newRow("missing final line ending") << "data: a\n\ndata: b"_ba
-                                               << Events{data("a"), data("b")} << 1;
+    QTest::newRow("stream starting with part of a byte order mark") << "\xEF\xBB"
+                                                                       "data: a\n\n"_ba
+                                                                    << Events{} << 0;
+    QTest::newRow("byte order mark later is data")
+            << "data: \xEF\xBB\xBF\n\n"_ba << Events{data("\xEF\xBB\xBF")} << 0;
+    QTest::newRow("missing final blank line")
+            << "data: a\n\ndata: b\n"_ba << Events{data("a"), data("b")} << 1;
+    QTest::newRow("missing final line ending")
+            << "data: a\n\ndata: b"_ba << Events{data("a"), data("b")} << 1;
     QTest::newRow("missing final LF after CR") << "data: a\r"_ba << Events{data("a")} << 1;
-    QTest::newRow("UTF-8 passes through")
-            << "data: {\"content\":\"命令执行成功\"}\n\n"_ba
-            << Events{data("{\"content\":\"命令执行成功\"}")} << 0;
+    QTest::newRow("UTF-8 passes through") << "data: {\"content\":\"命令执行成功\"}\n\n"_ba
+                                          << Events{data("{\"content\":\"命令执行成功\"}")} << 0;
     QTest::newRow("NUL in data") << "data: a\0b\n\n"_ba << Events{data("a\0b"_ba)} << 0;
 }
 
@@ -221,8 +217,8 @@ void tst_SseParser::lineOverTheLimitIsAnError_data()
     QTest::newRow("comment over the limit") << ": 0123456789ABCDEF"_ba << false;
     QTest::newRow("data of one event over the limit")
             << "data: 0123456\ndata: 7890123\ndata: 4\n"_ba << false;
-    QTest::newRow("many short events") << "data: 0123456\n\ndata: 7890123\n\ndata: 4\n\n"_ba
-                                       << true;
+    QTest::newRow("many short events")
+            << "data: 0123456\n\ndata: 7890123\n\ndata: 4\n\n"_ba << true;
 }
 
 void tst_SseParser::lineOverTheLimitIsAnError()
@@ -235,8 +231,8 @@ void tst_SseParser::lineOverTheLimitIsAnError()
         SseParser parser(limit);
         bool failed = false;
         for (qsizetype at = 0; at < input.size() && !failed; at += chunkSize)
-            failed = !parser.feed(QByteArrayView(input).sliced(at).first(
-                    std::min(chunkSize, input.size() - at)));
+            failed = !parser.feed(
+                    QByteArrayView(input).sliced(at).first(std::min(chunkSize, input.size() - at)));
         if (!failed) {
             Result<Events> rest = parser.finish();
             failed = !rest;

@@ -60,7 +60,9 @@ QByteArray readVector(const QString &relativePath)
 
 // Parses and assembles an SSE stream fed in chunks of chunkSize bytes (0: whole). The text
 // deltas taken after every chunk are appended to *textDeltas.
-Result<Completion> assemble(const QByteArray &sse, qsizetype chunkSize, QString *textDeltas = nullptr)
+Result<Completion> assemble(const QByteArray &sse,
+                            qsizetype chunkSize,
+                            QString *textDeltas = nullptr)
 {
     SseParser parser;
     StreamAssembler assembler;
@@ -77,8 +79,8 @@ Result<Completion> assemble(const QByteArray &sse, qsizetype chunkSize, QString 
     };
     const qsizetype step = chunkSize > 0 ? chunkSize : std::max<qsizetype>(sse.size(), 1);
     for (qsizetype at = 0; at < sse.size(); at += step) {
-        if (Result<void> added = add(parser.feed(QByteArrayView(sse).sliced(at).first(
-                    std::min(step, sse.size() - at))));
+        if (Result<void> added = add(parser.feed(
+                    QByteArrayView(sse).sliced(at).first(std::min(step, sse.size() - at))));
             !added)
             return added.error();
     }
@@ -91,7 +93,7 @@ Result<Completion> assemblePayloads(const Payloads &payloads)
 {
     StreamAssembler assembler;
     for (const QByteArray &payload : payloads)
-        (void)assembler.addPayload(payload);
+        (void) assembler.addPayload(payload);
     return assembler.result();
 }
 
@@ -317,9 +319,8 @@ void tst_StreamAssembler::refusalRecordings_data()
 {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("refusal");
-    QTest::newRow("python")
-            << u"openai-python-streams/test_parse_pydantic_model_refusal.173417d55340.sse"_s
-            << u"I'm sorry, I can't assist with that request."_s;
+    QTest::newRow("python") << u"openai-python-streams/test_parse_pydantic_model_refusal.173417d55340.sse"_s
+                            << u"I'm sorry, I can't assist with that request."_s;
     QTest::newRow("python, logprobs")
             << u"openai-python-streams/test_refusal_logprobs_events.569c877e6942.sse"_s
             << u"I'm very sorry, but I can't assist with that."_s;
@@ -425,7 +426,8 @@ void tst_StreamAssembler::assembles_data()
                         done}
             << Message::assistant(std::nullopt, {shell}) << QString();
     QTest::newRow("empty arguments stay empty, as non-streamed")
-            << Payloads{chunk(fragment(0, u"call_1"_s, u"list"_s, u""_s)), chunk({}, u"tool_calls"_s)}
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"list"_s, u""_s)),
+                        chunk({}, u"tool_calls"_s)}
             << Message::assistant(std::nullopt, {{u"call_1"_s, u"list"_s, {}}}) << u"tool_calls"_s;
 
     const ToolCall second{u"call_2"_s, u"read_file"_s, uR"({"path":"a.txt"})"_s};
@@ -488,12 +490,11 @@ void tst_StreamAssembler::assembles_data()
                         R"({"id":"chatcmpl-1","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}})",
                         done}
             << Message::assistant(u"Hi"_s) << u"stop"_s;
-    QTest::newRow("Azure's prompt-filter chunk first")
-            << Payloads{R"({"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[]})",
-                        chunk(text(u"Hi"_s)),
-                        chunk({}, u"stop"_s),
-                        done}
-            << Message::assistant(u"Hi"_s) << u"stop"_s;
+    QTest::newRow("Azure's prompt-filter chunk first") << Payloads{
+            R"({"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[]})",
+            chunk(text(u"Hi"_s)),
+            chunk({}, u"stop"_s),
+            done} << Message::assistant(u"Hi"_s) << u"stop"_s;
     QTest::newRow("payloads after [DONE] are ignored")
             << Payloads{chunk(text(u"Hi"_s)), done, chunk(text(u" again"_s)), "not json"}
             << Message::assistant(u"Hi"_s) << QString();
@@ -550,12 +551,12 @@ void tst_StreamAssembler::fails_data()
                         done}
             << int(Error::Protocol)
             << u"The provider reported an error in the stream: Rate limit reached for gpt-4o"_s;
-    QTest::newRow("error string")
-            << Payloads{R"({"error":"overloaded"})"} << int(Error::Protocol)
-            << u"The provider reported an error in the stream: overloaded"_s;
-    QTest::newRow("not JSON")
-            << Payloads{chunk(text(u"Hi"_s)), "<html><body>Bad gateway</body></html>", done}
-            << int(Error::Protocol) << u"<html><body>Bad gateway</body></html>"_s;
+    QTest::newRow("error string") << Payloads{R"({"error":"overloaded"})"} << int(Error::Protocol)
+                                  << u"The provider reported an error in the stream: overloaded"_s;
+    QTest::newRow("not JSON") << Payloads{chunk(text(u"Hi"_s)),
+                                          "<html><body>Bad gateway</body></html>",
+                                          done}
+                              << int(Error::Protocol) << u"<html><body>Bad gateway</body></html>"_s;
     QTest::newRow("truncated JSON") << Payloads{R"({"choices":[{"index":0,"delta":{"content":"Hi)"}
                                     << int(Error::Protocol) << u"not JSON"_s;
     QTest::newRow("JSON that is not an object")
@@ -635,6 +636,12 @@ void tst_StreamAssembler::errorEvent()
     QCOMPARE(added.error().providerMessage, u"Internal server error"_s);
     QVERIFY(!assembler.result());
     QCOMPARE(assembler.result().error().providerMessage, u"Internal server error"_s);
+
+    StreamAssembler finished; // after [DONE] the stream is over, errors included
+    QVERIFY(finished.addPayload(chunk(text(u"Hi"_s))));
+    QVERIFY(finished.addPayload(done));
+    QVERIFY(finished.addEvent(SseEvent{"error", R"({"message":"late"})", {}}));
+    QVERIFY(finished.result());
 }
 
 void tst_StreamAssembler::errorSticks()
@@ -691,8 +698,7 @@ void tst_StreamAssembler::reasoningContent()
 void tst_StreamAssembler::hasOutputOnlyOnceTheModelAnswers()
 {
     StreamAssembler assembler;
-    QVERIFY(assembler.addPayload(
-            R"({"choices":[],"id":"","model":"","prompt_filter_results":[]})"));
+    QVERIFY(assembler.addPayload(R"({"choices":[],"id":"","model":"","prompt_filter_results":[]})"));
     QVERIFY(assembler.addPayload(chunk({{u"role"_s, u"assistant"_s}, {u"content"_s, u""_s}})));
     QVERIFY(!assembler.hasOutput()); // a failure now may still be retried
     QVERIFY(assembler.addPayload(chunk(text(u"H"_s))));

@@ -5,98 +5,106 @@
     <name>AgentLoop::AgentController</name>
     <message>
         <source>Agent exceeded maxTurns=%1</source>
-        <translation type="unfinished"></translation>
+        <translation>智能体超出轮次上限 maxTurns=%1</translation>
     </message>
     <message>
         <source>The model kept calling tools without reaching an answer. Give a more specific prompt, or check the setup with a simple command first.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型反复调用工具，却始终没有得出答案。请换一个更明确的提示词，或先用一条简单的命令确认配置可用。</translation>
     </message>
     <message>
         <source>Model output reached the token limit</source>
-        <translation type="unfinished"></translation>
+        <translation>模型输出达到 token 上限</translation>
     </message>
     <message>
         <source>The answer was cut off (finish_reason=length). Ask for a shorter output.</source>
-        <translation type="unfinished"></translation>
+        <translation>回答被截断了（finish_reason=length）。请让任务的输出更短一些。</translation>
     </message>
     <message>
         <source>The provider&apos;s content filter stopped the answer (finish_reason=content_filter)</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商的内容过滤器中止了回答（finish_reason=content_filter）</translation>
     </message>
     <message>
         <source>Rephrase the task; the provider will not produce this output.</source>
-        <translation type="unfinished"></translation>
+        <translation>请换个说法描述任务；供应商不会生成这样的输出。</translation>
     </message>
     <message>
         <source>Unsupported finish_reason: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>不支持的 finish_reason：%1</translation>
     </message>
     <message>
         <source>The endpoint is not fully compatible with Chat Completions. Try another provider or model.</source>
-        <translation type="unfinished"></translation>
+        <translation>该端点未完全兼容 Chat Completions。请换用其他供应商或模型。</translation>
     </message>
     <message>
         <source>The model sent two tool calls with the same id %1; none was run.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型发送了两个 id 同为 %1 的工具调用；均未运行。</translation>
     </message>
     <message>
         <source>This is a provider bug. Try again, or try another model.</source>
-        <translation type="unfinished"></translation>
+        <translation>这是供应商的缺陷。请重试，或换用其他模型。</translation>
     </message>
     <message>
         <source>The model returned neither text nor a tool call</source>
-        <translation type="unfinished"></translation>
+        <translation>模型既没有返回文本，也没有返回工具调用</translation>
     </message>
     <message>
         <source>An empty answer is never treated as success. Try again, or try another model.</source>
-        <translation type="unfinished"></translation>
+        <translation>空回答绝不会被当作成功。请重试，或换用其他模型。</translation>
     </message>
     <message>
         <source>Stopped by the user.</source>
-        <translation type="unfinished"></translation>
+        <translation>已被用户停止。</translation>
     </message>
 </context>
 <context>
     <name>ChatClient</name>
     <message>
         <source>Network error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>网络错误：%1</translation>
     </message>
     <message>
         <source>Nothing is listening at %1. Check the base URL and that the server is running.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 上没有服务在监听。请检查基础 URL，并确认服务器正在运行。</translation>
     </message>
     <message>
         <source>The host name %1 could not be resolved. Check the base URL and your network connection.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法解析主机名 %1。请检查基础 URL 和网络连接。</translation>
     </message>
     <message>
         <source>The TLS handshake failed. Check the base URL&apos;s scheme (http or https) and the server&apos;s certificate.</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS 握手失败。请检查基础 URL 的协议（http 或 https）以及服务器的证书。</translation>
     </message>
     <message>
         <source>The provider closed the connection before answering. Try again; if it keeps happening, check proxies between you and the provider.</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商在应答前关闭了连接。请重试；如果问题反复出现，请检查你与供应商之间的代理。</translation>
     </message>
     <message>
         <source>Check the base URL and your network connection.</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查基础 URL 和网络连接。</translation>
     </message>
     <message>
         <source>The provider sent nothing for %1 s; the request was given up.</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商 %1 秒内没有发送任何数据，已放弃该请求。</translation>
     </message>
     <message>
         <source>The model may be overloaded: try again, or raise the request timeout in the settings.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型可能负载过高：请重试，或在设置中调大请求超时。</translation>
     </message>
     <message>
         <source>The model list is not the expected JSON ({&quot;data&quot;: [...]}).</source>
-        <translation type="unfinished"></translation>
+        <translation>模型列表不是预期的 JSON（{&quot;data&quot;: [...]}）。</translation>
     </message>
     <message>
         <source>Check that the base URL points at an OpenAI-compatible API (it usually ends in /v1).</source>
-        <translation type="unfinished"></translation>
+        <translation>请确认基础 URL 指向 OpenAI 兼容的 API（通常以 /v1 结尾）。</translation>
+    </message>
+    <message>
+        <source>The answer stream broke off: %1</source>
+        <translation>回答流中途中断：%1</translation>
+    </message>
+    <message>
+        <source>The answer is incomplete and was not retried, so that nothing is shown twice. Send the prompt again.</source>
+        <translation>回答不完整；为避免内容重复显示，没有自动重试。请重新发送提示词。</translation>
     </message>
 </context>
 <context>
@@ -107,870 +115,874 @@
 Settings come from OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL in the environment or in a .env file in the current directory.
 
 Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent failure; 4 provider or network error; 130 interrupted.</source>
-        <translation type="unfinished"></translation>
+        <translation>通过智能体循环执行一项任务：模型可能会请求运行 shell 命令，每条命令都要由你在此终端中批准。
+
+设置取自环境变量或当前目录下 .env 文件中的 OPENAI_BASE_URL、OPENAI_API_KEY 和 OPENAI_MODEL。
+
+退出码：0 已回答；2 用法或配置错误（未发送任何请求）；3 智能体失败；4 供应商或网络错误；130 被中断。</translation>
     </message>
     <message>
         <source>Show this help.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示此帮助。</translation>
     </message>
     <message>
         <source>Show the version.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示版本信息。</translation>
     </message>
     <message>
         <source>The task for the agent.</source>
-        <translation type="unfinished"></translation>
+        <translation>交给智能体的任务。</translation>
     </message>
     <message>
         <source>text</source>
-        <translation type="unfinished"></translation>
+        <translation>文本</translation>
     </message>
     <message>
         <source>The folder commands run in (default: the current directory).</source>
-        <translation type="unfinished"></translation>
+        <translation>命令运行所在的文件夹（默认：当前目录）。</translation>
     </message>
     <message>
         <source>dir</source>
-        <translation type="unfinished"></translation>
+        <translation>目录</translation>
     </message>
     <message>
         <source>The most model requests for this task (default: 20).</source>
-        <translation type="unfinished"></translation>
+        <translation>此任务最多向模型发送的请求数（默认：20）。</translation>
     </message>
     <message>
         <source>n</source>
-        <translation type="unfinished"></translation>
+        <translation>n</translation>
     </message>
     <message>
         <source>Seconds the provider may stay silent before a request is given up (default: 120).</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商无响应多少秒后放弃请求（默认：120）。</translation>
     </message>
     <message>
         <source>seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>秒数</translation>
     </message>
     <message>
         <source>Write every request and response as JSON Lines to this file (the API key is redacted).</source>
-        <translation type="unfinished"></translation>
+        <translation>将每次请求和响应以 JSON Lines 格式写入此文件（API 密钥会被隐去）。</translation>
     </message>
     <message>
         <source>file</source>
-        <translation type="unfinished"></translation>
+        <translation>文件</translation>
     </message>
     <message>
         <source>Try --help for usage.</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 --help 查看用法。</translation>
     </message>
     <message>
         <source>Unknown argument: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未知参数：%1</translation>
     </message>
     <message>
         <source>--prompt is required and must not be blank.</source>
-        <translation type="unfinished"></translation>
+        <translation>必须提供 --prompt，且不能为空。</translation>
     </message>
     <message>
         <source>--max-turns must be a whole number from 1 to 1000, not &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>--max-turns 必须是 1 到 1000 之间的整数，而不是“%1”。</translation>
     </message>
     <message>
         <source>--request-timeout must be a whole number of seconds from 1 to 86400, not &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>--request-timeout 必须是 1 到 86400 之间的整数秒数，而不是“%1”。</translation>
     </message>
     <message>
         <source>The workspace %1 is not a folder that exists.</source>
-        <translation type="unfinished"></translation>
+        <translation>工作区 %1 不是一个存在的文件夹。</translation>
     </message>
     <message>
         <source>Configuration error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>配置错误: %1</translation>
     </message>
     <message>
         <source>How to fix: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>修复方法：%1</translation>
     </message>
     <message>
         <source>Warning: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>警告：%1</translation>
     </message>
 </context>
 <context>
     <name>Cli::CliRun</name>
     <message>
         <source>[turn %1/%2] asking %3…</source>
-        <translation type="unfinished"></translation>
+        <translation>[轮次 %1/%2] 正在询问 %3…</translation>
     </message>
     <message>
         <source>Running %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在运行 %1…</translation>
     </message>
     <message>
         <source>%1 finished: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已完成：%2</translation>
     </message>
     <message>
         <source>%1 did not succeed: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 未成功：%2</translation>
     </message>
     <message>
         <source>Interrupted.</source>
-        <translation type="unfinished"></translation>
+        <translation>已中断。</translation>
     </message>
     <message>
         <source>Configuration error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>配置错误: %1</translation>
     </message>
     <message>
         <source>Run failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>运行失败: %1</translation>
     </message>
     <message>
         <source>How to fix: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>修复方法：%1</translation>
     </message>
     <message>
         <source>Workspace: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>工作区：%1</translation>
     </message>
 </context>
 <context>
     <name>Cli::TerminalApprover</name>
     <message>
         <source>Tool call needs approval: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用需要批准: %1</translation>
     </message>
     <message>
         <source>Reason: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>原因: %1</translation>
     </message>
     <message>
         <source>Arguments: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>参数: %1</translation>
     </message>
     <message>
         <source>No interactive input; the call is denied by default.</source>
-        <translation type="unfinished"></translation>
+        <translation>无交互输入,默认拒绝。</translation>
     </message>
     <message>
         <source>Allow this call? [y/N] </source>
-        <translation type="unfinished"></translation>
+        <translation>允许本次调用? [y/N] </translation>
     </message>
     <message>
         <source>No answer; the call is denied.</source>
-        <translation type="unfinished"></translation>
+        <translation>未收到回答，已拒绝本次调用。</translation>
     </message>
     <message>
         <source>Denied.</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝。</translation>
     </message>
 </context>
 <context>
     <name>Completion</name>
     <message>
         <source>The provider answered with an HTML page instead of JSON.</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商返回的是 HTML 页面，而不是 JSON。</translation>
     </message>
     <message>
         <source>A proxy, a login page or a wrong base URL answered. Check that the base URL points at the API (it usually ends in /v1).</source>
-        <translation type="unfinished"></translation>
+        <translation>应答的是代理、登录页面或错误的基础 URL。请确认基础 URL 指向 API（通常以 /v1 结尾）。</translation>
     </message>
     <message>
         <source>The provider&apos;s response is not JSON (%1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商的响应不是 JSON（%1）：%2</translation>
     </message>
     <message>
         <source>The endpoint is probably not an OpenAI-compatible Chat Completions API. Check the base URL.</source>
-        <translation type="unfinished"></translation>
+        <translation>该端点可能不是 OpenAI 兼容的 Chat Completions API。请检查基础 URL。</translation>
     </message>
     <message>
         <source>The API key is invalid or has no access: check OPENAI_API_KEY and that this key can use OPENAI_MODEL.</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥无效或没有访问权限：请检查 OPENAI_API_KEY，并确认该密钥可以使用 OPENAI_MODEL。</translation>
     </message>
     <message>
         <source>The base URL path is wrong: most often /v1 is missing (for example https://api.openai.com/v1). A model name this key cannot see also gives 404.</source>
-        <translation type="unfinished"></translation>
+        <translation>基础 URL 路径不对：多半是漏了 /v1（例如 https://api.openai.com/v1）。模型名称对该密钥不可见时也会返回 404。</translation>
     </message>
     <message>
         <source>The provider rejected the request: check the model name and that the model supports tool calling.</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商拒绝了该请求：请检查模型名称，并确认该模型支持工具调用。</translation>
     </message>
     <message>
         <source>The provider took too long: try again, or raise the request timeout.</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商响应超时：请重试，或调大请求超时。</translation>
     </message>
     <message>
         <source>Rate limit or quota reached: wait a moment and try again, or check the plan of this key.</source>
-        <translation type="unfinished"></translation>
+        <translation>已达到速率限制或配额上限：请稍后重试，或检查该密钥的套餐。</translation>
     </message>
     <message>
         <source>The provider had a problem of its own: try again in a moment.</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商自身出现问题：请稍后重试。</translation>
     </message>
     <message>
         <source>an HTML page</source>
-        <translation type="unfinished"></translation>
+        <translation>HTML 页面</translation>
     </message>
     <message>
         <source>HTTP %1</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP %1</translation>
     </message>
     <message>
         <source>HTTP %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP %1：%2</translation>
     </message>
     <message>
         <source>not an object</source>
-        <translation type="unfinished"></translation>
+        <translation>不是对象</translation>
     </message>
     <message>
         <source>The provider reported an error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商报告了错误：%1</translation>
     </message>
     <message>
         <source>The request reached the provider but it could not answer it; read its message above.</source>
-        <translation type="unfinished"></translation>
+        <translation>请求已到达供应商，但供应商无法处理；请阅读上方它给出的信息。</translation>
     </message>
     <message>
         <source>The provider&apos;s response has no choices: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商的响应中没有 choices：%1</translation>
     </message>
     <message>
         <source>The endpoint is probably not fully compatible with Chat Completions: try another provider or model.</source>
-        <translation type="unfinished"></translation>
+        <translation>该端点可能未完全兼容 Chat Completions：请换用其他供应商或模型。</translation>
     </message>
     <message>
         <source>The provider&apos;s first choice has no message: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商响应的第一个 choice 中没有 message：%1</translation>
     </message>
 </context>
 <context>
     <name>Config</name>
     <message>
         <source>Cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1：%2</translation>
     </message>
     <message>
         <source>OPENAI_BASE_URL must be an http:// or https:// URL, for example https://api.openai.com/v1 (got &quot;%1&quot;).</source>
-        <translation type="unfinished"></translation>
+        <translation>OPENAI_BASE_URL 必须是 http:// 或 https:// 开头的 URL，例如 https://api.openai.com/v1（当前为“%1”）。</translation>
     </message>
     <message>
         <source>OPENAI_BASE_URL must not end with /chat/completions: the client appends /chat/completions itself, so the request would go to .../chat/completions/chat/completions. Use the part before it, for example https://api.openai.com/v1.</source>
-        <translation type="unfinished"></translation>
+        <translation>OPENAI_BASE_URL 不能以 /chat/completions 结尾：客户端会自行追加 /chat/completions，请求会因此发往 .../chat/completions/chat/completions。请只填写它前面的部分，例如 https://api.openai.com/v1。</translation>
     </message>
     <message>
         <source>OPENAI_BASE_URL does not end with /v1; most providers expect it (for example https://api.openai.com/v1). A 404 from the provider usually means it is missing.</source>
-        <translation type="unfinished"></translation>
+        <translation>OPENAI_BASE_URL 不是以 /v1 结尾；大多数供应商都要求带上它（例如 https://api.openai.com/v1）。供应商返回 404 通常就是因为漏了它。</translation>
     </message>
     <message>
         <source>Missing required settings: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>缺少必需的设置：%1</translation>
     </message>
     <message>
         <source>Set them in the environment or in a .env file in %1 (KEY=value, one per line; a value of only spaces counts as missing).</source>
-        <translation type="unfinished"></translation>
+        <translation>请在环境变量或 %1 中的 .env 文件里设置它们（KEY=value，每行一项；只有空格的值视为缺失）。</translation>
     </message>
 </context>
 <context>
     <name>DemoProvider</name>
     <message>
         <source>Operation canceled</source>
-        <translation type="unfinished"></translation>
+        <translation>操作已取消</translation>
     </message>
     <message>
         <source>The offline demo has no %1</source>
-        <translation type="unfinished"></translation>
+        <translation>离线演示不提供 %1</translation>
     </message>
 </context>
 <context>
     <name>Gui::AppSettings</name>
     <message>
         <source>Set by %1 in %2</source>
-        <translation type="unfinished"></translation>
+        <translation>由 %2 中的 %1 设置</translation>
     </message>
     <message>
         <source>Set by %1 in the environment</source>
-        <translation type="unfinished"></translation>
+        <translation>由环境变量 %1 设置</translation>
     </message>
 </context>
 <context>
     <name>Gui::ApprovalPrompt</name>
     <message>
         <source>Approve tool call?</source>
-        <translation type="unfinished"></translation>
+        <translation>允许此工具调用？</translation>
     </message>
     <message>
         <source>Approve tool call</source>
-        <translation type="unfinished"></translation>
+        <translation>批准工具调用</translation>
     </message>
     <message>
         <source>&lt;p&gt;The model asks to run the tool &lt;b&gt;%1&lt;/b&gt;.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;模型请求运行工具 &lt;b&gt;%1&lt;/b&gt;。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Nothing runs unless you choose Yes. No, Esc or closing this box declines, and the model is told.</source>
-        <translation type="unfinished"></translation>
+        <translation>只有选择“是”才会运行。选择“否”、按 Esc 或关闭此对话框均视为拒绝，并会告知模型。</translation>
     </message>
     <message>
         <source>The model asks to run the tool %1. %2</source>
-        <translation type="unfinished"></translation>
+        <translation>模型请求运行工具 %1。%2</translation>
     </message>
     <message>
         <source>Arguments of the tool call</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用的参数</translation>
     </message>
 </context>
 <context>
     <name>Gui::ChatDelegate</name>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>Assistant</source>
-        <translation type="unfinished"></translation>
+        <translation>助手</translation>
     </message>
     <message>
         <source>Tool call: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用：%1</translation>
     </message>
     <message>
         <source>Denied: %1 did not run</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝：%1 未运行</translation>
     </message>
     <message>
         <source>Result: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>结果：%1</translation>
     </message>
     <message>
         <source>exit code %1</source>
-        <translation type="unfinished"></translation>
+        <translation>退出码 %1</translation>
     </message>
     <message>
         <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
     <message numerus="yes">
         <source>Show all (%n lines)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>显示全部（%n 行）</numerusform>
         </translation>
     </message>
     <message>
         <source>Show less</source>
-        <translation type="unfinished"></translation>
+        <translation>收起</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>Message text</source>
-        <translation type="unfinished"></translation>
+        <translation>消息文本</translation>
     </message>
 </context>
 <context>
     <name>Gui::ChatModel</name>
     <message>
         <source>Your prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>你的提示词</translation>
     </message>
     <message>
         <source>Assistant</source>
-        <translation type="unfinished"></translation>
+        <translation>助手</translation>
     </message>
     <message>
         <source>Tool call: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用：%1</translation>
     </message>
     <message>
         <source>Result of %1, exit code %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的结果，退出码 %2</translation>
     </message>
     <message>
         <source>Result of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的结果</translation>
     </message>
     <message>
         <source>Result of %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的结果：%2</translation>
     </message>
     <message>
         <source>Denied: %1 did not run</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝：%1 未运行</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>Notice</source>
-        <translation type="unfinished"></translation>
+        <translation>提示</translation>
     </message>
 </context>
 <context>
     <name>Gui::ChatView</name>
     <message>
         <source>Conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>对话</translation>
     </message>
     <message>
         <source>&amp;Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>复制(&amp;C)</translation>
     </message>
     <message>
         <source>Copy &amp;message</source>
-        <translation type="unfinished"></translation>
+        <translation>复制消息(&amp;M)</translation>
     </message>
     <message>
         <source>Copy c&amp;ommand</source>
-        <translation type="unfinished"></translation>
+        <translation>复制命令(&amp;O)</translation>
     </message>
     <message>
         <source>Show &amp;all</source>
-        <translation type="unfinished"></translation>
+        <translation>显示全部(&amp;A)</translation>
     </message>
     <message>
         <source>Show &amp;less</source>
-        <translation type="unfinished"></translation>
+        <translation>收起(&amp;L)</translation>
     </message>
     <message>
         <source>Select &amp;text…</source>
-        <translation type="unfinished"></translation>
+        <translation>选择文本(&amp;T)…</translation>
     </message>
     <message>
         <source>Show in &amp;inspector</source>
-        <translation type="unfinished"></translation>
+        <translation>在检查器中显示(&amp;I)</translation>
     </message>
     <message>
         <source>Select &amp;all</source>
-        <translation type="unfinished"></translation>
+        <translation>全选(&amp;A)</translation>
     </message>
 </context>
 <context>
     <name>Gui::Inspector</name>
     <message>
         <source>Copy &amp;request</source>
-        <translation type="unfinished"></translation>
+        <translation>复制请求(&amp;R)</translation>
     </message>
     <message>
         <source>Copy re&amp;sponse</source>
-        <translation type="unfinished"></translation>
+        <translation>复制响应(&amp;S)</translation>
     </message>
     <message>
         <source>Copy as c&amp;url</source>
-        <translation type="unfinished"></translation>
+        <translation>复制为 curl 命令(&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Wrap lines</source>
-        <translation type="unfinished"></translation>
+        <translation>自动换行(&amp;W)</translation>
     </message>
     <message>
         <source>Requests</source>
-        <translation type="unfinished"></translation>
+        <translation>请求</translation>
     </message>
     <message>
         <source>Request body</source>
-        <translation type="unfinished"></translation>
+        <translation>请求正文</translation>
     </message>
     <message>
         <source>Response body</source>
-        <translation type="unfinished"></translation>
+        <translation>响应正文</translation>
     </message>
     <message>
         <source>Request and response headers</source>
-        <translation type="unfinished"></translation>
+        <translation>请求头和响应头</translation>
     </message>
     <message>
         <source>Select a request above to see the exact JSON that was sent.</source>
-        <translation type="unfinished"></translation>
+        <translation>在上方选择一个请求，即可查看实际发送的 JSON。</translation>
     </message>
     <message>
         <source>Select a request above to see the exact JSON that came back.</source>
-        <translation type="unfinished"></translation>
+        <translation>在上方选择一个请求，即可查看实际返回的 JSON。</translation>
     </message>
     <message>
         <source>Select a request above to see its HTTP headers.</source>
-        <translation type="unfinished"></translation>
+        <translation>在上方选择一个请求，即可查看它的 HTTP 标头。</translation>
     </message>
     <message>
         <source>JSON tree</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 树</translation>
     </message>
     <message>
         <source>JSON shown in the tree</source>
-        <translation type="unfinished"></translation>
+        <translation>树中显示的 JSON</translation>
     </message>
     <message>
         <source>S&amp;how:</source>
-        <translation type="unfinished"></translation>
+        <translation>显示(&amp;H)：</translation>
     </message>
     <message>
         <source>Request</source>
-        <translation type="unfinished"></translation>
+        <translation>请求</translation>
     </message>
     <message>
         <source>Response</source>
-        <translation type="unfinished"></translation>
+        <translation>响应</translation>
     </message>
     <message>
         <source>Headers</source>
-        <translation type="unfinished"></translation>
+        <translation>标头</translation>
     </message>
     <message>
         <source>Tree</source>
-        <translation type="unfinished"></translation>
+        <translation>树</translation>
     </message>
     <message>
         <source>Copy the request body</source>
-        <translation type="unfinished"></translation>
+        <translation>复制请求正文</translation>
     </message>
     <message>
         <source>Copy the response body</source>
-        <translation type="unfinished"></translation>
+        <translation>复制响应正文</translation>
     </message>
     <message>
         <source>Copy a curl command that sends this request again; the key is written as $OPENAI_API_KEY</source>
-        <translation type="unfinished"></translation>
+        <translation>复制一条可重新发送此请求的 curl 命令；密钥以 $OPENAI_API_KEY 代替</translation>
     </message>
     <message>
         <source>Wrap long lines of the bodies and headers instead of scrolling sideways</source>
-        <translation type="unfinished"></translation>
+        <translation>正文和标头中的长行自动换行，而不是横向滚动</translation>
     </message>
     <message>
         <source>No request selected</source>
-        <translation type="unfinished"></translation>
+        <translation>未选择请求</translation>
     </message>
     <message>
         <source>Waiting for the response…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待响应…</translation>
     </message>
     <message>
         <source>The run was stopped before a response arrived.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行在收到响应之前就已停止。</translation>
     </message>
     <message>
         <source>The response had no body.</source>
-        <translation type="unfinished"></translation>
+        <translation>该响应没有正文。</translation>
     </message>
     <message>
         <source>HTTP %1</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP %1</translation>
     </message>
     <message>
         <source>no HTTP answer</source>
-        <translation type="unfinished"></translation>
+        <translation>无 HTTP 应答</translation>
     </message>
     <message>
         <source>waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中</translation>
     </message>
     <message>
         <source>stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止</translation>
     </message>
     <message>
         <source>Request %1 · %2 %3 · %4</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %1 · %2 %3 · %4</translation>
     </message>
     <message>
         <source>(waiting for the response)</source>
-        <translation type="unfinished"></translation>
+        <translation>（正在等待响应）</translation>
     </message>
     <message>
         <source>(stopped before a response arrived)</source>
-        <translation type="unfinished"></translation>
+        <translation>（在收到响应前已停止）</translation>
     </message>
     <message>
         <source>No HTTP answer: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无 HTTP 应答：%1</translation>
     </message>
 </context>
 <context>
     <name>Gui::JsonTreeModel</name>
     <message>
         <source>object</source>
-        <translation type="unfinished"></translation>
+        <translation>对象</translation>
     </message>
     <message>
         <source>array</source>
-        <translation type="unfinished"></translation>
+        <translation>数组</translation>
     </message>
     <message>
         <source>string</source>
-        <translation type="unfinished"></translation>
+        <translation>字符串</translation>
     </message>
     <message>
         <source>number</source>
-        <translation type="unfinished"></translation>
+        <translation>数字</translation>
     </message>
     <message>
         <source>boolean</source>
-        <translation type="unfinished"></translation>
+        <translation>布尔值</translation>
     </message>
     <message>
         <source>null</source>
-        <translation type="unfinished"></translation>
+        <translation>null</translation>
     </message>
     <message>
         <source>Key</source>
-        <translation type="unfinished"></translation>
+        <translation>键</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>值</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
 </context>
 <context>
     <name>Gui::KeyStore</name>
     <message>
         <source>This build of Agent Loop has no credential store support.</source>
-        <translation type="unfinished"></translation>
+        <translation>此版本的 Agent Loop 不支持系统凭据存储。</translation>
     </message>
     <message>
         <source>The credential store is turned off.</source>
-        <translation type="unfinished"></translation>
+        <translation>系统凭据存储已关闭。</translation>
     </message>
     <message>
         <source>The credential store did not answer within %1 s.</source>
-        <translation type="unfinished"></translation>
+        <translation>系统凭据存储在 %1 秒内没有响应。</translation>
     </message>
 </context>
 <context>
     <name>Gui::MainWindow</name>
     <message>
         <source>&amp;Send</source>
-        <translation type="unfinished"></translation>
+        <translation>发送(&amp;S)</translation>
     </message>
     <message>
         <source>S&amp;top</source>
-        <translation type="unfinished"></translation>
+        <translation>停止(&amp;T)</translation>
     </message>
     <message>
         <source>Inspector</source>
-        <translation type="unfinished"></translation>
+        <translation>检查器</translation>
     </message>
     <message>
         <source>Demo mode</source>
-        <translation type="unfinished"></translation>
+        <translation>演示模式</translation>
     </message>
     <message>
         <source>Prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词</translation>
     </message>
     <message>
         <source>Tell the agent what to do. Enter sends, Shift+Enter starts a new line.</source>
-        <translation type="unfinished"></translation>
+        <translation>告诉智能体要做什么。按 Enter 发送，按 Shift+Enter 换行。</translation>
     </message>
     <message>
         <source>Send prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>发送提示词</translation>
     </message>
     <message>
         <source>Send the prompt (Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>发送提示词（Enter）</translation>
     </message>
     <message>
         <source>Stop the run</source>
-        <translation type="unfinished"></translation>
+        <translation>停止运行</translation>
     </message>
     <message>
         <source>Stop the run: abort the request or kill the running command (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>停止运行：中止请求或终止正在运行的命令（Esc）</translation>
     </message>
     <message>
         <source>Ready</source>
-        <translation type="unfinished"></translation>
+        <translation>就绪</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;New conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
         <source>Clear the conversation and its history</source>
-        <translation type="unfinished"></translation>
+        <translation>清空对话及其历史记录</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>设置(&amp;S)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Inspector</source>
-        <translation type="unfinished"></translation>
+        <translation>检查器(&amp;I)</translation>
     </message>
     <message>
         <source>Show or hide the raw requests and responses of every turn</source>
-        <translation type="unfinished"></translation>
+        <translation>显示或隐藏每一轮的原始请求和响应</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;About Agent Loop</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Agent Loop(&amp;A)</translation>
     </message>
     <message>
         <source>Agent status</source>
-        <translation type="unfinished"></translation>
+        <translation>智能体状态</translation>
     </message>
     <message>
         <source>Turn</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>Provider</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商</translation>
     </message>
     <message>
         <source>Answers come from a built-in scripted model: nothing is sent over the network. Open File › Settings to connect a real provider.</source>
-        <translation type="unfinished"></translation>
+        <translation>回答来自内置的脚本化模型：不会通过网络发送任何内容。打开“文件 › 设置”即可连接真实的供应商。</translation>
     </message>
     <message>
         <source>%1 at %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>This is the offline demo: a built-in scripted model answers, nothing goes over the network. Ask it anything, for example “What files are in my workspace?”, and watch one trip around the agent loop.</source>
-        <translation type="unfinished"></translation>
+        <translation>这是离线演示：由内置的脚本化模型作答，不会通过网络发送任何内容。随便问它点什么，例如“我的工作区里有哪些文件？”，然后看智能体循环完整地走一圈。</translation>
     </message>
     <message>
         <source>Tell the agent what to do. It shows you every command before it runs and runs it only after you say yes.</source>
-        <translation type="unfinished"></translation>
+        <translation>告诉智能体要做什么。每条命令运行前都会先给你过目，只有你同意后才会运行。</translation>
     </message>
     <message>
         <source>Agent Loop — Demo</source>
-        <translation type="unfinished"></translation>
+        <translation>Agent Loop — 演示</translation>
     </message>
     <message>
         <source>Agent Loop</source>
-        <translation type="unfinished"></translation>
+        <translation>Agent Loop</translation>
     </message>
     <message>
         <source>Set a base URL, an API key and a model first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先设置基础 URL、API 密钥和模型。</translation>
     </message>
     <message>
         <source>About Agent Loop</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Agent Loop</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Agent Loop %1&lt;/h3&gt;&lt;p&gt;A desktop coding agent for OpenAI-compatible Chat Completions endpoints.&lt;/p&gt;&lt;p&gt;It sends your task with its tools to the model, shows you every command the model wants to run, runs it only after your yes, and feeds the result back, until the model answers. Every request and response is in the inspector.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;Agent Loop %1&lt;/h3&gt;&lt;p&gt;面向 OpenAI 兼容 Chat Completions 端点的桌面编程智能体。&lt;/p&gt;&lt;p&gt;它把你的任务连同工具一起发给模型，把模型想运行的每条命令都展示给你，只在你同意后才运行，并把结果回填给模型，直到模型给出回答。每一次请求和响应都可以在检查器中查看。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Waiting for the model… %1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待模型… %1 秒</translation>
     </message>
     <message>
         <source>Awaiting your approval</source>
-        <translation type="unfinished"></translation>
+        <translation>等待你的批准</translation>
     </message>
     <message>
         <source>Running %1… %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>正在运行 %1… %2 秒</translation>
     </message>
     <message>
         <source>Turn %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1/%2 轮</translation>
     </message>
     <message>
         <source>Finished</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <source>Stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止</translation>
     </message>
     <message>
         <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>失败：%1</translation>
     </message>
 </context>
 <context>
     <name>Gui::SettingsDialog</name>
     <message>
         <source>Show the key</source>
-        <translation type="unfinished"></translation>
+        <translation>显示密钥</translation>
     </message>
     <message>
         <source>Choose the folder the agent works in.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择智能体工作所在的文件夹。</translation>
     </message>
     <message>
         <source>The folder %1 does not exist.</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹 %1 不存在。</translation>
     </message>
     <message>
         <source>Key storage: not stored; %1 supplies it at every start.</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥存储：不保存；每次启动时由 %1 提供。</translation>
     </message>
     <message>
         <source>Key storage: Settings file (plain text)</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥存储：设置文件（明文）</translation>
     </message>
     <message>
         <source>Key storage: System credential store</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥存储：系统凭据存储</translation>
     </message>
     <message>
         <source>Key storage: This session only — no credential store is reachable</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥存储：仅限本次会话——无法访问系统凭据存储</translation>
     </message>
     <message>
         <source>Key storage: checking the system credential store…</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥存储：正在检查系统凭据存储…</translation>
     </message>
     <message>
         <source>Warning: anyone who can read %1 can read the key. Use it only on a machine you trust.</source>
-        <translation type="unfinished"></translation>
+        <translation>警告：任何能读取 %1 的人都能读取该密钥。请只在你信任的计算机上使用此选项。</translation>
     </message>
     <message>
         <source>Not needed: the system credential store keeps the key safe.</source>
-        <translation type="unfinished"></translation>
+        <translation>无需勾选：系统凭据存储会妥善保管密钥。</translation>
     </message>
     <message>
         <source>Hide the key</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏密钥</translation>
     </message>
     <message>
         <source>Choose the workspace folder</source>
-        <translation type="unfinished"></translation>
+        <translation>选择工作区文件夹</translation>
     </message>
     <message>
         <source>Asking %1 for its models…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在向 %1 请求模型列表…</translation>
     </message>
     <message>
         <source>Connected: 1 model</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接：1 个模型</translation>
     </message>
     <message>
         <source>Connected: %1 models</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接：%1 个模型</translation>
     </message>
     <message>
         <source>(%1 is not among them.)</source>
-        <translation type="unfinished"></translation>
+        <translation>（其中没有 %1。）</translation>
     </message>
 </context>
 <context>
@@ -979,332 +991,334 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Prompt: %1 tokens
 Completion: %2 tokens
 Total: %3 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词：%1 个 token
+补全：%2 个 token
+总计：%3 个 token</translation>
     </message>
     <message>
         <source>Request %1 (turn %2 of its run), sent %3</source>
-        <translation type="unfinished"></translation>
+        <translation>请求 %1（所属运行的第 %2 轮），发送于 %3</translation>
     </message>
     <message>
         <source>waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中</translation>
     </message>
     <message>
         <source>stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止</translation>
     </message>
     <message>
         <source>no answer</source>
-        <translation type="unfinished"></translation>
+        <translation>无应答</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 + %2 = %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 + %2 = %3</translation>
     </message>
     <message>
         <source>Prompt + completion = total tokens, when the provider reports usage</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词 + 补全 = 总 token 数（供应商报告用量时显示）</translation>
     </message>
     <message>
         <source>#</source>
-        <translation type="unfinished"></translation>
+        <translation>#</translation>
     </message>
     <message>
         <source>HTTP</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>耗时</translation>
     </message>
     <message>
         <source>Finish</source>
-        <translation type="unfinished"></translation>
+        <translation>结束原因</translation>
     </message>
     <message>
         <source>Tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Token</translation>
     </message>
 </context>
 <context>
     <name>History</name>
     <message>
         <source>Message %1 is not a JSON object.</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 条消息不是 JSON 对象。</translation>
     </message>
     <message>
         <source>missing tool results for ids: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>缺少以下 id 的工具结果：%1</translation>
     </message>
     <message>
         <source>duplicate tool results for ids: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>以下 id 的工具结果重复：%1</translation>
     </message>
     <message>
         <source>tool results without a matching tool call for ids: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>以下 id 的工具结果没有对应的工具调用：%1</translation>
     </message>
     <message>
         <source>duplicate tool call ids in one assistant message: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>同一条 assistant 消息中有重复的工具调用 id：%1</translation>
     </message>
     <message>
         <source>Every tool call must be answered by exactly one tool message before the next request; nothing was sent.</source>
-        <translation type="unfinished"></translation>
+        <translation>发出下一次请求之前，每个工具调用都必须有且只有一条对应的 tool 消息；本次未发送任何内容。</translation>
     </message>
 </context>
 <context>
     <name>Message</name>
     <message>
         <source>Malformed message: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>消息格式错误：%1</translation>
     </message>
     <message>
         <source>a tool call has no id</source>
-        <translation type="unfinished"></translation>
+        <translation>有工具调用缺少 id</translation>
     </message>
     <message>
         <source>tool call %1 has no function name</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用 %1 缺少函数名</translation>
     </message>
     <message>
         <source>tool call %1 has arguments that are neither text nor an object</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用 %1 的参数既不是文本也不是对象</translation>
     </message>
     <message>
         <source>&quot;content&quot; must be text or null</source>
-        <translation type="unfinished"></translation>
+        <translation>&quot;content&quot; 必须是文本或 null</translation>
     </message>
     <message>
         <source>a tool message has no tool_call_id</source>
-        <translation type="unfinished"></translation>
+        <translation>有 tool 消息缺少 tool_call_id</translation>
     </message>
     <message>
         <source>unknown role &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>未知角色 &quot;%1&quot;</translation>
     </message>
 </context>
 <context>
     <name>RetryPolicy</name>
     <message>
         <source>Retrying in %1 s (attempt %2 of %3).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒后重试（第 %2/%3 次尝试）。</translation>
     </message>
 </context>
 <context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>设置</translation>
     </message>
     <message>
         <source>Use the offline &amp;demo (no key, no network)</source>
-        <translation type="unfinished"></translation>
+        <translation>使用离线演示（无需密钥，不联网）(&amp;D)</translation>
     </message>
     <message>
         <source>Use the offline demo</source>
-        <translation type="unfinished"></translation>
+        <translation>使用离线演示</translation>
     </message>
     <message>
         <source>A built-in scripted model shows how the agent works: it asks to run a harmless command, waits for your approval and answers with the output. Untick it to use a real provider.</source>
-        <translation type="unfinished"></translation>
+        <translation>由内置的脚本化模型演示智能体如何工作：它会请求运行一条无害的命令，等待你批准，然后根据输出作答。取消勾选即可使用真实的供应商。</translation>
     </message>
     <message>
         <source>Provider</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商</translation>
     </message>
     <message>
         <source>&amp;Base URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>基础 URL(&amp;B)：</translation>
     </message>
     <message>
         <source>OPENAI_BASE_URL</source>
-        <translation type="unfinished"></translation>
+        <translation>OPENAI_BASE_URL</translation>
     </message>
     <message>
         <source>Base URL</source>
-        <translation type="unfinished"></translation>
+        <translation>基础 URL</translation>
     </message>
     <message>
         <source>The address of an OpenAI-compatible API, usually ending in /v1</source>
-        <translation type="unfinished"></translation>
+        <translation>OpenAI 兼容 API 的地址，通常以 /v1 结尾</translation>
     </message>
     <message>
         <source>API &amp;key:</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥(&amp;K)：</translation>
     </message>
     <message>
         <source>OPENAI_API_KEY</source>
-        <translation type="unfinished"></translation>
+        <translation>OPENAI_API_KEY</translation>
     </message>
     <message>
         <source>API key</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥</translation>
     </message>
     <message>
         <source>Show the API key</source>
-        <translation type="unfinished"></translation>
+        <translation>显示 API 密钥</translation>
     </message>
     <message>
         <source>Store the key in the settings file in &amp;plain text</source>
-        <translation type="unfinished"></translation>
+        <translation>以明文形式将密钥保存在设置文件中(&amp;P)</translation>
     </message>
     <message>
         <source>Store the key in the settings file in plain text</source>
-        <translation type="unfinished"></translation>
+        <translation>以明文形式将密钥保存在设置文件中</translation>
     </message>
     <message>
         <source>&amp;Model:</source>
-        <translation type="unfinished"></translation>
+        <translation>模型(&amp;M)：</translation>
     </message>
     <message>
         <source>OPENAI_MODEL</source>
-        <translation type="unfinished"></translation>
+        <translation>OPENAI_MODEL</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>&amp;Test connection</source>
-        <translation type="unfinished"></translation>
+        <translation>测试连接(&amp;T)</translation>
     </message>
     <message>
         <source>Test connection</source>
-        <translation type="unfinished"></translation>
+        <translation>测试连接</translation>
     </message>
     <message>
         <source>Asks the provider for its list of models with the values entered above</source>
-        <translation type="unfinished"></translation>
+        <translation>使用上方填写的值向供应商请求模型列表</translation>
     </message>
     <message>
         <source>Testing the connection</source>
-        <translation type="unfinished"></translation>
+        <translation>正在测试连接</translation>
     </message>
     <message>
         <source>Connection test result</source>
-        <translation type="unfinished"></translation>
+        <translation>连接测试结果</translation>
     </message>
     <message>
         <source>Agent</source>
-        <translation type="unfinished"></translation>
+        <translation>智能体</translation>
     </message>
     <message>
         <source>&amp;Workspace folder:</source>
-        <translation type="unfinished"></translation>
+        <translation>工作区文件夹(&amp;W)：</translation>
     </message>
     <message>
         <source>Workspace folder</source>
-        <translation type="unfinished"></translation>
+        <translation>工作区文件夹</translation>
     </message>
     <message>
         <source>The folder commands run in</source>
-        <translation type="unfinished"></translation>
+        <translation>命令运行所在的文件夹</translation>
     </message>
     <message>
         <source>B&amp;rowse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览(&amp;R)…</translation>
     </message>
     <message>
         <source>Browse for the workspace folder</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览并选择工作区文件夹</translation>
     </message>
     <message>
         <source>Max t&amp;urns:</source>
-        <translation type="unfinished"></translation>
+        <translation>最大轮次(&amp;U)：</translation>
     </message>
     <message>
         <source>How many requests the agent may send the model for one prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>对于一条提示词，智能体最多可以向模型发送多少次请求</translation>
     </message>
     <message>
         <source>Max turns</source>
-        <translation type="unfinished"></translation>
+        <translation>最大轮次</translation>
     </message>
     <message>
         <source>Request time&amp;out:</source>
-        <translation type="unfinished"></translation>
+        <translation>请求超时(&amp;O)：</translation>
     </message>
     <message>
         <source> s</source>
-        <translation type="unfinished"></translation>
+        <translation> 秒</translation>
     </message>
     <message>
         <source>How long the provider may stay silent before a request is given up</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商无响应多久后放弃该请求</translation>
     </message>
     <message>
         <source>Request timeout in seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>请求超时（秒）</translation>
     </message>
 </context>
 <context>
     <name>SseParser</name>
     <message>
         <source>The provider sent a server-sent event longer than %1 bytes.</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商发送的 SSE 事件超过了 %1 字节。</translation>
     </message>
     <message>
         <source>The endpoint is probably not streaming Chat Completions events; try again with streaming turned off.</source>
-        <translation type="unfinished"></translation>
+        <translation>该端点发送的可能不是流式 Chat Completions 事件；请关闭流式传输后重试。</translation>
     </message>
 </context>
 <context>
     <name>StreamAssembler</name>
     <message>
         <source>The provider reported an error in the stream: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商在流中报告了错误：%1</translation>
     </message>
     <message>
         <source>The request reached the provider but it could not answer it; read its message above.</source>
-        <translation type="unfinished"></translation>
+        <translation>请求已到达供应商，但供应商无法处理；请阅读上方它给出的信息。</translation>
     </message>
     <message>
         <source>not an object</source>
-        <translation type="unfinished"></translation>
+        <translation>不是对象</translation>
     </message>
     <message>
         <source>The provider sent a stream event that is not JSON (%1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商发送的流事件不是 JSON（%1）：%2</translation>
     </message>
     <message>
         <source>The endpoint is probably not an OpenAI-compatible Chat Completions API, or it does not support streaming: try again with streaming turned off.</source>
-        <translation type="unfinished"></translation>
+        <translation>该端点可能不是 OpenAI 兼容的 Chat Completions API，或者不支持流式传输：请关闭流式传输后重试。</translation>
     </message>
     <message>
         <source>The stream ended before the model finished.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型尚未完成，流就已结束。</translation>
     </message>
     <message>
         <source>The connection was cut while the model was answering; try again.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型作答过程中连接被中断；请重试。</translation>
     </message>
     <message>
         <source>The provider&apos;s stream has no choices.</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商的流中没有 choices。</translation>
     </message>
     <message>
         <source>The endpoint is probably not fully compatible with Chat Completions: try another provider or model, or turn streaming off.</source>
-        <translation type="unfinished"></translation>
+        <translation>该端点可能未完全兼容 Chat Completions：请换用其他供应商或模型，或关闭流式传输。</translation>
     </message>
 </context>
 <context>
     <name>Transcript</name>
     <message>
         <source>Cannot write the transcript %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入记录文件 %1：%2</translation>
     </message>
     <message>
         <source>Choose a file in a folder you can write to.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择位于你有写入权限的文件夹中的文件。</translation>
     </message>
 </context>
 </TS>

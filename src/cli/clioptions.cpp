@@ -53,13 +53,21 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             CliText::tr("Seconds the provider may stay silent before a request is given up "
                         "(default: 120)."),
             CliText::tr("seconds"), u"120"_s);
+    const QCommandLineOption noStreamOption(
+            u"no-stream"_s,
+            CliText::tr("Ask for the whole answer at once instead of a stream (for providers "
+                        "that reject stream: true)."));
+    const QCommandLineOption maxRetriesOption(
+            u"max-retries"_s,
+            CliText::tr("How often a rate-limited or failed request is sent again (default: 3)."),
+            CliText::tr("n"), u"3"_s);
     const QCommandLineOption transcriptOption(
             u"transcript"_s,
             CliText::tr("Write every request and response as JSON Lines to this file (the API "
                         "key is redacted)."),
             CliText::tr("file"));
     parser.addOptions({helpOption, versionOption, promptOption, workspaceOption, maxTurnsOption,
-                       timeoutOption, transcriptOption});
+                       timeoutOption, noStreamOption, maxRetriesOption, transcriptOption});
 
     ParsedCommandLine result;
     const QString tryHelp = CliText::tr("Try --help for usage.");
@@ -109,6 +117,14 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
         return result;
     }
     options.requestTimeoutSeconds = *timeout;
+    bool retriesOk = false;
+    options.maxRetries = parser.value(maxRetriesOption).toInt(&retriesOk);
+    if (!retriesOk || options.maxRetries < 0 || options.maxRetries > 10) {
+        result.error = CliText::tr("--max-retries must be a whole number from 0 to 10, not \"%1\".")
+                               .arg(parser.value(maxRetriesOption));
+        return result;
+    }
+    options.stream = !parser.isSet(noStreamOption);
 
     const QString workspace = parser.isSet(workspaceOption) ? parser.value(workspaceOption)
                                                             : QDir::currentPath();

@@ -13,6 +13,8 @@ struct CliOptions
     QString workspace;  // absolute; the current directory when not given
     int maxTurns = 20;
     int requestTimeoutSeconds = 120;
+    bool stream = true;
+    int maxRetries = 3;
     QString transcriptPath; // empty: no transcript
 };
 

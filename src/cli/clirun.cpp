@@ -55,6 +55,8 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
 {
     ProviderSettings settings = provider;
     settings.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
+    settings.stream = options.stream;
+    settings.retry.maxRetries = options.maxRetries;
     m_controller.setProvider(settings);
     AgentOptions agentOptions;
     agentOptions.maxTurns = options.maxTurns;
@@ -66,6 +68,9 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     connect(&m_controller, &AgentController::turnStarted, this, [this](int turn, int maxTurns) {
         printProgress(tr("[turn %1/%2] asking %3…").arg(turn).arg(maxTurns).arg(
                 m_controller.provider().model));
+    });
+    connect(&m_controller, &AgentController::retryScheduled, this, [this](const QString &notice) {
+        printProgress(notice);
     });
     connect(&m_controller, &AgentController::approvalRequested, &m_approver,
             &TerminalApprover::ask);

@@ -32,6 +32,9 @@ AgentController::AgentController(QObject *parent)
 {
     connect(&m_client, &ChatClient::requestSent, this, &AgentController::requestSent);
     connect(&m_client, &ChatClient::responseReceived, this, &AgentController::responseReceived);
+    connect(&m_client, &ChatClient::textDelta, this, &AgentController::assistantTextDelta);
+    connect(&m_client, &ChatClient::reasoningDelta, this, &AgentController::assistantReasoningDelta);
+    connect(&m_client, &ChatClient::retryScheduled, this, &AgentController::retryScheduled);
     connect(&m_client, &ChatClient::completed, this, &AgentController::onCompleted);
     connect(&m_client, &ChatClient::failed, this, &AgentController::onFailed);
 }
@@ -69,6 +72,10 @@ QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
     // Some providers reject an empty tools array; leave the key out instead.
     if (!tools.isEmpty())
         body.insert(u"tools"_s, tools.definitions());
+    if (m_client.settings().stream) {
+        body.insert(u"stream"_s, true);
+        body.insert(u"stream_options"_s, QJsonObject{{u"include_usage"_s, true}});
+    }
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
 }
 

@@ -24,7 +24,7 @@ struct ApprovalRequest
     QString toolCallId;
     QString toolName;
     QString reason;
-    QString arguments;      // the arguments text exactly as the model sent it
+    QString arguments; // the arguments text exactly as the model sent it
     QJsonObject argumentsObject;
 };
 
@@ -83,6 +83,11 @@ signals:
     void requestSent(const AgentLoop::Exchange &exchange);
     void responseReceived(const AgentLoop::Exchange &exchange);
     void completionReceived(int turn, const AgentLoop::Completion &completion);
+    // A streamed answer as it arrives; the assistant message follows in messageAppended.
+    void assistantTextDelta(const QString &text);
+    void assistantReasoningDelta(const QString &text);
+    // The request failed in a way worth another try; it is sent again after delayMs.
+    void retryScheduled(const QString &notice, qint64 delayMs, int nextAttempt, int maxAttempts);
     void approvalRequested(const AgentLoop::ApprovalRequest &request);
     void toolStarted(const AgentLoop::ToolCall &call);
     void toolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result);
@@ -111,8 +116,8 @@ private:
 
     State m_state = State::Idle;
     int m_turn = 0;
-    ToolSnapshot m_snapshot;       // the tools of the request in flight and of its calls
-    QList<ToolCall> m_pendingCalls;  // calls of the current assistant message still to process
+    ToolSnapshot m_snapshot;        // the tools of the request in flight and of its calls
+    QList<ToolCall> m_pendingCalls; // calls of the current assistant message still to process
     std::optional<PreparedCall> m_awaitingApproval;
     quint64 m_approvalId = 0;
     QPointer<ToolRun> m_toolRun;

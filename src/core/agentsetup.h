@@ -13,7 +13,8 @@ QString defaultSystemPrompt(const QString &workspace, const ShellInfo &shell);
 
 // Registers the standard tools (today: shell) on controller, working in options.workspace, and
 // sets the default system prompt. The runner decides how commands really run.
-void installStandardTools(AgentController &controller, std::shared_ptr<CommandRunner> runner,
+void installStandardTools(AgentController &controller,
+                          std::shared_ptr<CommandRunner> runner,
                           const ShellToolOptions &options);
 
 } // namespace AgentLoop

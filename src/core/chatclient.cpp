@@ -64,7 +64,10 @@ Error networkError(QNetworkReply::NetworkError code, const QString &detail, cons
 ChatClient::ChatClient(QObject *parent)
     : QObject(parent)
     , m_network(new QNetworkAccessManager(this))
-{}
+{
+    m_retryTimer.setSingleShot(true);
+    connect(&m_retryTimer, &QTimer::timeout, this, &ChatClient::startAttempt);
+}
 
 void ChatClient::setNetworkAccessManager(QNetworkAccessManager *manager)
 {
@@ -89,7 +92,7 @@ QUrl ChatClient::endpoint(const QUrl &baseUrl, const QString &path)
 QNetworkReply *ChatClient::send(const QByteArray &method, const QString &path, const QByteArray &body)
 {
     QNetworkRequest request(endpoint(m_settings.baseUrl, path));
-    request.setRawHeader("Accept", "application/json");
+    request.setRawHeader("Accept", "application/json, text/event-stream");
     if (!body.isEmpty())
         request.setRawHeader("Content-Type", "application/json");
     request.setRawHeader("User-Agent", "AgentLoop/" AGENTLOOP_VERSION);
@@ -114,14 +117,29 @@ QNetworkReply *ChatClient::send(const QByteArray &method, const QString &path, c
 void ChatClient::postChatCompletion(int turn, const QByteArray &body)
 {
     abort();
-    QNetworkReply *reply = send("POST", u"/chat/completions"_s, body);
-    m_exchange.turn = turn;
+    m_body = body;
+    m_turn = turn;
+    m_attempt = 1;
+    startAttempt();
+}
+
+void ChatClient::startAttempt()
+{
+    m_received.clear();
+    m_stream.reset();
+    m_streamFailure.reset();
+    m_sse.reset();
+    QNetworkReply *reply = send("POST", u"/chat/completions"_s, m_body);
+    m_exchange.turn = m_turn;
+    m_exchange.attempt = m_attempt;
+    connect(reply, &QNetworkReply::readyRead, this, &ChatClient::readChatCompletion);
     connect(reply, &QNetworkReply::finished, this, &ChatClient::finishChatCompletion);
     emit requestSent(m_exchange);
 }
 
 void ChatClient::abort()
 {
+    m_retryTimer.stop();
     if (QNetworkReply *reply = m_reply) {
         m_reply = nullptr;
         // Disconnect first: abort() emits finished() synchronously, and this request's result
@@ -152,37 +170,133 @@ Error ChatClient::replyError(QNetworkReply *reply, const QByteArray &body) const
     return networkError(reply->error(), reply->errorString(), reply->url());
 }
 
+void ChatClient::readChatCompletion()
+{
+    QNetworkReply *reply = m_reply;
+    if (!reply || !reply->isOpen())
+        return;
+    const QByteArray bytes = reply->readAll();
+    if (bytes.isEmpty())
+        return;
+    // Whether this is a stream is the answer's decision, not the request's: a provider that
+    // ignores `stream: true` sends one JSON body, which is parsed whole at the end.
+    if (m_received.isEmpty()) {
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
+        if (status == 200 && type.contains("event-stream"))
+            m_stream.emplace();
+    }
+    m_received += bytes;
+    if (!m_stream)
+        return;
+    if (const Result<QList<SseEvent>> events = m_sse.feed(bytes); events) {
+        for (const SseEvent &event : *events)
+            static_cast<void>(m_stream->addEvent(event)); // an error is kept for result()
+    } else {
+        // A line past the parser's bound: stop reading rather than grow without end.
+        m_streamFailure = events.error();
+        reply->abort(); // finished() follows at once
+        return;
+    }
+    if (const QString text = m_stream->takeTextDelta(); !text.isEmpty())
+        emit textDelta(text);
+    if (const QString reasoning = m_stream->takeReasoningDelta(); !reasoning.isEmpty())
+        emit reasoningDelta(reasoning);
+}
+
 void ChatClient::finishChatCompletion()
 {
     QNetworkReply *reply = m_reply;
     if (!reply)
         return;
+    readChatCompletion(); // whatever arrived with the end
     m_reply = nullptr;
     reply->deleteLater();
 
-    // A reply that timed out is closed already; reading it would only print a warning.
-    const QByteArray body = redacted(reply->isOpen() ? reply->readAll() : QByteArray(),
-                                     m_settings.apiKey);
     m_exchange.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     m_exchange.responseHeaders = reply->rawHeaderPairs();
-    m_exchange.responseBody = body;
+    m_exchange.responseBody = redacted(m_received, m_settings.apiKey);
     m_exchange.durationMs = m_clock.elapsed();
+    m_exchange.streamed = m_stream.has_value();
     if (reply->error() != QNetworkReply::NoError)
         m_exchange.errorString = redacted(reply->errorString(), m_settings.apiKey);
-    emit responseReceived(m_exchange);
 
+    if (m_stream) {
+        finishStream(reply);
+        return;
+    }
     if (reply->error() != QNetworkReply::NoError || m_exchange.httpStatus >= 300) {
-        Error error = replyError(reply, body);
+        if (scheduleRetry(reply))
+            return;
+        emit responseReceived(m_exchange);
+        Error error = replyError(reply, m_exchange.responseBody);
         error.message = redacted(error.message, m_settings.apiKey);
         emit failed(error);
         return;
     }
-    Result<Completion> completion = parseCompletion(body);
+    emit responseReceived(m_exchange);
+    Result<Completion> completion = parseCompletion(m_exchange.responseBody);
     if (!completion) {
         emit failed(completion.error());
         return;
     }
     emit completed(*completion);
+}
+
+void ChatClient::finishStream(QNetworkReply *reply)
+{
+    if (const Result<QList<SseEvent>> events = m_sse.finish(); events) {
+        for (const SseEvent &event : *events)
+            static_cast<void>(m_stream->addEvent(event));
+    }
+    if (m_streamFailure) {
+        emit responseReceived(m_exchange);
+        emit failed(*std::exchange(m_streamFailure, std::nullopt));
+        return;
+    }
+    const Result<Completion> completion = m_stream->result();
+    if (completion) {
+        m_exchange.assembledMessage
+                = QJsonDocument(completion->message.toJson()).toJson(QJsonDocument::Compact);
+    }
+    emit responseReceived(m_exchange);
+    if (completion) {
+        emit completed(*completion);
+        return;
+    }
+    Error error = completion.error();
+    if (reply->error() != QNetworkReply::NoError || !m_stream->isDone()) {
+        // Retrying now would show the beginning of the answer a second time.
+        error = Error{Error::Network,
+                      ChatClientText::tr("The answer stream broke off: %1")
+                              .arg(reply->error() != QNetworkReply::NoError
+                                           ? redacted(reply->errorString(), m_settings.apiKey)
+                                           : error.message),
+                      ChatClientText::tr("The answer is incomplete and was not retried, so that "
+                                         "nothing is shown twice. Send the prompt again.")};
+    }
+    emit failed(error);
+}
+
+bool ChatClient::scheduleRetry(QNetworkReply *reply)
+{
+    const RetryPolicy &policy = m_settings.retry;
+    const int status = m_exchange.httpStatus;
+    // Connection failures count only before any byte of an answer arrived.
+    const bool retryable = status > 0 ? isRetryableStatus(status)
+                                      : m_received.isEmpty() && isRetryable(0, reply->error());
+    if (!retryable || !policy.allowsRetryAfter(m_attempt))
+        return false;
+    const auto retryAfter = parseRetryAfter(reply->rawHeader("Retry-After"),
+                                            QDateTime::currentDateTimeUtc(),
+                                            policy.maxRetryAfter);
+    const std::chrono::milliseconds delay = policy.delayForAttempt(m_attempt, retryAfter);
+    m_exchange.retryNotice = policy.notice(delay, m_attempt);
+    emit responseReceived(m_exchange);
+    emit retryScheduled(m_exchange.retryNotice, delay.count(), m_attempt + 1, policy.maxRetries + 1);
+    ++m_attempt;
+    m_retryTimer.start(delay);
+    return true;
 }
 
 void ChatClient::listModels()

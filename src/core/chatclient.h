@@ -3,15 +3,20 @@
 #include "completion.h"
 #include "error.h"
 #include "exchange.h"
+#include "retrypolicy.h"
+#include "sseparser.h"
+#include "streamassembler.h"
 
 #include <QElapsedTimer>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 #include <QUrl>
 
 #include <chrono>
+#include <optional>
 
 namespace AgentLoop {
 
@@ -23,10 +28,15 @@ struct ProviderSettings
     QString model;
     // How long the provider may stay silent before the request is given up.
     std::chrono::milliseconds requestTimeout{std::chrono::seconds(120)};
+    // Ask for Server-Sent Events (`stream: true`); off for providers that reject it.
+    bool stream = true;
+    RetryPolicy retry;
 };
 
 // Talks to an OpenAI-compatible Chat Completions endpoint, asynchronously: one request at a
-// time, results through signals, never a blocking wait.
+// time, results through signals, never a blocking wait. Streamed answers are parsed as they
+// arrive; rate limits, server errors and refused connections are retried with backoff (never
+// once the model has started answering, so no text is shown twice).
 class ChatClient final : public QObject
 {
     Q_OBJECT
@@ -34,25 +44,31 @@ public:
     explicit ChatClient(QObject *parent = nullptr);
 
     void setSettings(const ProviderSettings &settings) { m_settings = settings; }
+    const ProviderSettings &settings() const { return m_settings; }
     // Replaces the transport (the offline demo answers from a QNetworkAccessManager of its own).
     // Takes ownership.
     void setNetworkAccessManager(QNetworkAccessManager *manager);
-    const ProviderSettings &settings() const { return m_settings; }
 
-    // POST {baseUrl}/chat/completions with body. Emits requestSent, then responseReceived and
-    // exactly one of completed or failed.
+    // POST {baseUrl}/chat/completions with body. For each attempt: requestSent, then
+    // responseReceived; between attempts retryScheduled; at the end exactly one of completed or
+    // failed. While a streamed answer arrives: textDelta and reasoningDelta.
     void postChatCompletion(int turn, const QByteArray &body);
     // GET {baseUrl}/models. Emits modelsListed or modelsFailed.
     void listModels();
-    // Abandons the request in flight; no further signal is emitted for it.
+    // Abandons the request in flight (or the wait before a retry); no further signal is emitted
+    // for it.
     void abort();
-    bool isBusy() const { return m_reply != nullptr; }
+    bool isBusy() const { return m_reply != nullptr || m_retryTimer.isActive(); }
 
     static QUrl endpoint(const QUrl &baseUrl, const QString &path);
 
 signals:
     void requestSent(const AgentLoop::Exchange &exchange);
     void responseReceived(const AgentLoop::Exchange &exchange);
+    void textDelta(const QString &text);
+    void reasoningDelta(const QString &text);
+    // notice is ready to show: "Retrying in 2 s (attempt 2 of 4)."
+    void retryScheduled(const QString &notice, qint64 delayMs, int nextAttempt, int maxAttempts);
     void completed(const AgentLoop::Completion &completion);
     void failed(const AgentLoop::Error &error);
 
@@ -61,7 +77,11 @@ signals:
 
 private:
     QNetworkReply *send(const QByteArray &method, const QString &path, const QByteArray &body);
+    void startAttempt();
+    void readChatCompletion();
     void finishChatCompletion();
+    void finishStream(QNetworkReply *reply);
+    bool scheduleRetry(QNetworkReply *reply);
     // The typed error for a reply that failed; kind Http, Network or Timeout.
     Error replyError(QNetworkReply *reply, const QByteArray &body) const;
 
@@ -70,6 +90,16 @@ private:
     QPointer<QNetworkReply> m_reply;
     Exchange m_exchange;
     QElapsedTimer m_clock;
+
+    // The chat completion request being answered, across its attempts.
+    QByteArray m_body;
+    int m_turn = 0;
+    int m_attempt = 1;
+    QTimer m_retryTimer;
+    QByteArray m_received;                  // every byte of this attempt's response body
+    std::optional<StreamAssembler> m_stream; // set once the answer turns out to be a stream
+    SseParser m_sse;
+    std::optional<Error> m_streamFailure;
 };
 
 } // namespace AgentLoop

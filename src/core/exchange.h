@@ -16,19 +16,23 @@ using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 // Authorization header is recorded redacted, and the key is masked anywhere else it shows up.
 struct Exchange
 {
-    int turn = 0;            // the model request number within the run, from 1
-    QByteArray method;       // "POST"
+    int turn = 0;      // the model request number within the run, from 1
+    QByteArray method; // "POST"
     QUrl url;
     HeaderList requestHeaders;
     QByteArray requestBody;
     QDateTime startedAt;
 
-    int httpStatus = 0;      // 0 when no HTTP answer arrived
+    int httpStatus = 0; // 0 when no HTTP answer arrived
     HeaderList responseHeaders;
     QByteArray responseBody;
     qint64 durationMs = 0;
-    QString errorString;     // the network error, when there was one
+    QString errorString; // the network error, when there was one
 
+    int attempt = 1;              // 2 and up for retries of the same request
+    bool streamed = false;        // responseBody holds the raw Server-Sent Events as received
+    QByteArray assembledMessage;  // streamed: the assistant message the loop acted on, as JSON
+    QString retryNotice;          // set when this attempt failed and the request is sent again
 };
 
 } // namespace AgentLoop

@@ -14,6 +14,7 @@ struct Message::Data
     std::optional<QString> content;
     QList<ToolCall> toolCalls;
     QString toolCallId;
+    QString reasoning;
 };
 
 QString roleName(Role role)
@@ -37,22 +38,25 @@ Message::Message(std::shared_ptr<const Data> data)
 
 Message Message::system(const QString &content)
 {
-    return Message(std::make_shared<const Data>(Data{Role::System, content, {}, {}}));
+    return Message(std::make_shared<const Data>(Data{Role::System, content, {}, {}, {}}));
 }
 
 Message Message::user(const QString &content)
 {
-    return Message(std::make_shared<const Data>(Data{Role::User, content, {}, {}}));
+    return Message(std::make_shared<const Data>(Data{Role::User, content, {}, {}, {}}));
 }
 
-Message Message::assistant(const std::optional<QString> &content, const QList<ToolCall> &toolCalls)
+Message Message::assistant(const std::optional<QString> &content,
+                           const QList<ToolCall> &toolCalls,
+                           const QString &reasoning)
 {
-    return Message(std::make_shared<const Data>(Data{Role::Assistant, content, toolCalls, {}}));
+    return Message(
+            std::make_shared<const Data>(Data{Role::Assistant, content, toolCalls, {}, reasoning}));
 }
 
 Message Message::tool(const QString &toolCallId, const QString &content)
 {
-    return Message(std::make_shared<const Data>(Data{Role::Tool, content, {}, toolCallId}));
+    return Message(std::make_shared<const Data>(Data{Role::Tool, content, {}, toolCallId, {}}));
 }
 
 Role Message::role() const
@@ -85,11 +89,17 @@ QString Message::toolCallId() const
     return d->toolCallId;
 }
 
+QString Message::reasoningContent() const
+{
+    return d->reasoning;
+}
+
 bool operator==(const Message &a, const Message &b)
 {
     return a.d == b.d
            || (a.d->role == b.d->role && a.d->content == b.d->content
-               && a.d->toolCalls == b.d->toolCalls && a.d->toolCallId == b.d->toolCallId);
+               && a.d->toolCalls == b.d->toolCalls && a.d->toolCallId == b.d->toolCallId
+               && a.d->reasoning == b.d->reasoning);
 }
 
 QJsonObject Message::toJson() const
@@ -109,6 +119,10 @@ QJsonObject Message::toJson() const
     }
     if (d->role == Role::Tool)
         object.insert(u"tool_call_id"_s, d->toolCallId);
+    // Reasoning models that call tools (DeepSeek) want their reasoning back within the same
+    // task; providers that do not know the field never sent it, so they never see it.
+    if (d->role == Role::Assistant && !d->reasoning.isEmpty())
+        object.insert(u"reasoning_content"_s, d->reasoning);
     return object;
 }
 
@@ -197,7 +211,10 @@ Result<Message> Message::fromJson(const QJsonObject &object)
                 return call.error();
             calls.append(std::move(call).value());
         }
-        return assistant(*content, calls);
+        QJsonValue reasoning = object.value(u"reasoning_content"_s);
+        if (!reasoning.isString())
+            reasoning = object.value(u"reasoning"_s);
+        return assistant(*content, calls, reasoning.toString());
     }
     return malformed(MessageText::tr("unknown role \"%1\"").arg(role));
 }

@@ -36,8 +36,10 @@ public:
     static Message system(const QString &content);
     static Message user(const QString &content);
     // content is std::nullopt when the model said nothing (the wire format's `content: null`).
+    // reasoning is DeepSeek-style `reasoning_content`, kept so it can be sent back.
     static Message assistant(const std::optional<QString> &content,
-                             const QList<ToolCall> &toolCalls = {});
+                             const QList<ToolCall> &toolCalls = {},
+                             const QString &reasoning = {});
     static Message tool(const QString &toolCallId, const QString &content);
 
     Role role() const;
@@ -49,6 +51,8 @@ public:
     const QList<ToolCall> &toolCalls() const;
     bool hasToolCalls() const { return !toolCalls().isEmpty(); }
     QString toolCallId() const; // tool messages only
+    // The model's `reasoning_content` (assistant messages of reasoning models), or empty.
+    QString reasoningContent() const;
 
     // The wire format: {"role":"assistant","content":null,"tool_calls":[...]} etc.
     QJsonObject toJson() const;

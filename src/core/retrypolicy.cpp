@@ -223,7 +223,7 @@ std::chrono::milliseconds RetryPolicy::delayForAttempt(
 
 QString RetryPolicy::notice(std::chrono::milliseconds delay, int failedAttempt) const
 {
-    const qint64 seconds = (delay.count() + 999) / 1000; // "in 0 s" would read like no wait
+    const qint64 seconds = (delay.count() + 999) / 1000; // rounded up: 1.5 s reads "2 s"
     return RetryText::tr("Retrying in %1 s (attempt %2 of %3).")
             .arg(seconds)
             .arg(failedAttempt + 1)

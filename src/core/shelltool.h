@@ -31,7 +31,8 @@ public:
 
     // The model's view of a finished command: output capped to outputLimit, and a stable error
     // code first when it did not succeed.
-    static ToolResult resultFor(const CommandOutcome &outcome, const ShellToolOptions &options,
+    static ToolResult resultFor(const CommandOutcome &outcome,
+                                const ShellToolOptions &options,
                                 const ShellInfo &shell);
 
 private:

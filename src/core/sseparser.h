@@ -14,8 +14,8 @@ namespace AgentLoop {
 // One dispatched server-sent event.
 struct SseEvent
 {
-    QByteArray event; // the `event:` field; empty when the stream named none (EventSource: "message")
-    QByteArray data; // the `data:` lines joined with '\n'
+    QByteArray event; // the `event:` field; empty when none was sent (EventSource says "message")
+    QByteArray data;  // the `data:` lines joined with '\n'
     QByteArray id; // the last `id:` seen so far in the stream (it carries over, as in EventSource)
 
     friend bool operator==(const SseEvent &, const SseEvent &) = default;

@@ -61,6 +61,8 @@ Result<void> StreamAssembler::addEvent(const SseEvent &event)
     if (event.event == "error") {
         if (m_error)
             return *m_error;
+        if (m_done)
+            return {};
         return fail(providerError(event.data));
     }
     if (!event.event.isEmpty() && event.event != "message")

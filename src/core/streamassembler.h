@@ -17,22 +17,25 @@ namespace AgentLoop {
 // payloads into the Completion the same request without streaming would have given: the message
 // goes through Message::fromJson like a non-streamed one, so the same leniency applies.
 //
-//   SseParser parser;                               // per network reply
+//   SseParser parser;                       // one of each per response
 //   StreamAssembler assembler;
-//   on readyRead:  for (const SseEvent &e : *parser.feed(reply->readAll()))
-//                      assembler.addEvent(e);       // stop on an error
-//                  if (QString t = assembler.takeTextDelta(); !t.isEmpty())
-//                      emit textArrived(t);         // coalesced per network chunk
-//   on finished:   for (const SseEvent &e : *parser.finish()) assembler.addEvent(e);
-//                  Result<Completion> completion = assembler.result();
+//   on readyRead:
+//       const Result<QList<SseEvent>> events = parser.feed(reply->readAll());
+//       if (!events) ...                     // a line over the limit: fail the turn
+//       for (const SseEvent &event : *events)
+//           (void)assembler.addEvent(event); // an error is also kept for result()
+//       if (const QString text = assembler.takeTextDelta(); !text.isEmpty())
+//           emit textArrived(text);          // coalesced per network chunk
+//   on finished: the same with parser.finish(), then assembler.result().
 //
 // Only choice 0 is used (n > 1 gives several). Text, refusal and reasoning deltas are
 // concatenated; tool-call fragments are assembled by `index`, in index order, wherever the id,
 // name and argument pieces arrive (a fragment without an index continues the last call unless it
 // brings a new id); the first id and name sent for a call are kept, later repeats are ignored.
 // `[DONE]` ends the stream; payloads after it are ignored. An `error` object (or an `event: error`)
-// ends it with the provider's message; events with other names are ignored. Whether the loop continues must be read from the message's tool calls, never
-// from finishReason, which may come late or not at all.
+// ends it with the provider's message; events with other names are ignored. Whether the loop
+// continues must be read from the message's tool calls, never from finishReason, which may come
+// late or not at all.
 class StreamAssembler final
 {
 public:

@@ -21,7 +21,7 @@ enum class SideEffect { Read, Write, Execute };
 // at the start of its content ("shell_failed: exit code 1", "denied: ...").
 struct ToolResult
 {
-    QString content;   // exactly the text sent as the tool message
+    QString content; // exactly the text sent as the tool message
     bool ok = true;
     QString errorCode; // empty when ok; unknown_tool, invalid_arguments, denied, cancelled, ...
     int exitCode = -1; // the command's exit code, -1 when the tool ran no process

@@ -1,0 +1,57 @@
+// libFuzzer target: everything that reads a provider's answer. The bytes are read as a
+// non-streamed response body, as one stream payload, as an SSE stream and as one payload per line.
+// An assembled message must survive the wire format unchanged (it is sent back next turn).
+#include "completion.h"
+#include "sseparser.h"
+#include "streamassembler.h"
+
+#include <cstdlib>
+
+using namespace AgentLoop;
+
+namespace {
+
+void checkRoundTrip(const Result<Completion> &completion)
+{
+    if (!completion)
+        return;
+    const Message &message = completion->message;
+    const Result<Message> again = Message::fromJson(message.toJson());
+    if (!again || !(*again == message))
+        std::abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
+
+    checkRoundTrip(parseCompletion(bytes));
+    (void) httpError(500, bytes);
+
+    StreamAssembler payload;
+    (void) payload.addPayload(bytes);
+    checkRoundTrip(payload.result());
+
+    SseParser parser;
+    StreamAssembler stream;
+    for (const Result<QList<SseEvent>> &events : {parser.feed(bytes), parser.finish()}) {
+        if (!events)
+            break;
+        for (const SseEvent &event : *events)
+            (void) stream.addEvent(event);
+    }
+    (void) stream.takeTextDelta();
+    (void) stream.takeReasoningDelta();
+    checkRoundTrip(stream.result());
+
+    StreamAssembler lines;
+    for (const QByteArray &line : bytes.split('\n')) {
+        (void) lines.addPayload(line);
+        (void) lines.takeTextDelta();
+    }
+    (void) lines.toolCalls();
+    checkRoundTrip(lines.result());
+    return 0;
+}
