@@ -141,7 +141,7 @@ if(WIN32)
                 \"(AGENTLOOP_WINDEPLOYQT); the installed tree would lack the Qt runtime.\")")
         else()
             message(STATUS "windeployqt: ${AGENTLOOP_WINDEPLOYQT}")
-            set(_al_deploy_flags --no-translations --no-system-d3d-compiler --no-opengl-sw)
+            set(_al_deploy_flags --translations zh_CN --no-system-d3d-compiler --no-opengl-sw)
             if(MSVC)
                 # Runtime DLLs come from InstallRequiredSystemLibraries instead of
                 # vc_redist.x64.exe (which windeployqt copies from a VS prompt).

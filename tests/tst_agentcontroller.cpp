@@ -16,6 +16,7 @@
 
 using namespace AgentLoop;
 using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
 
 // Declared before the test data: moc (6.4) misreads \" inside raw string literals.
 class tst_AgentController : public QObject
@@ -83,6 +84,7 @@ const QString seedPrompt = u"运行 Write-Output 42,并告诉我结果"_s;
 const QString seedArguments = uR"({"command":"Write-Output 42"})"_s;
 const QString seedAnswer = u"命令执行成功,输出是 42。"_s;
 const QString neitherError = u"The model returned neither text nor a tool call"_s;
+constexpr int maxRetries = 2;
 
 QByteArray compact(const QJsonValue &value)
 {
@@ -209,6 +211,10 @@ public:
         settings.baseUrl = server.baseUrl();
         settings.apiKey = apiKey;
         settings.model = model;
+        // Retries as configured, with waits of a few milliseconds instead of seconds.
+        settings.retry.maxRetries = maxRetries;
+        settings.retry.baseDelay = 2ms;
+        settings.retry.maxDelay = 10ms;
         agent.setProvider(settings);
         ShellToolOptions options;
         options.workspace = u"/tmp/agentloop-workspace"_s;
@@ -264,6 +270,7 @@ public:
     QSignalSpy failed{&agent, &AgentController::failed};
     QSignalSpy sent{&agent, &AgentController::requestSent};
     QSignalSpy received{&agent, &AgentController::responseReceived};
+    QSignalSpy retries{&agent, &AgentController::retryScheduled};
     QList<ApprovalRequest> approvals;
 };
 
@@ -305,13 +312,22 @@ void tst_AgentController::seedTwoTurnExample()
     QCOMPARE(h.answer(), seedAnswer);
     QCOMPARE(h.agent.state(), AgentController::State::Idle);
 
-    // Exactly two requests, to {baseUrl}/chat/completions with the key.
+    // Exactly two requests, to {baseUrl}/chat/completions with the key, asking for a stream by
+    // default (the fake answers with one JSON body, as providers that ignore `stream` do).
     const QList<RecordedRequest> requests = h.server.requests();
     QCOMPARE(requests.size(), 2);
     for (const RecordedRequest &request : requests) {
         QCOMPARE(request.path, QByteArray("/v1/chat/completions"));
         QCOMPARE(request.header("Authorization"), "Bearer " + apiKey.toUtf8());
         QCOMPARE(request.json().value(u"model"_s).toString(), model);
+        QStringList keys = request.json().keys();
+        keys.sort();
+        QCOMPARE(keys,
+                 QStringList(
+                         {u"messages"_s, u"model"_s, u"stream"_s, u"stream_options"_s, u"tools"_s}));
+        QVERIFY2(request.body.contains(R"("stream":true)"), request.body.constData());
+        QVERIFY2(request.body.contains(R"("stream_options":{"include_usage":true})"),
+                 request.body.constData());
     }
 
     // Round 1: system + user, and the tools.
@@ -1087,18 +1103,20 @@ void tst_AgentController::httpErrors_data()
 {
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("hint");
+    QTest::addColumn<bool>("retried"); // sent again, maxRetries times, before the run fails
 
-    QTest::newRow("401") << 401 << u"OPENAI_API_KEY"_s;
-    QTest::newRow("403") << 403 << u"OPENAI_API_KEY"_s;
-    QTest::newRow("404") << 404 << u"/v1"_s;
-    QTest::newRow("429") << 429 << u"Rate limit"_s;
-    QTest::newRow("500") << 500 << u"try again"_s;
+    QTest::newRow("401") << 401 << u"OPENAI_API_KEY"_s << false;
+    QTest::newRow("403") << 403 << u"OPENAI_API_KEY"_s << false;
+    QTest::newRow("404") << 404 << u"/v1"_s << false;
+    QTest::newRow("429") << 429 << u"Rate limit"_s << true;
+    QTest::newRow("500") << 500 << u"try again"_s << true;
 }
 
 void tst_AgentController::httpErrors()
 {
     QFETCH(int, status);
     QFETCH(QString, hint);
+    QFETCH(bool, retried);
 
     Harness h;
     // A careless provider that echoes the key it was given.
@@ -1111,7 +1129,12 @@ void tst_AgentController::httpErrors()
 
     QVERIFY(h.agent.run(u"go"_s));
     WAIT_FOR_END(h);
+    QTest::qWait(50); // longer than any retry delay here: nothing else is sent
     QCOMPARE(h.finished.size(), 0);
+    QCOMPARE(h.failed.size(), 1);
+    const int attempts = retried ? 1 + maxRetries : 1;
+    QCOMPARE(h.server.requests().size(), attempts);
+    QCOMPARE(h.retries.size(), attempts - 1);
     const Error error = h.error();
     QCOMPARE(error.kind, Error::Http);
     QCOMPARE(error.httpStatus, status);
@@ -1120,32 +1143,41 @@ void tst_AgentController::httpErrors()
     QVERIFY(!error.toString().contains(apiKey));
     QVERIFY(!error.providerMessage.contains(apiKey));
     QCOMPARE(h.agent.state(), AgentController::State::Idle);
-    QCOMPARE(h.agent.history().size(), 2); // nothing from the failed turn
+    QCOMPARE(h.agent.history().size(), 2); // nothing from the failed turn(s)
     // The provider did get the key; only what the user sees is masked.
-    QCOMPARE(h.server.requests().first().header("Authorization"), "Bearer " + apiKey.toUtf8());
+    for (const RecordedRequest &sentRequest : h.server.requests())
+        QCOMPARE(sentRequest.header("Authorization"), "Bearer " + apiKey.toUtf8());
 
-    QCOMPARE(h.sent.size(), 1);
-    const Exchange request = h.sent.first().first().value<Exchange>();
-    bool sawAuthorization = false;
-    for (const auto &[name, value] : request.requestHeaders) {
-        QVERIFY2(!value.contains(apiKey.toUtf8()), name.constData());
-        if (name.compare("Authorization", Qt::CaseInsensitive) == 0) {
-            QCOMPARE(value, QByteArray("Bearer [REDACTED]"));
-            sawAuthorization = true;
+    QCOMPARE(h.sent.size(), attempts);
+    for (const QList<QVariant> &arguments : h.sent) {
+        const Exchange request = arguments.first().value<Exchange>();
+        bool sawAuthorization = false;
+        for (const auto &[name, value] : request.requestHeaders) {
+            QVERIFY2(!value.contains(apiKey.toUtf8()), name.constData());
+            if (name.compare("Authorization", Qt::CaseInsensitive) == 0) {
+                QCOMPARE(value, QByteArray("Bearer [REDACTED]"));
+                sawAuthorization = true;
+            }
         }
+        QVERIFY(sawAuthorization);
     }
-    QVERIFY(sawAuthorization);
 
-    QCOMPARE(h.received.size(), 1);
-    const Exchange exchange = h.received.first().first().value<Exchange>();
-    QCOMPARE(exchange.httpStatus, status);
-    QVERIFY(exchange.responseBody.contains("Rejected Bearer [REDACTED]"));
-    QVERIFY(!exchange.responseBody.contains(apiKey.toUtf8()));
-    QVERIFY(!exchange.errorString.contains(apiKey));
-    for (const auto &[name, value] : exchange.requestHeaders)
-        QVERIFY2(!value.contains(apiKey.toUtf8()), name.constData());
-    for (const auto &[name, value] : exchange.responseHeaders)
-        QVERIFY2(!value.contains(apiKey.toUtf8()), name.constData());
+    QCOMPARE(h.received.size(), attempts);
+    for (int i = 0; i < attempts; ++i) {
+        const Exchange exchange = h.received.at(i).first().value<Exchange>();
+        QCOMPARE(exchange.turn, 1);
+        QCOMPARE(exchange.attempt, i + 1);
+        QCOMPARE(exchange.retryNotice.isEmpty(), i == attempts - 1);
+        QCOMPARE(exchange.httpStatus, status);
+        QVERIFY(exchange.responseBody.contains("Rejected Bearer [REDACTED]"));
+        QVERIFY(!exchange.responseBody.contains(apiKey.toUtf8()));
+        QVERIFY(!exchange.errorString.contains(apiKey));
+        QVERIFY(!exchange.retryNotice.contains(apiKey));
+        for (const auto &[name, value] : exchange.requestHeaders)
+            QVERIFY2(!value.contains(apiKey.toUtf8()), name.constData());
+        for (const auto &[name, value] : exchange.responseHeaders)
+            QVERIFY2(!value.contains(apiKey.toUtf8()), name.constData());
+    }
 }
 
 void tst_AgentController::keyNeverInExchanges()

@@ -16,6 +16,8 @@ namespace {
 
 constexpr int signalTimeoutMs = 10000;
 const QString testKey = u"sk-test-ChatClientKey-7Qx93mZ1"_s;
+// Retries as configured, with waits of a few milliseconds instead of seconds.
+constexpr int testMaxRetries = 2;
 
 ProviderSettings settingsFor(const QUrl &baseUrl, const QString &key = testKey)
 {
@@ -24,6 +26,9 @@ ProviderSettings settingsFor(const QUrl &baseUrl, const QString &key = testKey)
     settings.apiKey = key;
     settings.model = u"gpt-4.1"_s;
     settings.requestTimeout = 10s;
+    settings.retry.maxRetries = testMaxRetries;
+    settings.retry.baseDelay = 2ms;
+    settings.retry.maxDelay = 10ms;
     return settings;
 }
 
@@ -245,38 +250,55 @@ void tst_ChatClient::httpErrorStatus_data()
 {
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("hint"); // a fragment naming the fix
+    QTest::addColumn<bool>("retried"); // sent again, maxRetries times, before giving up
 
-    QTest::newRow("400") << 400 << u"model supports tool calling"_s;
-    QTest::newRow("401") << 401 << u"OPENAI_API_KEY"_s;
-    QTest::newRow("403") << 403 << u"OPENAI_API_KEY"_s;
-    QTest::newRow("404") << 404 << u"/v1"_s;
-    QTest::newRow("408") << 408 << u"request timeout"_s;
-    QTest::newRow("429") << 429 << u"Rate limit"_s;
-    QTest::newRow("500") << 500 << u"try again"_s;
-    QTest::newRow("502") << 502 << u"try again"_s;
-    QTest::newRow("503") << 503 << u"try again"_s;
-    QTest::newRow("504") << 504 << u"request timeout"_s;
+    QTest::newRow("400") << 400 << u"model supports tool calling"_s << false;
+    QTest::newRow("401") << 401 << u"OPENAI_API_KEY"_s << false;
+    QTest::newRow("403") << 403 << u"OPENAI_API_KEY"_s << false;
+    QTest::newRow("404") << 404 << u"/v1"_s << false;
+    QTest::newRow("408") << 408 << u"request timeout"_s << true;
+    QTest::newRow("429") << 429 << u"Rate limit"_s << true;
+    QTest::newRow("500") << 500 << u"try again"_s << true;
+    QTest::newRow("502") << 502 << u"try again"_s << true;
+    QTest::newRow("503") << 503 << u"try again"_s << true;
+    QTest::newRow("504") << 504 << u"request timeout"_s << true;
 }
 
 void tst_ChatClient::httpErrorStatus()
 {
     QFETCH(int, status);
     QFETCH(QString, hint);
+    QFETCH(bool, retried);
 
     FakeChatServer server;
     const QString providerMessage = u"The provider's own words for %1"_s.arg(status);
     const FakeResponse reply = FakeResponse::httpError(status, providerMessage);
-    server.script({reply});
+    server.setHandler([reply](const RecordedRequest &) { return reply; });
     ChatClient client;
     client.setSettings(settingsFor(server.baseUrl()));
+    QSignalSpy sent(&client, &ChatClient::requestSent);
     QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy retries(&client, &ChatClient::retryScheduled);
     QSignalSpy completed(&client, &ChatClient::completed);
     QSignalSpy failed(&client, &ChatClient::failed);
 
     client.postChatCompletion(1, sampleBody());
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, signalTimeoutMs);
+    QTest::qWait(50); // longer than any retry delay here: nothing else is sent
+    QCOMPARE(failed.size(), 1);
     QCOMPARE(completed.size(), 0);
-    QCOMPARE(server.requests().size(), 1); // no silent retry
+    QVERIFY(!client.isBusy());
+    // Each request is sent at most 1 + maxRetries times, and only when sending it again can help.
+    const int attempts = retried ? 1 + testMaxRetries : 1;
+    QCOMPARE(server.requests().size(), attempts);
+    for (const RecordedRequest &request : server.requests())
+        QCOMPARE(request.body, sampleBody());
+    QCOMPARE(sent.size(), attempts);
+    QCOMPARE(retries.size(), attempts - 1);
+    for (int i = 0; i < retries.size(); ++i) {
+        QCOMPARE(retries.at(i).at(2).toInt(), i + 2);              // the next attempt
+        QCOMPARE(retries.at(i).at(3).toInt(), 1 + testMaxRetries); // of this many
+    }
 
     const Error error = failure(failed);
     QCOMPARE(error.kind, Error::Http);
@@ -285,10 +307,15 @@ void tst_ChatClient::httpErrorStatus()
     QCOMPARE(error.message, u"HTTP %1: %2"_s.arg(status).arg(providerMessage));
     QVERIFY2(error.hint.contains(hint, Qt::CaseInsensitive), qPrintable(error.hint));
 
-    QCOMPARE(received.size(), 1);
-    const Exchange in = received.first().first().value<Exchange>();
-    QCOMPARE(in.httpStatus, status);
-    QCOMPARE(in.responseBody, reply.body);
+    QCOMPARE(received.size(), attempts);
+    for (int i = 0; i < attempts; ++i) {
+        const Exchange in = received.at(i).first().value<Exchange>();
+        QCOMPARE(in.attempt, i + 1);
+        QCOMPARE(in.httpStatus, status);
+        QCOMPARE(in.responseBody, reply.body);
+        // Only the attempts that were followed by another one carry a notice.
+        QCOMPARE(in.retryNotice.isEmpty(), i == attempts - 1);
+    }
 }
 
 void tst_ChatClient::httpErrorWithoutJsonBody_data()
@@ -318,11 +345,15 @@ void tst_ChatClient::httpErrorWithoutJsonBody()
     FakeChatServer server;
     server.script({rawResponse(status, contentType, body)});
     ChatClient client;
-    client.setSettings(settingsFor(server.baseUrl()));
+    // About the message of one failed response: retries are httpErrorStatus's subject.
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.retry.maxRetries = 0;
+    client.setSettings(settings);
     QSignalSpy failed(&client, &ChatClient::failed);
 
     client.postChatCompletion(1, sampleBody());
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(server.requests().size(), 1);
     const Error error = failure(failed);
     QCOMPARE(error.kind, Error::Http);
     QCOMPARE(error.httpStatus, status);
@@ -396,23 +427,29 @@ void tst_ChatClient::droppedConnectionIsNetworkError()
     ChatClient client;
     client.setSettings(settingsFor(server.baseUrl()));
     QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy retries(&client, &ChatClient::retryScheduled);
     QSignalSpy completed(&client, &ChatClient::completed);
     QSignalSpy failed(&client, &ChatClient::failed);
 
     client.postChatCompletion(1, sampleBody());
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, signalTimeoutMs);
     QCOMPARE(completed.size(), 0);
-    QVERIFY(!server.requests().isEmpty());
     const Error error = failure(failed);
     QCOMPARE(error.kind, Error::Network);
     QCOMPARE(error.httpStatus, 0);
     QVERIFY2(error.message.startsWith(u"Network error: "_s), qPrintable(error.message));
     QVERIFY2(error.hint.contains(u"closed the connection"_s), qPrintable(error.hint));
 
-    QCOMPARE(received.size(), 1);
-    const Exchange in = received.first().first().value<Exchange>();
-    QCOMPARE(in.httpStatus, 0);
-    QVERIFY(!in.errorString.isEmpty());
+    // Closed before a byte of the answer: worth another try, maxRetries times.
+    QCOMPARE(retries.size(), testMaxRetries);
+    QCOMPARE(received.size(), 1 + testMaxRetries);
+    QVERIFY(server.requests().size() >= 1 + testMaxRetries);
+    for (int i = 0; i < received.size(); ++i) {
+        const Exchange in = received.at(i).first().value<Exchange>();
+        QCOMPARE(in.attempt, i + 1);
+        QCOMPARE(in.httpStatus, 0);
+        QVERIFY(!in.errorString.isEmpty());
+    }
 }
 
 void tst_ChatClient::connectionRefusedIsNetworkError()
@@ -425,10 +462,14 @@ void tst_ChatClient::connectionRefusedIsNetworkError()
     } // closed: nothing listens there any more
     ChatClient client;
     client.setSettings(settingsFor(QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port))));
+    QSignalSpy sent(&client, &ChatClient::requestSent);
+    QSignalSpy retries(&client, &ChatClient::retryScheduled);
     QSignalSpy failed(&client, &ChatClient::failed);
 
     client.postChatCompletion(1, sampleBody());
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(retries.size(), testMaxRetries); // the server may be starting: tried again
+    QCOMPARE(sent.size(), 1 + testMaxRetries);
     const Error error = failure(failed);
     QCOMPARE(error.kind, Error::Network);
     QVERIFY2(error.hint.contains(u"Nothing is listening at 127.0.0.1:%1"_s.arg(port)),
@@ -453,6 +494,7 @@ void tst_ChatClient::silentProviderTimesOut()
     const qint64 elapsed = clock.elapsed();
     QVERIFY2(elapsed >= 400, qPrintable(u"gave up after %1 ms"_s.arg(elapsed)));
     QCOMPARE(completed.size(), 0);
+    QTest::qWait(50); // longer than any retry delay here: a timeout is not retried
     QCOMPARE(server.requests().size(), 1);
     const Error error = failure(failed);
     QCOMPARE(error.kind, Error::Timeout);

@@ -309,6 +309,12 @@ private slots:
     void htmlErrorPage();
     void silentProviderTimesOut();
 
+    // Streaming and retries.
+    void streamsByDefault();
+    void noStreamAsksForOneBody();
+    void rateLimitIsRetriedWithANotice();
+    void maxRetriesZeroGivesUpAtOnce();
+
     // Ctrl+C: exit 130.
     void interruptWhileWaitingForModel();
     void interruptAtApprovalPrompt();
@@ -397,6 +403,8 @@ void tst_Cli::help()
                                     u"--workspace <dir>"_s,
                                     u"--max-turns <n>"_s,
                                     u"--request-timeout <seconds>"_s,
+                                    u"--no-stream"_s,
+                                    u"--max-retries <n>"_s,
                                     u"--transcript <file>"_s,
                                     u"OPENAI_BASE_URL"_s,
                                     u"Exit codes: 0 answered; 2 usage or configuration error"_s}) {
@@ -434,6 +442,18 @@ void tst_Cli::usageErrors_data()
     QTest::newRow("request-timeout 0")
             << QStringList{u"--prompt"_s, u"hi"_s, u"--request-timeout"_s, u"0"_s}
             << u"--request-timeout must be a whole number of seconds"_s << false;
+    QTest::newRow("max-retries -1")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--max-retries"_s, u"-1"_s}
+            << u"--max-retries must be a whole number from 0 to 10, not \"-1\""_s << false;
+    QTest::newRow("max-retries 11")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--max-retries"_s, u"11"_s}
+            << u"--max-retries must be a whole number from 0 to 10, not \"11\""_s << false;
+    QTest::newRow("max-retries not a number")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--max-retries"_s, u"often"_s}
+            << u"--max-retries must be a whole number from 0 to 10, not \"often\""_s << false;
+    QTest::newRow("max-retries without a value")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--max-retries"_s}
+            << u"Missing value after '--max-retries'"_s << true;
     QTest::newRow("workspace that does not exist")
             << QStringList{u"--prompt"_s,
                            u"hi"_s,
@@ -938,8 +958,10 @@ void tst_Cli::connectionRefused()
     const quint16 port = closedPort();
     QVERIFY(port != 0);
     CliProcess cli(environmentFor(QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port))), m_work);
-    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    // The message, not the retries (1 s and more apart): those are rateLimitIsRetriedWithANotice's.
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s, u"--max-retries"_s, u"0"_s}));
     COMPARE_EXIT(cli, 4);
+    QVERIFY2(!cli.standardError().contains(u"Retrying"_s), cli.describe().constData());
     QVERIFY2(cli.standardError().contains(u"Run failed: Network error: "_s),
              cli.describe().constData());
     QVERIFY2(cli.standardError().contains(u"Nothing is listening at 127.0.0.1:%1"_s.arg(port)),
@@ -952,8 +974,9 @@ void tst_Cli::droppedConnection()
     FakeChatServer server;
     server.setHandler([](const RecordedRequest &) { return FakeResponse::dropConnection(); });
     CliProcess cli(environmentFor(server.baseUrl()), m_work);
-    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s, u"--max-retries"_s, u"0"_s}));
     COMPARE_EXIT(cli, 4);
+    QVERIFY2(!cli.standardError().contains(u"Retrying"_s), cli.describe().constData());
     QVERIFY(!server.requests().isEmpty());
     QVERIFY2(cli.standardError().contains(u"Run failed: Network error: "_s),
              cli.describe().constData());
@@ -984,8 +1007,10 @@ void tst_Cli::htmlErrorPage()
     page.body = "<!DOCTYPE html>\n<html><body><h1>Sign in to the proxy</h1></body></html>\n";
     server.script({page});
     CliProcess cli(environmentFor(server.baseUrl()), m_work);
-    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    // A 502 is worth retrying; this is about how the page is reported.
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s, u"--max-retries"_s, u"0"_s}));
     COMPARE_EXIT(cli, 4);
+    QCOMPARE(server.requests().size(), 1);
     QVERIFY2(cli.standardError().contains(error), cli.describe().constData());
     QVERIFY2(cli.standardError().contains(u"How to fix: "_s), cli.describe().constData());
     QCOMPARE(cli.standardOutput(), QString());
@@ -1005,6 +1030,75 @@ void tst_Cli::silentProviderTimesOut()
     QVERIFY2(cli.standardError().contains(u"Run failed: The provider sent nothing for 1 s"_s),
              cli.describe().constData());
     QCOMPARE(server.requests().size(), 1);
+    QCOMPARE(cli.standardOutput(), QString());
+}
+
+void tst_Cli::streamsByDefault()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::streamedAnswer({u"Streamed "_s, u"answer, "_s, u"ünïcode ✓"_s})});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Streamed answer, ünïcode ✓\n"_s);
+    QCOMPARE(server.requests().size(), 1);
+    const RecordedRequest request = server.requests().first();
+    QVERIFY2(request.body.contains(R"("stream":true)"), request.body.constData());
+    QVERIFY2(request.body.contains(R"("stream_options":{"include_usage":true})"),
+             request.body.constData());
+}
+
+void tst_Cli::noStreamAsksForOneBody()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"One body."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s, u"--no-stream"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"One body.\n"_s);
+    QCOMPARE(server.requests().size(), 1);
+    const RecordedRequest request = server.requests().first();
+    QVERIFY2(!request.body.contains("stream"), request.body.constData());
+    QVERIFY(!request.json().contains(u"stream"_s));
+    QVERIFY(!request.json().contains(u"stream_options"_s));
+    QCOMPARE(request.json().value(u"messages"_s).toArray().last()[u"content"_s].toString(), u"hi"_s);
+}
+
+void tst_Cli::rateLimitIsRetriedWithANotice()
+{
+    FakeChatServer server;
+    FakeResponse rateLimited = FakeResponse::httpError(429,
+                                                       u"Rate limit reached for gpt-4.1"_s,
+                                                       u"requests"_s,
+                                                       u"rate_limit_exceeded"_s);
+    rateLimited.headers.append(
+            {QByteArray("Retry-After"), QByteArray("0.2")}); // a fraction keeps the test fast
+    server.script({rateLimited, FakeResponse::streamedAnswer({u"Worth "_s, u"the wait."_s})});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Worth the wait.\n"_s);
+    const QStringList lines = cli.standardError().split(u'\n');
+    QVERIFY2(lines.contains(u"Retrying in 1 s (attempt 2 of 4)."_s), cli.describe().constData());
+    QCOMPARE(cli.standardError().count(u"Retrying"_s), 1);
+    QVERIFY2(!cli.standardError().contains(u"Run failed"_s), cli.describe().constData());
+    QCOMPARE(server.requests().size(), 2);
+    QCOMPARE(server.requests().at(1).body, server.requests().at(0).body);
+}
+
+void tst_Cli::maxRetriesZeroGivesUpAtOnce()
+{
+    FakeChatServer server;
+    server.setHandler([](const RecordedRequest &) {
+        return FakeResponse::httpError(503, u"The server is overloaded"_s, u"server_error"_s);
+    });
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s, u"--max-retries"_s, u"0"_s}));
+    COMPARE_EXIT(cli, 4);
+    QCOMPARE(server.requests().size(), 1);
+    QVERIFY2(cli.standardError().contains(u"Run failed: HTTP 503: The server is overloaded"_s),
+             cli.describe().constData());
+    QVERIFY2(!cli.standardError().contains(u"Retrying"_s), cli.describe().constData());
     QCOMPARE(cli.standardOutput(), QString());
 }
 

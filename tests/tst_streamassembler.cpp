@@ -506,11 +506,11 @@ void tst_StreamAssembler::assembles_data()
                         R"({"choices":[{"index":2,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"y"}}]},"finish_reason":"tool_calls"}]})",
                         R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})"}
             << Message::assistant(u"A"_s) << u"stop"_s;
-    QTest::newRow("reasoning is kept apart from the answer")
+    QTest::newRow("reasoning is kept apart from the answer, on the message")
             << Payloads{chunk({{u"reasoning_content"_s, u"Think."_s}, {u"content"_s, QJsonValue()}}),
                         chunk(text(u"Answer"_s)),
                         chunk({}, u"stop"_s)}
-            << Message::assistant(u"Answer"_s) << u"stop"_s;
+            << Message::assistant(u"Answer"_s, {}, u"Think."_s) << u"stop"_s;
 }
 
 void tst_StreamAssembler::assembles()
@@ -693,6 +693,7 @@ void tst_StreamAssembler::reasoningContent()
     const Result<Completion> completion = assembler.result();
     QVERIFY(completion);
     QCOMPARE(completion->message.content(), u"42"_s); // the reasoning is not the answer
+    QCOMPARE(completion->message.reasoningContent(), u"The user wants 42. (OpenRouter's name)"_s);
 }
 
 void tst_StreamAssembler::hasOutputOnlyOnceTheModelAnswers()

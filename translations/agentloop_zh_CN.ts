@@ -36,10 +36,6 @@
         <translation>该端点未完全兼容 Chat Completions。请换用其他供应商或模型。</translation>
     </message>
     <message>
-        <source>The model sent two tool calls with the same id %1; none was run.</source>
-        <translation>模型发送了两个 id 同为 %1 的工具调用；均未运行。</translation>
-    </message>
-    <message>
         <source>This is a provider bug. Try again, or try another model.</source>
         <translation>这是供应商的缺陷。请重试，或换用其他模型。</translation>
     </message>
@@ -54,6 +50,10 @@
     <message>
         <source>Stopped by the user.</source>
         <translation>已被用户停止。</translation>
+    </message>
+    <message>
+        <source>The model sent several tool calls with the same id %1, so none of its calls was run.</source>
+        <translation>模型发送了多个 id 同为 %1 的工具调用，因此其中的调用一个都没有运行。</translation>
     </message>
 </context>
 <context>
@@ -135,6 +135,7 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>text</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
         <translation>文本</translation>
     </message>
     <message>
@@ -143,6 +144,7 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>dir</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
         <translation>目录</translation>
     </message>
     <message>
@@ -151,6 +153,7 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>n</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
         <translation>n</translation>
     </message>
     <message>
@@ -159,6 +162,7 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>seconds</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
         <translation>秒数</translation>
     </message>
     <message>
@@ -167,6 +171,7 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>file</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
         <translation>文件</translation>
     </message>
     <message>
@@ -204,6 +209,18 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Ask for the whole answer at once instead of a stream (for providers that reject stream: true).</source>
+        <translation>一次性请求完整回答，不使用流式传输（适用于拒绝 stream: true 的供应商）。</translation>
+    </message>
+    <message>
+        <source>How often a rate-limited or failed request is sent again (default: 3).</source>
+        <translation>被限流或失败的请求最多重发几次（默认：3）。</translation>
+    </message>
+    <message>
+        <source>--max-retries must be a whole number from 0 to 10, not &quot;%1&quot;.</source>
+        <translation>--max-retries 必须是 0 到 10 之间的整数，而不是“%1”。</translation>
     </message>
 </context>
 <context>
@@ -385,12 +402,12 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
 <context>
     <name>DemoProvider</name>
     <message>
-        <source>Operation canceled</source>
-        <translation>操作已取消</translation>
-    </message>
-    <message>
         <source>The offline demo has no %1</source>
         <translation>离线演示不提供 %1</translation>
+    </message>
+    <message>
+        <source>Operation cancelled</source>
+        <translation>操作已取消</translation>
     </message>
 </context>
 <context>
@@ -483,6 +500,18 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Message text</source>
         <translation>消息文本</translation>
     </message>
+    <message>
+        <source>Assistant · answering…</source>
+        <translation>助手 · 正在回答…</translation>
+    </message>
+    <message>
+        <source>Assistant (incomplete)</source>
+        <translation>助手（未完成）</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>推理过程</translation>
+    </message>
 </context>
 <context>
     <name>Gui::ChatModel</name>
@@ -522,6 +551,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Notice</source>
         <translation>提示</translation>
     </message>
+    <message>
+        <source>Assistant, answering</source>
+        <translation>助手，正在回答</translation>
+    </message>
+    <message>
+        <source>Assistant, incomplete answer</source>
+        <translation>助手，回答未完成</translation>
+    </message>
 </context>
 <context>
     <name>Gui::ChatView</name>
@@ -560,6 +597,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Show &amp;reasoning</source>
+        <translation>显示推理过程(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Hide &amp;reasoning</source>
+        <translation>隐藏推理过程(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -685,10 +730,6 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <translation>已停止</translation>
     </message>
     <message>
-        <source>Request %1 · %2 %3 · %4</source>
-        <translation>请求 %1 · %2 %3 · %4</translation>
-    </message>
-    <message>
         <source>(waiting for the response)</source>
         <translation>（正在等待响应）</translation>
     </message>
@@ -699,6 +740,34 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>No HTTP answer: %1</source>
         <translation>无 HTTP 应答：%1</translation>
+    </message>
+    <message>
+        <source>Assembled message</source>
+        <translation>拼合后的消息</translation>
+    </message>
+    <message>
+        <source>The stream ended before a complete message could be assembled.</source>
+        <translation>流在拼合出完整消息之前就结束了。</translation>
+    </message>
+    <message>
+        <source>Assembled</source>
+        <translation>拼合结果</translation>
+    </message>
+    <message>
+        <source>The assistant message put together from the streamed events: what the agent acted on</source>
+        <translation>由流式事件拼合而成的助手消息：智能体据以行动的内容</translation>
+    </message>
+    <message>
+        <source>Request %1 · attempt %2</source>
+        <translation>请求 %1 · 第 %2 次尝试</translation>
+    </message>
+    <message>
+        <source>Request %1</source>
+        <translation>请求 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 %3 · %4</source>
+        <translation>%1 · %2 %3 · %4</translation>
     </message>
 </context>
 <context>
@@ -917,6 +986,10 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
     </message>
+    <message>
+        <source>Retrying in %1 s (attempt %2 of %3)</source>
+        <translation>%1 秒后重试（第 %2/%3 次尝试）</translation>
+    </message>
 </context>
 <context>
     <name>Gui::SettingsDialog</name>
@@ -996,10 +1069,6 @@ Total: %3 tokens</source>
 总计：%3 个 token</translation>
     </message>
     <message>
-        <source>Request %1 (turn %2 of its run), sent %3</source>
-        <translation>请求 %1（所属运行的第 %2 轮），发送于 %3</translation>
-    </message>
-    <message>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
@@ -1046,6 +1115,14 @@ Total: %3 tokens</source>
     <message>
         <source>Tokens</source>
         <translation>Token</translation>
+    </message>
+    <message>
+        <source>Request %1, attempt %2 (turn %3 of its run), sent %4</source>
+        <translation>请求 %1，第 %2 次尝试（所属运行的第 %3 轮），发送于 %4</translation>
+    </message>
+    <message>
+        <source>%1 · attempt %2</source>
+        <translation>%1 · 第 %2 次尝试</translation>
     </message>
 </context>
 <context>
@@ -1258,6 +1335,30 @@ Total: %3 tokens</source>
     <message>
         <source>Request timeout in seconds</source>
         <translation>请求超时（秒）</translation>
+    </message>
+    <message>
+        <source>Retr&amp;ies:</source>
+        <translation>重试次数(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>How many times a request is sent again after a rate limit, a server error or a refused connection; 0 never retries</source>
+        <translation>遇到限流、服务器错误或连接被拒绝时，请求最多重发几次；0 表示从不重试</translation>
+    </message>
+    <message>
+        <source>Retries</source>
+        <translation>重试次数</translation>
+    </message>
+    <message>
+        <source>&amp;Stream answers as they are generated</source>
+        <translation>边生成边显示回答(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stream answers as they are generated</source>
+        <translation>边生成边显示回答</translation>
+    </message>
+    <message>
+        <source>Some providers reject streaming: untick it if every request fails with an error about “stream”.</source>
+        <translation>有些供应商不支持流式传输：如果每个请求都因与“stream”有关的错误而失败，请取消勾选此项。</translation>
     </message>
 </context>
 <context>

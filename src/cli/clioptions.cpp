@@ -39,20 +39,30 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                         "3 agent failure; 4 provider or network error; 130 interrupted."));
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, CliText::tr("Show this help."));
     const QCommandLineOption versionOption(u"version"_s, CliText::tr("Show the version."));
-    const QCommandLineOption promptOption(u"prompt"_s, CliText::tr("The task for the agent."),
-                                          CliText::tr("text"));
-    const QCommandLineOption workspaceOption(
-            u"workspace"_s,
-            CliText::tr("The folder commands run in (default: the current directory)."),
-            CliText::tr("dir"));
-    const QCommandLineOption maxTurnsOption(
-            u"max-turns"_s, CliText::tr("The most model requests for this task (default: 20)."),
-            CliText::tr("n"), u"20"_s);
+    const QCommandLineOption
+            promptOption(u"prompt"_s,
+                         CliText::tr("The task for the agent."),
+                         //: The value an option takes, as shown in --help: --option <value>
+                         CliText::tr("text"));
+    const QCommandLineOption
+            workspaceOption(u"workspace"_s,
+                            CliText::tr(
+                                    "The folder commands run in (default: the current directory)."),
+                            //: The value an option takes, as shown in --help: --option <value>
+                            CliText::tr("dir"));
+    const QCommandLineOption
+            maxTurnsOption(u"max-turns"_s,
+                           CliText::tr("The most model requests for this task (default: 20)."),
+                           //: The value an option takes, as shown in --help: --option <value>
+                           CliText::tr("n"),
+                           u"20"_s);
     const QCommandLineOption timeoutOption(
             u"request-timeout"_s,
             CliText::tr("Seconds the provider may stay silent before a request is given up "
                         "(default: 120)."),
-            CliText::tr("seconds"), u"120"_s);
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("seconds"),
+            u"120"_s);
     const QCommandLineOption noStreamOption(
             u"no-stream"_s,
             CliText::tr("Ask for the whole answer at once instead of a stream (for providers "
@@ -60,21 +70,32 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     const QCommandLineOption maxRetriesOption(
             u"max-retries"_s,
             CliText::tr("How often a rate-limited or failed request is sent again (default: 3)."),
-            CliText::tr("n"), u"3"_s);
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("n"),
+            u"3"_s);
     const QCommandLineOption transcriptOption(
             u"transcript"_s,
             CliText::tr("Write every request and response as JSON Lines to this file (the API "
                         "key is redacted)."),
+            //: The value an option takes, as shown in --help: --option <value>
             CliText::tr("file"));
-    parser.addOptions({helpOption, versionOption, promptOption, workspaceOption, maxTurnsOption,
-                       timeoutOption, noStreamOption, maxRetriesOption, transcriptOption});
+    parser.addOptions({helpOption,
+                       versionOption,
+                       promptOption,
+                       workspaceOption,
+                       maxTurnsOption,
+                       timeoutOption,
+                       noStreamOption,
+                       maxRetriesOption,
+                       transcriptOption});
 
     ParsedCommandLine result;
     const QString tryHelp = CliText::tr("Try --help for usage.");
     const bool parsed = parser.parse(arguments);
     if (!parser.unknownOptionNames().isEmpty()) {
         const QString name = parser.unknownOptionNames().first();
-        result.error = CliText::tr("Unknown argument: %1").arg((name.size() == 1 ? u"-"_s : u"--"_s) + name)
+        result.error = CliText::tr("Unknown argument: %1")
+                               .arg((name.size() == 1 ? u"-"_s : u"--"_s) + name)
                        + u'\n' + tryHelp;
         return result;
     }

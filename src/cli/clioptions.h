@@ -10,7 +10,7 @@ namespace Cli {
 struct CliOptions
 {
     QString prompt;
-    QString workspace;  // absolute; the current directory when not given
+    QString workspace; // absolute; the current directory when not given
     int maxTurns = 20;
     int requestTimeoutSeconds = 120;
     bool stream = true;
@@ -21,8 +21,8 @@ struct CliOptions
 struct ParsedCommandLine
 {
     std::optional<CliOptions> options; // set when the run can start
-    QString output;   // --help or --version text for stdout
-    QString error;    // a usage error for stderr (exit code 2)
+    QString output;                    // --help or --version text for stdout
+    QString error;                     // a usage error for stderr (exit code 2)
 };
 
 // Parses agentloop-cli's arguments (arguments[0] is the program). Unknown arguments and missing

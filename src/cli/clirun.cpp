@@ -66,20 +66,25 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     installStandardTools(m_controller, std::make_shared<ProcessCommandRunner>(), shellOptions);
 
     connect(&m_controller, &AgentController::turnStarted, this, [this](int turn, int maxTurns) {
-        printProgress(tr("[turn %1/%2] asking %3…").arg(turn).arg(maxTurns).arg(
-                m_controller.provider().model));
+        printProgress(tr("[turn %1/%2] asking %3…")
+                              .arg(turn)
+                              .arg(maxTurns)
+                              .arg(m_controller.provider().model));
     });
     connect(&m_controller, &AgentController::retryScheduled, this, [this](const QString &notice) {
         printProgress(notice);
     });
-    connect(&m_controller, &AgentController::approvalRequested, &m_approver,
-            &TerminalApprover::ask);
-    connect(&m_approver, &TerminalApprover::decided, &m_controller,
+    connect(&m_controller, &AgentController::approvalRequested, &m_approver, &TerminalApprover::ask);
+    connect(&m_approver,
+            &TerminalApprover::decided,
+            &m_controller,
             &AgentController::resolveApproval);
     connect(&m_controller, &AgentController::toolStarted, this, [this](const ToolCall &call) {
         printProgress(tr("Running %1…").arg(call.name));
     });
-    connect(&m_controller, &AgentController::toolFinished, this,
+    connect(&m_controller,
+            &AgentController::toolFinished,
+            this,
             [this](const ToolCall &call, const ToolResult &result) {
                 if (result.ok) {
                     printProgress(tr("%1 finished: %2").arg(call.name, firstLine(result.content)));

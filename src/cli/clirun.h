@@ -13,8 +13,8 @@ namespace Cli {
 // Exit codes, as documented in --help and the README.
 enum ExitCode {
     Answered = 0,
-    UsageError = 2,   // usage or configuration error: nothing was sent
-    AgentFailure = 3, // turn limit, finish_reason, empty answer, contract error
+    UsageError = 2,    // usage or configuration error: nothing was sent
+    AgentFailure = 3,  // turn limit, finish_reason, empty answer, contract error
     ProviderError = 4, // HTTP, network, timeout, unusable response
     Interrupted = 130,
 };
@@ -27,7 +27,8 @@ class CliRun final : public QObject
 {
     Q_OBJECT
 public:
-    CliRun(const CliOptions &options, const AgentLoop::ProviderSettings &provider,
+    CliRun(const CliOptions &options,
+           const AgentLoop::ProviderSettings &provider,
            QObject *parent = nullptr);
 
     // Starts the run; done() follows with the process exit code.

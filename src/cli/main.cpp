@@ -39,7 +39,12 @@ BOOL WINAPI onConsoleControl(DWORD type)
     if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT)
         return FALSE;
     QMetaObject::invokeMethod(
-            qApp, [] { if (interruptTarget) interruptTarget->interrupt(); }, Qt::QueuedConnection);
+            qApp,
+            [] {
+                if (interruptTarget)
+                    interruptTarget->interrupt();
+            },
+            Qt::QueuedConnection);
     return TRUE;
 }
 
@@ -115,7 +120,10 @@ int main(int argc, char *argv[])
     err << Qt::flush;
 
     Cli::CliRun run(*commandLine.options, config->provider);
-    QObject::connect(&run, &Cli::CliRun::done, &application, &QCoreApplication::exit,
+    QObject::connect(&run,
+                     &Cli::CliRun::done,
+                     &application,
+                     &QCoreApplication::exit,
                      Qt::QueuedConnection);
     routeInterruptsTo(&run);
     QMetaObject::invokeMethod(&run, &Cli::CliRun::start, Qt::QueuedConnection);

@@ -66,8 +66,8 @@ bool AgentController::run(const QString &prompt)
 QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
 {
     QJsonObject body{
-        {u"model"_s, m_client.settings().model},
-        {u"messages"_s, m_history.toJson()},
+            {u"model"_s, m_client.settings().model},
+            {u"messages"_s, m_history.toJson()},
     };
     // Some providers reject an empty tools array; leave the key out instead.
     if (!tools.isEmpty())
@@ -144,7 +144,8 @@ void AgentController::onCompleted(const Completion &completion)
         for (const ToolCall &call : message.toolCalls()) {
             if (ids.contains(call.id)) {
                 fail(Error{Error::Protocol,
-                           tr("The model sent two tool calls with the same id %1; none was run.")
+                           tr("The model sent several tool calls with the same id %1, so none of "
+                              "its calls was run.")
                                    .arg(call.id),
                            tr("This is a provider bug. Try again, or try another model.")});
                 return;
@@ -162,9 +163,10 @@ void AgentController::onCompleted(const Completion &completion)
         emit finished(message.content());
         return;
     }
-    fail(Error{Error::Agent,
-               tr("The model returned neither text nor a tool call"),
-               tr("An empty answer is never treated as success. Try again, or try another model.")});
+    fail(Error{
+            Error::Agent,
+            tr("The model returned neither text nor a tool call"),
+            tr("An empty answer is never treated as success. Try again, or try another model.")});
 }
 
 void AgentController::onFailed(const Error &error)

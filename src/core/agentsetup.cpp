@@ -12,11 +12,13 @@ QString defaultSystemPrompt(const QString &workspace, const ShellInfo &shell)
     return u"You are a coding agent working in the workspace %1. Use the shell tool (%2) when you "
            u"need to look at or change files or run programs; every call is shown to the user, "
            u"who may decline it. When the task is done, answer in plain text without calling a "
-           u"tool. Answer in the language of the user's request."_s
-            .arg(QDir::toNativeSeparators(workspace), shell.displayName);
+           u"tool. Answer in the language of the user's request."_s.arg(QDir::toNativeSeparators(
+                                                                                workspace),
+                                                                        shell.displayName);
 }
 
-void installStandardTools(AgentController &controller, std::shared_ptr<CommandRunner> runner,
+void installStandardTools(AgentController &controller,
+                          std::shared_ptr<CommandRunner> runner,
                           const ShellToolOptions &options)
 {
     const ShellInfo shell = runner->shell();

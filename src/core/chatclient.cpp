@@ -24,7 +24,8 @@ HeaderList headersOf(const QNetworkRequest &request)
     HeaderList headers;
     for (const QByteArray &name : request.rawHeaderList()) {
         const bool secret = name.compare("authorization", Qt::CaseInsensitive) == 0;
-        headers.append({name, secret ? QByteArray("Bearer ") + redactedMarker : request.rawHeader(name)});
+        headers.append(
+                {name, secret ? QByteArray("Bearer ") + redactedMarker : request.rawHeader(name)});
     }
     return headers;
 }
@@ -34,13 +35,15 @@ Error networkError(QNetworkReply::NetworkError code, const QString &detail, cons
     Error error{Error::Network, ChatClientText::tr("Network error: %1").arg(detail)};
     switch (code) {
     case QNetworkReply::ConnectionRefusedError:
-        error.hint = ChatClientText::tr("Nothing is listening at %1. Check the base URL and that the "
-                                        "server is running.")
+        error.hint = ChatClientText::tr(
+                             "Nothing is listening at %1. Check the base URL and that the "
+                             "server is running.")
                              .arg(url.authority());
         break;
     case QNetworkReply::HostNotFoundError:
-        error.hint = ChatClientText::tr("The host name %1 could not be resolved. Check the base URL "
-                                        "and your network connection.")
+        error.hint = ChatClientText::tr(
+                             "The host name %1 could not be resolved. Check the base URL "
+                             "and your network connection.")
                              .arg(url.host());
         break;
     case QNetworkReply::SslHandshakeFailedError:
@@ -66,6 +69,8 @@ ChatClient::ChatClient(QObject *parent)
     , m_network(new QNetworkAccessManager(this))
 {
     m_retryTimer.setSingleShot(true);
+    // A coarse timer may fire up to 5 % early, which would not honour Retry-After.
+    m_retryTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_retryTimer, &QTimer::timeout, this, &ChatClient::startAttempt);
 }
 
@@ -89,7 +94,9 @@ QUrl ChatClient::endpoint(const QUrl &baseUrl, const QString &path)
     return url;
 }
 
-QNetworkReply *ChatClient::send(const QByteArray &method, const QString &path, const QByteArray &body)
+QNetworkReply *ChatClient::send(const QByteArray &method,
+                                const QString &path,
+                                const QByteArray &body)
 {
     QNetworkRequest request(endpoint(m_settings.baseUrl, path));
     request.setRawHeader("Accept", "application/json, text/event-stream");
@@ -245,6 +252,8 @@ void ChatClient::finishChatCompletion()
 
 void ChatClient::finishStream(QNetworkReply *reply)
 {
+    // Taken before the unterminated last event is flushed: that one may be cut off mid-line.
+    const bool providerReportedError = m_stream->hasError();
     if (const Result<QList<SseEvent>> events = m_sse.finish(); events) {
         for (const SseEvent &event : *events)
             static_cast<void>(m_stream->addEvent(event));
@@ -256,16 +265,20 @@ void ChatClient::finishStream(QNetworkReply *reply)
     }
     const Result<Completion> completion = m_stream->result();
     if (completion) {
-        m_exchange.assembledMessage
-                = QJsonDocument(completion->message.toJson()).toJson(QJsonDocument::Compact);
-    }
-    emit responseReceived(m_exchange);
-    if (completion) {
+        m_exchange.assembledMessage = QJsonDocument(completion->message.toJson())
+                                              .toJson(QJsonDocument::Compact);
+        emit responseReceived(m_exchange);
         emit completed(*completion);
         return;
     }
+    emit responseReceived(m_exchange);
     Error error = completion.error();
-    if (reply->error() != QNetworkReply::NoError || !m_stream->isDone()) {
+    // An error the provider reported in the stream is that error, not a broken stream; but when
+    // the connection broke, only a complete event counts (the last one may be cut off).
+    const bool brokeOff = reply->error() != QNetworkReply::NoError
+                                  ? !providerReportedError
+                                  : !m_stream->hasError() && !m_stream->isDone();
+    if (brokeOff) {
         // Retrying now would show the beginning of the answer a second time.
         error = Error{Error::Network,
                       ChatClientText::tr("The answer stream broke off: %1")
@@ -275,6 +288,8 @@ void ChatClient::finishStream(QNetworkReply *reply)
                       ChatClientText::tr("The answer is incomplete and was not retried, so that "
                                          "nothing is shown twice. Send the prompt again.")};
     }
+    error.message = redacted(error.message, m_settings.apiKey);
+    error.providerMessage = redacted(error.providerMessage, m_settings.apiKey);
     emit failed(error);
 }
 

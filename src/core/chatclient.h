@@ -96,7 +96,7 @@ private:
     int m_turn = 0;
     int m_attempt = 1;
     QTimer m_retryTimer;
-    QByteArray m_received;                  // every byte of this attempt's response body
+    QByteArray m_received;                   // every byte of this attempt's response body
     std::optional<StreamAssembler> m_stream; // set once the answer turns out to be a stream
     SseParser m_sse;
     std::optional<Error> m_streamFailure;

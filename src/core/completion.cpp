@@ -19,7 +19,8 @@ struct CompletionText
 bool looksLikeHtml(const QByteArray &body)
 {
     const QByteArray start = body.left(512).trimmed().toLower();
-    return start.startsWith("<!doctype html") || start.startsWith("<html") || start.contains("<body");
+    return start.startsWith("<!doctype html") || start.startsWith("<html")
+           || start.contains("<body");
 }
 
 QString excerpt(const QByteArray &body)
@@ -57,8 +58,9 @@ QString hintForStatus(int status)
                                   "example https://api.openai.com/v1). A model name this key "
                                   "cannot see also gives 404.");
     if (status == 400 || status == 422)
-        return CompletionText::tr("The provider rejected the request: check the model name and that "
-                                  "the model supports tool calling.");
+        return CompletionText::tr(
+                "The provider rejected the request: check the model name and that "
+                "the model supports tool calling.");
     if (status == 408 || status == 504)
         return CompletionText::tr("The provider took too long: try again, or raise the request "
                                   "timeout.");
@@ -123,7 +125,8 @@ Result<Completion> parseCompletion(const QByteArray &body)
     const QJsonArray choices = root.value(u"choices"_s).toArray();
     if (choices.isEmpty()) {
         return Error{Error::Protocol,
-                     CompletionText::tr("The provider's response has no choices: %1").arg(excerpt(body)),
+                     CompletionText::tr("The provider's response has no choices: %1")
+                             .arg(excerpt(body)),
                      CompletionText::tr("The endpoint is probably not fully compatible with Chat "
                                         "Completions: try another provider or model.")};
     }

@@ -40,8 +40,8 @@ Result<QMap<QString, QString>> readDotEnv(const QString &path)
         return values;
     if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
         return Error{Error::Configuration,
-                     ConfigText::tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path),
-                                                              file.errorString()),
+                     ConfigText::tr("Cannot read %1: %2")
+                             .arg(QDir::toNativeSeparators(path), file.errorString()),
                      {}};
     }
     const QStringList lines = QString::fromUtf8(file.readAll()).split(u'\n');

@@ -55,7 +55,7 @@ public:
         if (isFinished())
             return;
         m_body.clear();
-        setError(OperationCanceledError, DemoText::tr("Operation canceled"));
+        setError(OperationCanceledError, DemoText::tr("Operation cancelled"));
         emit errorOccurred(OperationCanceledError);
         setFinished(true);
         emit finished();

@@ -29,10 +29,10 @@ struct Exchange
     qint64 durationMs = 0;
     QString errorString; // the network error, when there was one
 
-    int attempt = 1;              // 2 and up for retries of the same request
-    bool streamed = false;        // responseBody holds the raw Server-Sent Events as received
-    QByteArray assembledMessage;  // streamed: the assistant message the loop acted on, as JSON
-    QString retryNotice;          // set when this attempt failed and the request is sent again
+    int attempt = 1;             // 2 and up for retries of the same request
+    bool streamed = false;       // responseBody holds the raw Server-Sent Events as received
+    QByteArray assembledMessage; // streamed: the assistant message the loop acted on, as JSON
+    QString retryNotice;         // set when this attempt failed and the request is sent again
 };
 
 } // namespace AgentLoop

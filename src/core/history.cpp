@@ -32,7 +32,7 @@ struct PairingReport
 
     explicit PairingReport(const QList<Message> &messages)
     {
-        QStringList open;    // ids of the current assistant message, in order
+        QStringList open; // ids of the current assistant message, in order
         QSet<QString> answered;
         auto closeBlock = [&] {
             for (const QString &id : std::as_const(open)) {

@@ -12,10 +12,16 @@ namespace AgentLoop {
 void installTranslations(QCoreApplication &application)
 {
     const QLocale locale;
+    // Qt's own catalogue (standard buttons): the Qt installation's, or the copy windeployqt
+    // puts next to a deployed executable.
     auto *qtTranslator = new QTranslator(&application);
-    if (qtTranslator->load(locale, u"qtbase"_s, u"_"_s,
-                           QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(qtTranslator);
+    for (const QString &directory : {QLibraryInfo::path(QLibraryInfo::TranslationsPath),
+                                     QCoreApplication::applicationDirPath() + u"/translations"_s}) {
+        if (qtTranslator->load(locale, u"qtbase"_s, u"_"_s, directory)) {
+            QCoreApplication::installTranslator(qtTranslator);
+            break;
+        }
+    }
     auto *appTranslator = new QTranslator(&application);
     if (appTranslator->load(locale, u"agentloop"_s, u"_"_s, u":/i18n"_s))
         QCoreApplication::installTranslator(appTranslator);

@@ -110,9 +110,10 @@ QJsonObject Message::toJson() const
         QJsonArray calls;
         for (const ToolCall &call : d->toolCalls) {
             calls.append(QJsonObject{
-                {u"id"_s, call.id},
-                {u"type"_s, u"function"_s},
-                {u"function"_s, QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}}},
+                    {u"id"_s, call.id},
+                    {u"type"_s, u"function"_s},
+                    {u"function"_s,
+                     QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}}},
             });
         }
         object.insert(u"tool_calls"_s, calls);
@@ -179,8 +180,9 @@ Result<ToolCall> readToolCall(const QJsonValue &value)
     else if (arguments.isUndefined() || arguments.isNull())
         call.arguments = QString();
     else
-        return malformed(MessageText::tr("tool call %1 has arguments that are neither text nor an object")
-                                 .arg(call.id));
+        return malformed(
+                MessageText::tr("tool call %1 has arguments that are neither text nor an object")
+                        .arg(call.id));
     return call;
 }
 

@@ -23,8 +23,7 @@ QString shellPhrase(const ShellInfo &shell)
 QString descriptionFor(const ShellInfo &shell)
 {
     return u"Run a %1 command in the current workspace. Returns its standard output and standard "
-           u"error; a non-zero exit code is reported as shell_failed."_s
-            .arg(shellPhrase(shell));
+           u"error; a non-zero exit code is reported as shell_failed."_s.arg(shellPhrase(shell));
 }
 
 JsonSchema shellSchema()
@@ -51,8 +50,8 @@ QString capMiddle(const QString &text, qsizetype limit, qint64 totalChars)
     const qsizetype half = limit / 2;
     const qint64 cut = totalChars - 2 * half;
     return text.left(half)
-           + u"\n[... %1 characters cut; the output had %2 characters in total ...]\n"_s.arg(cut).arg(
-                   totalChars)
+           + u"\n[... %1 characters cut; the output had %2 characters in total ...]\n"_s.arg(cut)
+                     .arg(totalChars)
            + text.right(half);
 }
 
@@ -71,7 +70,9 @@ QString outputText(const CommandOutcome &outcome, qsizetype limit)
         text = out.isEmpty() ? err : out;
     if (text.isEmpty())
         return u"(no output)"_s;
-    return capMiddle(text, limit, outcome.standardOutput.totalChars + outcome.standardError.totalChars);
+    return capMiddle(text,
+                     limit,
+                     outcome.standardOutput.totalChars + outcome.standardError.totalChars);
 }
 
 class ShellRun final : public ToolRun
@@ -82,7 +83,9 @@ public:
         , m_command(command)
     {
         m_command->setParent(this);
-        connect(m_command, &CommandRun::finished, this,
+        connect(m_command,
+                &CommandRun::finished,
+                this,
                 [this, options = std::move(options), shell = std::move(shell)](
                         const CommandOutcome &outcome) {
                     emit finished(ShellTool::resultFor(outcome, options, shell));
@@ -118,7 +121,8 @@ ToolRun *ShellTool::invoke(const PreparedCall &call, QObject *parent) const
     return new ShellRun(m_runner->start(request, nullptr), m_options, m_runner->shell(), parent);
 }
 
-ToolResult ShellTool::resultFor(const CommandOutcome &outcome, const ShellToolOptions &options,
+ToolResult ShellTool::resultFor(const CommandOutcome &outcome,
+                                const ShellToolOptions &options,
                                 const ShellInfo &shell)
 {
     const QString output = outputText(outcome, options.outputLimit);
@@ -128,7 +132,8 @@ ToolResult ShellTool::resultFor(const CommandOutcome &outcome, const ShellToolOp
         result = outcome.exitCode == 0
                          ? ToolResult::success(output)
                          : ToolResult::failure(u"shell_failed"_s,
-                                               u"exit code %1\n%2"_s.arg(outcome.exitCode).arg(output));
+                                               u"exit code %1\n%2"_s.arg(outcome.exitCode)
+                                                       .arg(output));
         break;
     case CommandOutcome::Crashed:
         result = ToolResult::failure(u"shell_failed"_s,
@@ -140,8 +145,9 @@ ToolResult ShellTool::resultFor(const CommandOutcome &outcome, const ShellToolOp
         result = ToolResult::failure(
                 u"shell_timeout"_s,
                 u"the command was still running after %1 s and was killed with every process it "
-                u"started\n%2"_s.arg(std::chrono::duration_cast<std::chrono::seconds>(options.timeout)
-                                             .count())
+                u"started\n%2"_s
+                        .arg(std::chrono::duration_cast<std::chrono::seconds>(options.timeout)
+                                     .count())
                         .arg(output));
         break;
     case CommandOutcome::Cancelled:

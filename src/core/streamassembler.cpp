@@ -241,6 +241,9 @@ Result<Completion> StreamAssembler::result() const
         }
         message.insert(u"tool_calls"_s, calls);
     }
+    // On the message, as a non-streamed answer carries it: providers that require it back get it.
+    if (!m_reasoning.isEmpty())
+        message.insert(u"reasoning_content"_s, m_reasoning);
     Result<Message> parsed = Message::fromJson(message);
     if (!parsed)
         return parsed.error();

@@ -25,13 +25,13 @@ Tool::Tool(QString name, QString description, JsonSchema parameters, SideEffect 
 QJsonObject Tool::definition() const
 {
     return QJsonObject{
-        {u"type"_s, u"function"_s},
-        {u"function"_s,
-         QJsonObject{
-             {u"name"_s, m_name},
-             {u"description"_s, m_description},
-             {u"parameters"_s, m_parameters.schema()},
-         }},
+            {u"type"_s, u"function"_s},
+            {u"function"_s,
+             QJsonObject{
+                     {u"name"_s, m_name},
+                     {u"description"_s, m_description},
+                     {u"parameters"_s, m_parameters.schema()},
+             }},
     };
 }
 
@@ -62,10 +62,10 @@ Preparation Tool::prepare(const ToolCall &call) const
     const QList<SchemaViolation> violations = m_parameters.validate(arguments);
     if (!violations.isEmpty()) {
         return ToolResult::failure(u"invalid_arguments"_s,
-                                   describeViolations(violations)
-                                           + u". The parameters schema is: "_s
-                                           + QString::fromUtf8(QJsonDocument(m_parameters.schema())
-                                                                       .toJson(QJsonDocument::Compact)));
+                                   describeViolations(violations) + u". The parameters schema is: "_s
+                                           + QString::fromUtf8(
+                                                   QJsonDocument(m_parameters.schema())
+                                                           .toJson(QJsonDocument::Compact)));
     }
     if (const QString problem = checkArguments(arguments); !problem.isEmpty())
         return ToolResult::failure(u"invalid_arguments"_s, problem);
@@ -101,9 +101,9 @@ Preparation ToolSnapshot::prepare(const ToolCall &call) const
     for (const auto &tool : m_tools)
         names.append(tool->name());
     return ToolResult::failure(u"unknown_tool"_s,
-                               u"there is no tool named \"%1\". Available tools: %2."_s.arg(
-                                       call.name,
-                                       names.isEmpty() ? u"none"_s : names.join(u", "_s)));
+                               u"there is no tool named \"%1\". Available tools: %2."_s
+                                       .arg(call.name,
+                                            names.isEmpty() ? u"none"_s : names.join(u", "_s)));
 }
 
 void ToolRegistry::add(std::shared_ptr<const Tool> tool)

@@ -51,15 +51,15 @@ Result<void> TranscriptWriter::open(const QString &path)
 Result<void> TranscriptWriter::write(const Exchange &exchange)
 {
     QJsonObject line{
-        {u"turn"_s, exchange.turn},
-        {u"method"_s, QString::fromLatin1(exchange.method)},
-        {u"url"_s, exchange.url.toString()},
-        {u"startedAt"_s, exchange.startedAt.toString(Qt::ISODateWithMs)},
-        {u"status"_s, exchange.httpStatus},
-        {u"durationMs"_s, exchange.durationMs},
-        {u"requestHeaders"_s, headersValue(exchange.requestHeaders)},
-        {u"request"_s, bodyValue(exchange.requestBody)},
-        {u"response"_s, bodyValue(exchange.responseBody)},
+            {u"turn"_s, exchange.turn},
+            {u"method"_s, QString::fromLatin1(exchange.method)},
+            {u"url"_s, exchange.url.toString()},
+            {u"startedAt"_s, exchange.startedAt.toString(Qt::ISODateWithMs)},
+            {u"status"_s, exchange.httpStatus},
+            {u"durationMs"_s, exchange.durationMs},
+            {u"requestHeaders"_s, headersValue(exchange.requestHeaders)},
+            {u"request"_s, bodyValue(exchange.requestBody)},
+            {u"response"_s, bodyValue(exchange.responseBody)},
     };
     if (!exchange.errorString.isEmpty())
         line.insert(u"error"_s, exchange.errorString);

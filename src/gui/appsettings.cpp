@@ -28,6 +28,8 @@ const QString modelKey = u"provider/model"_s;
 const QString apiKeyKey = u"provider/apiKey"_s;
 const QString plainTextKey = u"provider/storeKeyInPlainText"_s;
 const QString timeoutKey = u"provider/requestTimeoutSeconds"_s;
+const QString streamKey = u"provider/stream"_s;
+const QString maxRetriesKey = u"provider/maxRetries"_s;
 const QString maxTurnsKey = u"agent/maxTurns"_s;
 const QString workspaceKey = u"agent/workspace"_s;
 const QString demoModeKey = u"agent/demoMode"_s;
@@ -60,6 +62,10 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
     settings.requestTimeoutSeconds = std::clamp(file->value(timeoutKey, 120).toInt(),
                                                 minimumTimeoutSeconds,
                                                 maximumTimeoutSeconds);
+    settings.stream = file->value(streamKey, true).toBool();
+    settings.maxRetries = std::clamp(file->value(maxRetriesKey, 3).toInt(),
+                                     minimumMaxRetries,
+                                     maximumMaxRetries);
     settings.maxTurns = std::clamp(file->value(maxTurnsKey, 20).toInt(),
                                    minimumMaxTurns,
                                    maximumMaxTurns);
@@ -115,6 +121,8 @@ void AppSettings::save() const
     else if (!isInherited(AgentLoop::apiKeyVariable, apiKey))
         file->setValue(apiKeyKey, apiKey.trimmed());
     file->setValue(timeoutKey, requestTimeoutSeconds);
+    file->setValue(streamKey, stream);
+    file->setValue(maxRetriesKey, maxRetries);
     file->setValue(maxTurnsKey, maxTurns);
     file->setValue(workspaceKey, workspace);
     file->setValue(demoModeKey, demoMode);
@@ -151,6 +159,10 @@ AgentLoop::ProviderSettings AppSettings::provider() const
         provider.model = model.trimmed();
     }
     provider.requestTimeout = std::chrono::seconds(requestTimeoutSeconds);
+    // The demo too: it answers with plain JSON whatever it is asked, which the client reads as
+    // well as a stream.
+    provider.stream = stream;
+    provider.retry.maxRetries = maxRetries;
     return provider;
 }
 

@@ -33,6 +33,12 @@ struct AppSettings
     int maxTurns = 20;
     QString workspace;
     int requestTimeoutSeconds = 120;
+    // Ask for the answer as Server-Sent Events and show it as it is written; off for providers
+    // that reject `stream: true`.
+    bool stream = true;
+    // How often a request that met a rate limit, a server error or a refused connection is sent
+    // again (so at most maxRetries + 1 attempts).
+    int maxRetries = 3;
     // The built-in scripted model (see demoprovider.h). On first start, with nothing stored and
     // no complete provider in the environment, it is on.
     bool demoMode = false;
@@ -54,6 +60,8 @@ struct AppSettings
     static constexpr int maximumMaxTurns = 200;
     static constexpr int minimumTimeoutSeconds = 5;
     static constexpr int maximumTimeoutSeconds = 3600;
+    static constexpr int minimumMaxRetries = 0;
+    static constexpr int maximumMaxRetries = 10;
 
     // The stored settings, then the process environment and the .env in the working directory.
     // Synchronous; the key arrives later when keyIsInStore().

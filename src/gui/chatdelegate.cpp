@@ -189,6 +189,11 @@ struct ChatDelegate::Layout
     std::unique_ptr<QTextDocument> document;
     QRect toggle; // "Show all" / "Show less"; empty when the output is short
     QString toggleText;
+    // AssistantText with reasoning: toggle is the "Reasoning" fold above the body, and, unfolded,
+    // reasoningDocument is shown in reasoningRect.
+    bool reasoningFold = false;
+    std::unique_ptr<QTextDocument> reasoningDocument;
+    QRect reasoningRect;
 };
 
 ChatDelegate::ChatDelegate(QObject *parent)
@@ -277,10 +282,28 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(const QStyleOptio
         cardWidth = textWidth + 2 * m.padX;
         break;
     }
-    case ChatItem::AssistantText:
-        layout->headerText = tr("Assistant");
+    case ChatItem::AssistantText: {
+        switch (ChatItem::Stream(index.data(ChatModel::StreamRole).toInt())) {
+        case ChatItem::Stream::Complete:
+            layout->headerText = tr("Assistant");
+            break;
+        case ChatItem::Stream::Live:
+            layout->headerText = tr("Assistant · answering…");
+            break;
+        case ChatItem::Stream::Incomplete:
+            layout->headerText = tr("Assistant (incomplete)");
+            break;
+        }
         layout->document = markdownDocument(text, font, colors);
+        const QString reasoning = index.data(ChatModel::ReasoningRole).toString();
+        if (!reasoning.isEmpty()) {
+            layout->reasoningFold = true;
+            layout->toggleText = tr("Reasoning");
+            if (!layout->collapsed)
+                layout->reasoningDocument = plainDocument(reasoning, font);
+        }
         break;
+    }
     case ChatItem::ToolCall: {
         layout->headerText = tr("Tool call: %1").arg(toolName);
         layout->document = plainDocument(prettyJson(index.data(ChatModel::ArgumentsRole).toString()),
@@ -335,7 +358,9 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(const QStyleOptio
 
     if (kind != ChatItem::UserPrompt)
         layout->document->setTextWidth(textWidth);
-    const int bodyHeight = int(std::ceil(layout->document->size().height()));
+    // An answer that so far is all reasoning has no body yet.
+    const bool emptyBody = layout->reasoningFold && text.isEmpty();
+    const int bodyHeight = emptyBody ? 0 : int(std::ceil(layout->document->size().height()));
 
     const int cardX = kind == ChatItem::UserPrompt ? width - m.outerX - cardWidth : m.outerX;
     int y = kind == ChatItem::Notice ? 0 : m.padY;
@@ -352,9 +377,27 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(const QStyleOptio
         }
         y += m.line + m.gap;
     }
+    if (layout->reasoningFold) {
+        // A triangle, then the label; the whole of it is the click target.
+        const int toggleWidth = m.line + QFontMetrics(font).horizontalAdvance(layout->toggleText)
+                                + m.unit;
+        layout->toggle = QRect(m.padX, y, qMin(toggleWidth, textWidth), m.line);
+        y += m.line;
+        if (layout->reasoningDocument) {
+            // Indented behind a rule, like a quotation: it is the model's aside, not the answer.
+            const int indent = 2 * m.unit;
+            layout->reasoningDocument->setTextWidth(qMax(m.line, textWidth - indent));
+            const int height = int(std::ceil(layout->reasoningDocument->size().height()));
+            y += m.unit;
+            layout->reasoningRect = QRect(m.padX + indent, y, textWidth - indent, height);
+            y += height;
+        }
+        if (!emptyBody)
+            y += m.gap;
+    }
     layout->body = QRect(kind == ChatItem::Notice ? 0 : m.padX, y, textWidth, bodyHeight);
     y += bodyHeight;
-    if (!layout->toggleText.isEmpty()) {
+    if (!layout->toggleText.isEmpty() && !layout->reasoningFold) {
         y += m.unit;
         const int toggleWidth = QFontMetrics(font).horizontalAdvance(layout->toggleText) + m.unit;
         layout->toggle = QRect(m.padX, y, toggleWidth, m.line);
@@ -368,6 +411,7 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(const QStyleOptio
     layout->header.translate(offset);
     layout->body.translate(offset);
     layout->toggle.translate(offset);
+    layout->reasoningRect.translate(offset);
     layout->size = QSize(width, y + 2 * m.outerY);
     return layout;
 }
@@ -467,7 +511,13 @@ void ChatDelegate::paint(QPainter *painter,
         QFont headerFont = option.font;
         headerFont.setBold(true);
         painter->setFont(headerFont);
-        painter->setPen(accent.isValid() && kind != ChatItem::ToolCall ? accent : colors.dimText);
+        QColor headerColor = accent.isValid() && kind != ChatItem::ToolCall ? accent
+                                                                            : colors.dimText;
+        if (kind == ChatItem::AssistantText
+            && ChatItem::Stream(index.data(ChatModel::StreamRole).toInt())
+                       == ChatItem::Stream::Incomplete)
+            headerColor = colors.warning;
+        painter->setPen(headerColor);
         const QString header = QFontMetrics(headerFont)
                                        .elidedText(layout.headerText,
                                                    Qt::ElideRight,
@@ -494,7 +544,45 @@ void ChatDelegate::paint(QPainter *painter,
     layout.document->documentLayout()->draw(painter, context);
     painter->restore();
 
-    if (!layout.toggle.isNull()) {
+    if (layout.reasoningFold) {
+        // Dimmed: the reasoning is there for whoever wants it, the answer is what matters.
+        painter->save();
+        const QRect toggle = layout.toggle;
+        const qreal size = m.line * 0.42;
+        const QPointF centre(toggle.left() + size / 2.0 + 1, toggle.center().y() + 0.5);
+        QPolygonF triangle;
+        if (layout.collapsed) // pointing right: there is more
+            triangle << QPointF(centre.x() - size * 0.35, centre.y() - size / 2.0)
+                     << QPointF(centre.x() + size * 0.45, centre.y())
+                     << QPointF(centre.x() - size * 0.35, centre.y() + size / 2.0);
+        else // pointing down: shown below
+            triangle << QPointF(centre.x() - size / 2.0, centre.y() - size * 0.35)
+                     << QPointF(centre.x() + size / 2.0, centre.y() - size * 0.35)
+                     << QPointF(centre.x(), centre.y() + size * 0.45);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colors.dimText);
+        painter->drawPolygon(triangle);
+        painter->setFont(option.font);
+        painter->setPen(colors.dimText);
+        painter->drawText(toggle.adjusted(m.line, 0, 0, 0),
+                          Qt::AlignLeft | Qt::AlignVCenter,
+                          layout.toggleText);
+        if (layout.reasoningDocument) {
+            const QRect rect = layout.reasoningRect;
+            painter->fillRect(QRect(rect.left() - 2 * m.unit + m.unit / 2,
+                                    rect.top(),
+                                    qMax(2, m.unit / 2),
+                                    rect.height()),
+                              ChatColors::blend(colors.cardBorder, colors.dimText, 0.3));
+            painter->translate(rect.topLeft());
+            QAbstractTextDocumentLayout::PaintContext reasoningContext;
+            reasoningContext.palette = option.palette;
+            reasoningContext.palette.setColor(QPalette::Text, colors.dimText);
+            reasoningContext.clip = QRectF(0, 0, rect.width(), rect.height());
+            layout.reasoningDocument->documentLayout()->draw(painter, reasoningContext);
+        }
+        painter->restore();
+    } else if (!layout.toggle.isNull()) {
         QFont linkFont = option.font;
         linkFont.setUnderline(true);
         painter->setFont(linkFont);

@@ -56,12 +56,18 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
     case CollapsedRole:
         return item.collapsed;
     case CollapsibleRole:
+        if (item.kind == ChatItem::AssistantText)
+            return !item.reasoning.isEmpty();
         return (item.kind == ChatItem::ToolResult || item.kind == ChatItem::Denial)
                && item.lineCount > collapsedLineCount;
     case LineCountRole:
         return item.lineCount;
     case ItemIdRole:
         return item.id;
+    case ReasoningRole:
+        return item.reasoning;
+    case StreamRole:
+        return int(item.stream);
     default:
         return {};
     }
@@ -108,6 +114,8 @@ QHash<int, QByteArray> ChatModel::roleNames() const
     names.insert(CollapsibleRole, "collapsible");
     names.insert(LineCountRole, "lineCount");
     names.insert(ItemIdRole, "itemId");
+    names.insert(ReasoningRole, "reasoning");
+    names.insert(StreamRole, "stream");
     return names;
 }
 
@@ -132,6 +140,64 @@ void ChatModel::clear()
     m_items.clear();
     m_toolCallRows.clear();
     endResetModel();
+}
+
+void ChatModel::appendText(int row, const QString &text, const QString &reasoning)
+{
+    if (row < 0 || row >= m_items.size() || (text.isEmpty() && reasoning.isEmpty()))
+        return;
+    ChatItem &item = m_items[row];
+    item.text += text;
+    item.reasoning += reasoning;
+    if (!text.isEmpty())
+        item.lineCount = lineCount(item.text);
+    const QModelIndex changed = index(row, 0);
+    emit dataChanged(changed,
+                     changed,
+                     {Qt::DisplayRole,
+                      Qt::AccessibleTextRole,
+                      TextRole,
+                      ReasoningRole,
+                      LineCountRole,
+                      CollapsibleRole});
+}
+
+void ChatModel::replace(int row, ChatItem item)
+{
+    if (row < 0 || row >= m_items.size())
+        return;
+    ChatItem &old = m_items[row];
+    if (old.kind == ChatItem::ToolCall)
+        m_toolCallRows.remove(old.toolCallId);
+    item.id = old.id;
+    item.collapsed = old.collapsed;
+    item.lineCount = lineCount(item.text);
+    if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
+        m_toolCallRows.insert(item.toolCallId, row);
+    old = std::move(item);
+    const QModelIndex changed = index(row, 0);
+    emit dataChanged(changed, changed);
+}
+
+void ChatModel::setStream(int row, ChatItem::Stream stream)
+{
+    if (row < 0 || row >= m_items.size() || m_items.at(row).stream == stream)
+        return;
+    m_items[row].stream = stream;
+    const QModelIndex changed = index(row, 0);
+    emit dataChanged(changed, changed, {StreamRole, Qt::AccessibleDescriptionRole});
+}
+
+void ChatModel::removeLast()
+{
+    if (m_items.isEmpty())
+        return;
+    const int row = int(m_items.size()) - 1;
+    beginRemoveRows({}, row, row);
+    if (m_items.last().kind == ChatItem::ToolCall)
+        m_toolCallRows.remove(m_items.last().toolCallId);
+    m_items.removeLast();
+    endRemoveRows();
 }
 
 void ChatModel::toggleCollapsed(const QModelIndex &index)
@@ -168,6 +234,14 @@ QString ChatModel::description(const ChatItem &item)
     case ChatItem::UserPrompt:
         return tr("Your prompt");
     case ChatItem::AssistantText:
+        switch (item.stream) {
+        case ChatItem::Stream::Live:
+            return tr("Assistant, answering");
+        case ChatItem::Stream::Incomplete:
+            return tr("Assistant, incomplete answer");
+        case ChatItem::Stream::Complete:
+            break;
+        }
         return tr("Assistant");
     case ChatItem::ToolCall:
         return tr("Tool call: %1").arg(item.toolName);

@@ -20,9 +20,13 @@ struct ChatItem
         Notice,       // a quiet line: "Stopped by the user."
     };
 
+    // AssistantText only: whether the answer is still arriving, or stopped before it was complete.
+    enum class Stream { Complete, Live, Incomplete };
+
     Kind kind = Notice;
-    QString text; // prompt, Markdown, tool output, error message
-    QString hint; // ErrorMessage: the fix
+    QString text;      // prompt, Markdown, tool output, error message
+    QString reasoning; // AssistantText: the model's reasoning_content, shown folded
+    QString hint;      // ErrorMessage: the fix
     QString toolName;
     QString toolCallId;
     QString arguments; // ToolCall: the arguments text exactly as the model sent it
@@ -30,15 +34,17 @@ struct ChatItem
     int exitCode = -1; // -1 when no process ran
     bool ok = true;
     qint64 durationMs = -1;
-    int turn = 0; // the inspector's request number (from 1) that produced it; 0: none
-    bool collapsed = true;
+    int turn = 0;          // the inspector's request number (from 1) that produced it; 0: none
+    bool collapsed = true; // long tool output cut, or an assistant's reasoning folded
+    Stream stream = Stream::Complete;
     quint64 id = 0;    // assigned by the model; stable while the item lives
     int lineCount = 0; // lines of text; counted once, by the model
 };
 
 // The conversation as the user sees it. Append-only while a conversation lasts: adding an item
 // inserts exactly one row and touches nothing else, so the 10 000th message costs what the
-// 10th did.
+// 10th did. The one exception is the last row while a streamed answer arrives: it grows, is
+// replaced by the final message, or (when the answer came to nothing) is taken away.
 class ChatModel final : public QAbstractListModel
 {
     Q_OBJECT
@@ -59,6 +65,8 @@ public:
         CollapsibleRole, // the output is longer than collapsedLineCount lines
         LineCountRole,
         ItemIdRole,
+        ReasoningRole,
+        StreamRole, // int(ChatItem::Stream)
     };
     Q_ENUM(Role)
 
@@ -76,6 +84,15 @@ public:
     // Returns the new row.
     int append(ChatItem item);
     void clear();
+
+    // A streamed answer grows in place: each call changes that one row (one dataChanged).
+    void appendText(int row, const QString &text, const QString &reasoning);
+    // Puts item in place of the one at row, as the same item to the view (same id, same fold
+    // state): the live answer becomes the final message without a flicker.
+    void replace(int row, ChatItem item);
+    void setStream(int row, ChatItem::Stream stream);
+    // Takes the last item away; a live answer that came to nothing.
+    void removeLast();
     const ChatItem &item(int row) const { return m_items.at(row); }
     void toggleCollapsed(const QModelIndex &index);
     // The row of the ToolCall item with this id, or -1.

@@ -121,20 +121,33 @@ void ChatView::dataChanged(const QModelIndex &topLeft,
                            const QModelIndex &bottomRight,
                            const QList<int> &roles)
 {
+    const bool follow = isAtBottom();
+    // Only the changed items are laid out again; the others keep their cached layouts and
+    // heights, so a streamed answer growing at the end costs one item's layout per update.
     for (int row = topLeft.row(); row <= bottomRight.row(); ++row)
         m_delegate->invalidate(model()->index(row, 0));
     QListView::dataChanged(topLeft, bottomRight, roles);
-    // The height of the changed items may have changed (a result shown in full).
+    // The height of the changed items may have changed (a result shown in full, an answer that
+    // grew).
     scheduleDelayedItemsLayout();
+    // An answer growing at the bottom stays in view, as new messages do.
+    if (follow && bottomRight.row() == model()->rowCount() - 1)
+        followBottom();
 }
 
 void ChatView::rowsInserted(const QModelIndex &parent, int start, int end)
 {
     const bool follow = isAtBottom() || m_followPending;
     QListView::rowsInserted(parent, start, end);
-    if (!follow || m_followPending)
+    if (follow)
+        followBottom();
+}
+
+void ChatView::followBottom()
+{
+    if (m_followPending)
         return;
-    // One scroll per burst of appends: the layout then runs once, not once per message.
+    // One scroll per burst of changes: the layout then runs once, not once per message.
     m_followPending = true;
     QTimer::singleShot(0, this, [this] {
         m_followPending = false;
@@ -237,12 +250,13 @@ void ChatView::contextMenuEvent(QContextMenuEvent *event)
         }
         if (index.data(ChatModel::CollapsibleRole).toBool()) {
             const bool collapsed = index.data(ChatModel::CollapsedRole).toBool();
-            menu->addAction(collapsed ? tr("Show &all") : tr("Show &less"),
-                            this,
-                            [this, persistent] {
-                                if (persistent.isValid())
-                                    m_model->toggleCollapsed(persistent);
-                            });
+            QString toggle = collapsed ? tr("Show &all") : tr("Show &less");
+            if (item.kind == ChatItem::AssistantText) // the fold is the reasoning's
+                toggle = collapsed ? tr("Show &reasoning") : tr("Hide &reasoning");
+            menu->addAction(toggle, this, [this, persistent] {
+                if (persistent.isValid())
+                    m_model->toggleCollapsed(persistent);
+            });
         }
         if (m_model->flags(index) & Qt::ItemIsEditable)
             menu->addAction(tr("Select &text…"), this, [this, persistent] {

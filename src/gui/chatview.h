@@ -51,6 +51,7 @@ protected:
 
 private:
     bool isAtBottom() const;
+    void followBottom();
     void relayout();
 
     ChatModel *m_model = nullptr;

@@ -98,14 +98,18 @@ Inspector::Inspector(QWidget *parent)
 
     m_request = newTextView(u"requestView"_s, tr("Request body"), this);
     m_response = newTextView(u"responseView"_s, tr("Response body"), this);
+    m_assembled = newTextView(u"assembledView"_s, tr("Assembled message"), this);
     m_headers = newTextView(u"headersView"_s, tr("Request and response headers"), this);
     m_request->setPlaceholderText(
             tr("Select a request above to see the exact JSON that was sent."));
     m_response->setPlaceholderText(
             tr("Select a request above to see the exact JSON that came back."));
     m_headers->setPlaceholderText(tr("Select a request above to see its HTTP headers."));
+    m_assembled->setPlaceholderText(
+            tr("The stream ended before a complete message could be assembled."));
     m_requestHighlighter = new JsonHighlighter(m_request->document());
     m_responseHighlighter = new JsonHighlighter(m_response->document());
+    m_assembledHighlighter = new JsonHighlighter(m_assembled->document());
 
     m_tree->setObjectName(u"jsonTree"_s);
     m_tree->setAccessibleName(tr("JSON tree"));
@@ -136,6 +140,11 @@ Inspector::Inspector(QWidget *parent)
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_request, tr("Request"));
     m_tabs->addTab(m_response, tr("Response"));
+    m_tabs->addTab(m_assembled, tr("Assembled"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_assembled),
+                          tr("The assistant message put together from the streamed events: what "
+                             "the agent acted on"));
+    m_tabs->setTabVisible(m_tabs->indexOf(m_assembled), false);
     m_tabs->addTab(m_headers, tr("Headers"));
     m_tabs->addTab(treePage, tr("Tree"));
 
@@ -155,7 +164,7 @@ Inspector::Inspector(QWidget *parent)
             tr("Wrap long lines of the bodies and headers instead of scrolling sideways"));
     m_wrap->setChecked(true);
     const auto applyWrap = [this](bool wrap) {
-        for (QPlainTextEdit *view : {m_request, m_response, m_headers})
+        for (QPlainTextEdit *view : {m_request, m_response, m_assembled, m_headers})
             view->setLineWrapMode(wrap ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
     };
     applyWrap(true);
@@ -223,7 +232,7 @@ void Inspector::onRowsInserted(int first)
     // Follow the newest request unless the user is reading an older one.
     const int selected = selectedRow();
     if (selected < 0 || selected == first - 1)
-        selectTurn(first + 1);
+        selectRow(first);
 }
 
 int Inspector::selectedRow() const
@@ -236,9 +245,15 @@ int Inspector::selectedRow() const
 
 void Inspector::selectTurn(int number)
 {
-    if (!m_model || number < 1 || number > m_model->rowCount())
+    if (m_model)
+        selectRow(m_model->rowOfRequest(number));
+}
+
+void Inspector::selectRow(int row)
+{
+    if (!m_model || row < 0 || row >= m_model->rowCount())
         return;
-    const QModelIndex index = m_model->index(number - 1, 0);
+    const QModelIndex index = m_model->index(row, 0);
     m_table->selectionModel()->setCurrentIndex(index,
                                                QItemSelectionModel::ClearAndSelect
                                                        | QItemSelectionModel::Rows);
@@ -247,7 +262,7 @@ void Inspector::selectTurn(int number)
 
 int Inspector::currentTurn() const
 {
-    return m_shownRow >= 0 ? m_shownRow + 1 : 0;
+    return m_model && m_shownRow >= 0 ? m_model->record(m_shownRow).number : 0;
 }
 
 QString Inspector::requestText() const
@@ -260,9 +275,24 @@ QString Inspector::responseText() const
     return m_response->toPlainText();
 }
 
+QString Inspector::assembledText() const
+{
+    return m_assembled->toPlainText();
+}
+
 QString Inspector::headersText() const
 {
     return m_headers->toPlainText();
+}
+
+QString Inspector::summaryText() const
+{
+    return m_summary->text();
+}
+
+QWidget *Inspector::assembledPage() const
+{
+    return m_assembled;
 }
 
 void Inspector::showRow(int row)
@@ -273,6 +303,8 @@ void Inspector::showRow(int row)
         m_shownState = -1;
         m_request->clear();
         m_response->clear();
+        m_assembled->clear();
+        showAssembledTab(false);
         m_headers->clear();
         m_treeModel->clear();
         m_summary->setText(tr("No request selected"));
@@ -299,6 +331,8 @@ void Inspector::showRow(int row)
                   isJsonDocument(exchange.requestBody) ? m_request->document() : nullptr);
     }
     highlight(m_responseHighlighter, nullptr);
+    highlight(m_assembledHighlighter, nullptr);
+    m_assembled->clear();
     switch (record.state) {
     case TurnRecord::State::Pending:
         m_response->clear();
@@ -314,13 +348,24 @@ void Inspector::showRow(int row)
             m_response->setPlaceholderText(exchange.errorString.isEmpty()
                                                    ? tr("The response had no body.")
                                                    : exchange.errorString);
+        } else if (exchange.streamed) {
+            // The events exactly as they arrived: re-indenting them would hide what the provider
+            // really sent (split lines, keep-alives, a missing [DONE]).
+            m_response->setPlainText(QString::fromUtf8(exchange.responseBody));
+            m_assembled->setPlainText(prettyJson(exchange.assembledMessage));
         } else {
             m_response->setPlainText(prettyJson(exchange.responseBody));
         }
         break;
     }
+    const bool streamed = record.state == TurnRecord::State::Answered && exchange.streamed;
+    m_responseHighlighter->setMode(streamed ? JsonHighlighter::Mode::ServerSentEvents
+                                            : JsonHighlighter::Mode::Json);
     highlight(m_responseHighlighter,
-              isJsonDocument(exchange.responseBody) ? m_response->document() : nullptr);
+              streamed || isJsonDocument(exchange.responseBody) ? m_response->document() : nullptr);
+    highlight(m_assembledHighlighter,
+              isJsonDocument(exchange.assembledMessage) ? m_assembled->document() : nullptr);
+    showAssembledTab(streamed);
     m_headers->setPlainText(headersText(record));
     showTree();
 
@@ -330,11 +375,18 @@ void Inspector::showRow(int row)
                                               : tr("no HTTP answer"))
                                    : (record.state == TurnRecord::State::Pending ? tr("waiting")
                                                                                  : tr("stopped"));
-    m_summary->setText(tr("Request %1 · %2 %3 · %4")
-                               .arg(record.number)
-                               .arg(QString::fromLatin1(exchange.method),
-                                    exchange.url.toDisplayString(),
-                                    status));
+    QString summary = exchange.attempt > 1 || !exchange.retryNotice.isEmpty()
+                              ? tr("Request %1 · attempt %2").arg(record.number).arg(exchange.attempt)
+                              : tr("Request %1").arg(record.number);
+    summary = tr("%1 · %2 %3 · %4")
+                      .arg(summary,
+                           QString::fromLatin1(exchange.method),
+                           exchange.url.toDisplayString(),
+                           status);
+    if (!exchange.retryNotice.isEmpty())
+        summary += u" · "_s + exchange.retryNotice;
+    m_summary->setText(summary);
+    m_summary->setToolTip(summary);
     m_copyRequest->setEnabled(true);
     m_copyResponse->setEnabled(!exchange.responseBody.isEmpty());
     m_copyCurl->setEnabled(true);
@@ -347,7 +399,10 @@ void Inspector::showTree()
         return;
     }
     const AgentLoop::Exchange &exchange = m_model->record(m_shownRow).exchange;
+    // A stream is no JSON document: its tree is the message assembled from it.
+    m_treeSource->setItemText(1, exchange.streamed ? tr("Assembled message") : tr("Response body"));
     m_treeModel->setJson(m_treeSource->currentIndex() == 0 ? exchange.requestBody
+                         : exchange.streamed               ? exchange.assembledMessage
                                                            : exchange.responseBody);
     m_tree->expandToDepth(1);
     m_tree->resizeColumnToContents(JsonTreeModel::KeyColumn);
@@ -401,6 +456,16 @@ QString Inspector::curlCommand(const AgentLoop::Exchange &exchange)
     return command;
 }
 
+void Inspector::showAssembledTab(bool visible)
+{
+    const int tab = m_tabs->indexOf(m_assembled);
+    if (m_tabs->isTabVisible(tab) == visible)
+        return;
+    if (!visible && m_tabs->currentIndex() == tab)
+        m_tabs->setCurrentWidget(m_response);
+    m_tabs->setTabVisible(tab, visible);
+}
+
 void Inspector::copyRequest()
 {
     QGuiApplication::clipboard()->setText(m_request->toPlainText());
@@ -408,6 +473,12 @@ void Inspector::copyRequest()
 
 void Inspector::copyResponse()
 {
+    // An event stream is copied byte for byte (the view shows CRLF as plain line breaks).
+    if (m_model && m_shownRow >= 0 && m_model->record(m_shownRow).exchange.streamed) {
+        QGuiApplication::clipboard()->setText(
+                QString::fromUtf8(m_model->record(m_shownRow).exchange.responseBody));
+        return;
+    }
     QGuiApplication::clipboard()->setText(m_response->toPlainText());
 }
 
@@ -423,6 +494,7 @@ void Inspector::changeEvent(QEvent *event)
     if (event->type() == QEvent::PaletteChange) {
         m_requestHighlighter->setPalette(palette());
         m_responseHighlighter->setPalette(palette());
+        m_assembledHighlighter->setPalette(palette());
     }
 }
 

@@ -22,9 +22,11 @@ class JsonTreeModel;
 class TurnModel;
 struct TurnRecord;
 
-// The tool-call inspector: the table of requests, and for the selected one the exact request
-// and response bodies (pretty-printed, highlighted), the headers with Authorization redacted,
-// and a tree of the JSON; with copy buttons and "Copy as curl".
+// The tool-call inspector: the table of requests (one row per attempt when one was retried),
+// and for the selected one the exact request and response bodies (pretty-printed, highlighted;
+// a streamed response as the raw events that arrived, with the assembled message the loop acted
+// on in a tab of its own), the headers with Authorization redacted, and a tree of the JSON; with
+// copy buttons and "Copy as curl".
 class Inspector final : public QWidget
 {
     Q_OBJECT
@@ -34,14 +36,24 @@ public:
     void setModel(TurnModel *model);
     TurnModel *model() const { return m_model; }
 
-    // Selects the request with this number (from 1) and shows it.
+    // Selects the request with this number (from 1), its last attempt when it was retried, and
+    // shows it.
     void selectTurn(int number);
+    // Selects the table's row (one HTTP exchange) and shows it.
+    void selectRow(int row);
     // The shown request's number, 0 when none.
     int currentTurn() const;
+    // The table row shown, -1 when none.
+    int currentRow() const { return m_shownRow; }
 
     QString requestText() const;
     QString responseText() const;
+    // A streamed response's assembled message, pretty-printed; empty otherwise.
+    QString assembledText() const;
     QString headersText() const;
+    QString summaryText() const;
+    // The "Assembled" tab's page; its tab is shown for streamed responses only.
+    QWidget *assembledPage() const;
     QTableView *table() const { return m_table; }
     QTabWidget *tabs() const { return m_tabs; }
 
@@ -57,6 +69,7 @@ protected:
 private:
     void showRow(int row);
     void showTree();
+    void showAssembledTab(bool visible);
     void copyRequest();
     void copyResponse();
     void copyCurl();
@@ -68,12 +81,14 @@ private:
     QTabWidget *m_tabs;
     QPlainTextEdit *m_request;
     QPlainTextEdit *m_response;
+    QPlainTextEdit *m_assembled;
     QPlainTextEdit *m_headers;
     QTreeView *m_tree;
     QComboBox *m_treeSource;
     JsonTreeModel *m_treeModel;
     JsonHighlighter *m_requestHighlighter;
     JsonHighlighter *m_responseHighlighter;
+    JsonHighlighter *m_assembledHighlighter;
     QPushButton *m_copyRequest;
     QPushButton *m_copyResponse;
     QPushButton *m_copyCurl;

@@ -25,13 +25,38 @@ void JsonHighlighter::setPalette(const QPalette &palette)
     m_keyword.setFontWeight(QFont::DemiBold);
     m_punctuation.setForeground(
             ChatColors::blend(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.35));
+    m_field.setForeground(
+            ChatColors::blend(palette.color(QPalette::Text), palette.color(QPalette::Base), 0.45));
+    m_comment.setForeground(m_field.foreground());
+    m_comment.setFontItalic(true);
     rehighlight();
 }
 
 void JsonHighlighter::highlightBlock(const QString &text)
 {
+    if (m_mode == Mode::Json) {
+        highlightJson(text, 0);
+        return;
+    }
+    if (text.startsWith(u':')) { // a comment, such as a keep-alive
+        setFormat(0, int(text.size()), m_comment);
+        return;
+    }
+    const qsizetype colon = text.indexOf(u':');
+    if (colon < 0)
+        return;
+    qsizetype valueStart = colon + 1;
+    if (valueStart < text.size() && text.at(valueStart) == u' ')
+        ++valueStart;
+    setFormat(0, int(valueStart), m_field);
+    if (QStringView(text).first(colon) == u"data")
+        highlightJson(text, valueStart);
+}
+
+void JsonHighlighter::highlightJson(const QString &text, qsizetype from)
+{
     const qsizetype n = text.size();
-    qsizetype i = 0;
+    qsizetype i = from;
     while (i < n) {
         const QChar c = text.at(i);
         if (c == u'"') {

@@ -8,6 +8,7 @@
 #include "demoprovider.h"
 #include "inspector.h"
 #include "keystore.h"
+#include "liveanswer.h"
 #include "promptedit.h"
 #include "settingsdialog.h"
 #include "turnmodel.h"
@@ -49,6 +50,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     : QMainWindow(parent)
     , m_options(std::move(options))
     , m_chatModel(new ChatModel(this))
+    , m_liveAnswer(new LiveAnswer(m_chatModel, this))
     , m_turnModel(new TurnModel(this))
     , m_chatView(new ChatView(this))
     , m_prompt(new PromptEdit(this))
@@ -148,6 +150,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     setTabOrder(m_chatView, m_inspector->table());
 
     m_tick.setInterval(1000);
+    m_tick.setTimerType(Qt::PreciseTimer); // a coarse one may skip a second of a countdown
     connect(&m_tick, &QTimer::timeout, this, &MainWindow::updateStatus);
 
     resize(1280, 800);
@@ -242,12 +245,18 @@ void MainWindow::connectController()
         m_maxTurns = maxTurns;
         updateStatus();
     });
+    connect(&m_controller, &AgentController::requestSent, this, &MainWindow::onRequestSent);
     connect(&m_controller,
-            &AgentController::requestSent,
+            &AgentController::retryScheduled,
             this,
-            [this](const AgentLoop::Exchange &exchange) {
-                m_currentRequest = m_turnModel->addRequest(exchange);
+            [this](const QString &, qint64 delayMs, int nextAttempt, int maxAttempts) {
+                onRetryScheduled(delayMs, nextAttempt, maxAttempts);
             });
+    connect(&m_controller, &AgentController::assistantTextDelta, m_liveAnswer, &LiveAnswer::addText);
+    connect(&m_controller,
+            &AgentController::assistantReasoningDelta,
+            m_liveAnswer,
+            &LiveAnswer::addReasoning);
     connect(&m_controller, &AgentController::responseReceived, m_turnModel, &TurnModel::setResponse);
     connect(&m_controller,
             &AgentController::completionReceived,
@@ -408,6 +417,7 @@ void MainWindow::clearConversation()
 {
     m_newConversationPending = false;
     m_controller.newConversation();
+    m_liveAnswer->reset();
     m_chatModel->clear();
     m_turnModel->clear();
     m_callTurns.clear();
@@ -513,7 +523,16 @@ void MainWindow::updateStatus()
         text = m_idleText;
         break;
     case AgentController::State::WaitingForModel:
-        text = tr("Waiting for the model… %1 s").arg(seconds);
+        if (m_retryAt) {
+            // Rounded up: "1 s" until the very moment of the retry, never "0 s" while waiting.
+            const qint64 remaining = (m_retryAt->remainingTime() + 999) / 1000;
+            text = tr("Retrying in %1 s (attempt %2 of %3)")
+                           .arg(qMax<qint64>(remaining, 1))
+                           .arg(m_retryAttempt)
+                           .arg(m_retryAttempts);
+        } else {
+            text = tr("Waiting for the model… %1 s").arg(seconds);
+        }
         break;
     case AgentController::State::AwaitingApproval:
         text = tr("Awaiting your approval");
@@ -531,6 +550,10 @@ void MainWindow::updateStatus()
 void MainWindow::onStateChanged(AgentController::State state)
 {
     m_state = state;
+    if (state != AgentController::State::WaitingForModel) {
+        m_retryAt.reset();
+        m_tick.setInterval(1000);
+    }
     if (state == AgentController::State::WaitingForModel
         || state == AgentController::State::RunningTool)
         m_phaseClock.start();
@@ -541,6 +564,31 @@ void MainWindow::onStateChanged(AgentController::State state)
     } else {
         m_tick.stop();
     }
+    updateStatus();
+}
+
+void MainWindow::onRequestSent(const AgentLoop::Exchange &exchange)
+{
+    m_currentRequest = m_turnModel->addRequest(exchange);
+    // A retry is only made before any byte of an answer arrived, so no live answer can be
+    // waiting here; if one were, it would never be completed.
+    if (m_liveAnswer->isActive())
+        m_liveAnswer->abandon();
+    m_liveAnswer->setTurn(m_currentRequest);
+    if (std::exchange(m_retryAt, std::nullopt)) {
+        m_phaseClock.start();
+        m_tick.start(1000); // the seconds count from this attempt
+    }
+    updateStatus();
+}
+
+void MainWindow::onRetryScheduled(qint64 delayMs, int nextAttempt, int maxAttempts)
+{
+    m_retryAt = QDeadlineTimer(delayMs, Qt::PreciseTimer);
+    m_retryAttempt = nextAttempt;
+    m_retryAttempts = maxAttempts;
+    // A countdown shown to the second needs a finer tick than the elapsed seconds.
+    m_tick.start(250);
     updateStatus();
 }
 
@@ -560,13 +608,14 @@ void MainWindow::onMessageAppended(const AgentLoop::Message &message)
     case AgentLoop::Role::Assistant:
         break;
     }
-    if (message.hasText()) {
-        ChatItem item;
-        item.kind = ChatItem::AssistantText;
-        item.text = message.content();
-        item.turn = m_currentRequest;
-        m_chatModel->append(item);
-    }
+    // The final message replaces the streamed one in place; reasoning alone (before tool calls)
+    // is shown too, folded; a message without either shows no text item.
+    ChatItem answer;
+    answer.kind = ChatItem::AssistantText;
+    answer.text = message.hasText() ? message.content() : QString();
+    answer.reasoning = message.reasoningContent();
+    answer.turn = m_currentRequest;
+    m_liveAnswer->finish(answer);
     for (const AgentLoop::ToolCall &call : message.toolCalls()) {
         ChatItem item;
         item.kind = ChatItem::ToolCall;
@@ -619,6 +668,7 @@ void MainWindow::onFailed(const AgentLoop::Error &error)
 {
     closeApproval();
     m_turnModel->abortPending();
+    m_liveAnswer->abandon();
     ChatItem item;
     if (error.kind == AgentLoop::Error::Cancelled) {
         item.kind = ChatItem::Notice;

@@ -3,6 +3,7 @@
 #include "agentcontroller.h"
 #include "appsettings.h"
 
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QMainWindow>
@@ -26,6 +27,7 @@ class ChatModel;
 class ChatView;
 class Inspector;
 class KeyStore;
+class LiveAnswer;
 class PromptEdit;
 class SettingsDialog;
 class TurnModel;
@@ -102,6 +104,8 @@ private:
     void restoreLayout();
 
     void onStateChanged(AgentLoop::AgentController::State state);
+    void onRequestSent(const AgentLoop::Exchange &exchange);
+    void onRetryScheduled(qint64 delayMs, int nextAttempt, int maxAttempts);
     void onMessageAppended(const AgentLoop::Message &message);
     void onApprovalRequested(const AgentLoop::ApprovalRequest &request);
     void onToolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result);
@@ -119,6 +123,7 @@ private:
     bool m_demoNetworkInstalled = false;
 
     ChatModel *m_chatModel;
+    LiveAnswer *m_liveAnswer; // the streamed answer growing in the chat
     TurnModel *m_turnModel;
     ChatView *m_chatView;
     PromptEdit *m_prompt;
@@ -144,6 +149,10 @@ private:
     QHash<QString, int> m_callTurns; // tool_call id -> the request that asked for it
     QElapsedTimer m_phaseClock;
     QTimer m_tick;
+    // Between a failed attempt and the next one: when it is sent, and which it is.
+    std::optional<QDeadlineTimer> m_retryAt;
+    int m_retryAttempt = 0;
+    int m_retryAttempts = 0;
     bool m_newConversationPending = false;
     bool m_started = false;
 };

@@ -112,6 +112,9 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     m_ui->timeoutSpin->setRange(AppSettings::minimumTimeoutSeconds,
                                 AppSettings::maximumTimeoutSeconds);
     m_ui->timeoutSpin->setValue(settings.requestTimeoutSeconds);
+    m_ui->retriesSpin->setRange(AppSettings::minimumMaxRetries, AppSettings::maximumMaxRetries);
+    m_ui->retriesSpin->setValue(settings.maxRetries);
+    m_ui->streamCheck->setChecked(settings.stream);
     m_ui->workspaceEdit->setText(QDir::toNativeSeparators(settings.workspace));
     m_ui->plainTextCheck->setChecked(settings.storeKeyInPlainText);
     m_ui->testProgress->hide();
@@ -121,6 +124,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     showMessage(m_ui->modelNote, settings.overrideNote(AgentLoop::modelVariable), Tone::Note);
     showMessage(m_ui->testResult, {}, Tone::None);
     showMessage(m_ui->demoNote, m_ui->demoNote->text(), Tone::Note);
+    showMessage(m_ui->streamNote, m_ui->streamNote->text(), Tone::Note);
 
     connect(m_ui->demoCheck, &QCheckBox::toggled, this, &SettingsDialog::validate);
     connect(m_ui->baseUrlEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
@@ -160,6 +164,8 @@ AppSettings SettingsDialog::settings() const
     settings.model = m_ui->modelCombo->currentText().trimmed();
     settings.maxTurns = m_ui->maxTurnsSpin->value();
     settings.requestTimeoutSeconds = m_ui->timeoutSpin->value();
+    settings.maxRetries = m_ui->retriesSpin->value();
+    settings.stream = m_ui->streamCheck->isChecked();
     settings.storeKeyInPlainText = m_ui->plainTextCheck->isChecked();
     const QString workspace = m_ui->workspaceEdit->text().trimmed();
     settings.workspace = workspace.isEmpty()

@@ -2,6 +2,8 @@
 
 #include <QLocale>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace Gui {
@@ -39,19 +41,28 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
     case TotalTokensRole:
         return record.usage ? QVariant(record.usage->totalTokens) : QVariant();
     case Qt::TextAlignmentRole:
-        return index.column() == FinishReasonColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        // Amounts right-aligned; the rest is text ("1 · attempt 2", "429 · Retrying in 2 s").
+        return index.column() == DurationColumn || index.column() == TokensColumn
+                       ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         if (index.column() == TokensColumn && record.usage)
             return tr("Prompt: %1 tokens\nCompletion: %2 tokens\nTotal: %3 tokens")
                     .arg(record.usage->promptTokens)
                     .arg(record.usage->completionTokens)
                     .arg(record.usage->totalTokens);
-        if (index.column() == StatusColumn && !exchange.errorString.isEmpty())
-            return exchange.errorString;
+        if (index.column() == StatusColumn) {
+            QStringList parts;
+            if (!exchange.errorString.isEmpty())
+                parts << exchange.errorString;
+            if (!exchange.retryNotice.isEmpty())
+                parts << exchange.retryNotice;
+            return parts.isEmpty() ? QVariant() : QVariant(parts.join(u'\n'));
+        }
         if (index.column() == NumberColumn)
-            return tr("Request %1 (turn %2 of its run), sent %3")
+            return tr("Request %1, attempt %2 (turn %3 of its run), sent %4")
                     .arg(record.number)
+                    .arg(exchange.attempt)
                     .arg(exchange.turn)
                     .arg(QLocale().toString(exchange.startedAt.toLocalTime(), QLocale::ShortFormat));
         return {};
@@ -64,17 +75,26 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
     const QLocale locale;
     switch (Column(index.column())) {
     case NumberColumn:
+        // Attempts are numbered once there is more than one: a retry, or one that will follow.
+        if (exchange.attempt > 1 || !exchange.retryNotice.isEmpty())
+            return tr("%1 · attempt %2").arg(record.number).arg(exchange.attempt);
         return record.number;
-    case StatusColumn:
+    case StatusColumn: {
+        QString status;
         switch (record.state) {
         case TurnRecord::State::Pending:
             return tr("waiting");
         case TurnRecord::State::Aborted:
             return tr("stopped");
         case TurnRecord::State::Answered:
+            status = exchange.httpStatus > 0 ? QString::number(exchange.httpStatus)
+                                             : tr("no answer");
             break;
         }
-        return exchange.httpStatus > 0 ? QString::number(exchange.httpStatus) : tr("no answer");
+        if (!exchange.retryNotice.isEmpty())
+            status += u" · "_s + exchange.retryNotice;
+        return status;
+    }
     case DurationColumn:
         if (record.state != TurnRecord::State::Answered)
             return QString();
@@ -122,12 +142,25 @@ QVariant TurnModel::headerData(int section, Qt::Orientation orientation, int rol
     return {};
 }
 
+int TurnModel::rowOfRequest(int number) const
+{
+    // Numbers never decrease along the rows.
+    const auto after = std::upper_bound(m_records.cbegin(),
+                                        m_records.cend(),
+                                        number,
+                                        [](int n, const TurnRecord &r) { return n < r.number; });
+    if (after == m_records.cbegin() || std::prev(after)->number != number)
+        return -1;
+    return int(std::prev(after) - m_records.cbegin());
+}
+
 int TurnModel::addRequest(const AgentLoop::Exchange &exchange)
 {
     const int row = int(m_records.size());
+    const int last = m_records.isEmpty() ? 0 : m_records.last().number;
     beginInsertRows({}, row, row);
     TurnRecord record;
-    record.number = row + 1;
+    record.number = exchange.attempt > 1 && last > 0 ? last : last + 1;
     record.exchange = exchange;
     m_records.append(record);
     endInsertRows();

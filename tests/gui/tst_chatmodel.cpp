@@ -1,10 +1,12 @@
 #include "chatdelegate.h"
 #include "chatmodel.h"
 #include "chatview.h"
+#include "liveanswer.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QElapsedTimer>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -72,6 +74,9 @@ private slots:
     void appendingLaysOutOnlyTheNewItem();
     void showAllMakesTheResultTaller();
     void doubleClickOpensSelectableText();
+    void liveItemGrowsAndIsReplacedInPlace();
+    void liveAnswerCoalescesDeltas();
+    void liveAnswerEndings();
 };
 
 void tst_ChatModel::initTestCase()
@@ -254,6 +259,136 @@ void tst_ChatModel::doubleClickOpensSelectableText()
     text->selectAll();
     QCOMPARE(text->textCursor().selectedText(), u"Run ls -la and read the output."_s);
     QVERIFY(view.viewport()->rect().contains(text->geometry()));
+}
+
+void tst_ChatModel::liveItemGrowsAndIsReplacedInPlace()
+{
+    ChatModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    appendConversation(model, 1);
+    ChatItem live = item(ChatItem::AssistantText, u"Par"_s);
+    live.stream = ChatItem::Stream::Live;
+    const int row = model.append(live);
+    const quint64 id = model.item(row).id;
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    model.appendText(row, u"tial\nanswer"_s, u"thinking"_s);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.at(0).at(0).toModelIndex().row(), row);
+    QCOMPARE(changed.at(0).at(1).toModelIndex().row(), row);
+    QCOMPARE(model.item(row).text, u"Partial\nanswer"_s);
+    QCOMPARE(model.item(row).lineCount, 2);
+    QVERIFY(model.index(row, 0).data(ChatModel::CollapsibleRole).toBool()); // the reasoning
+    QCOMPARE(model.index(row, 0).data(Qt::AccessibleDescriptionRole).toString(),
+             u"Assistant, answering"_s);
+
+    model.setData(model.index(row, 0), false, ChatModel::CollapsedRole); // reasoning unfolded
+    ChatItem final = item(ChatItem::AssistantText, u"Partial\nanswer, complete."_s);
+    final.reasoning = u"thinking"_s;
+    model.replace(row, final);
+    QCOMPARE(inserted.size(), 0);
+    QCOMPARE(model.item(row).id, id);
+    QCOMPARE(model.item(row).text, u"Partial\nanswer, complete."_s);
+    QCOMPARE(model.item(row).stream, ChatItem::Stream::Complete);
+    QVERIFY(!model.item(row).collapsed); // the user's choice stays
+    QCOMPARE(model.toolCallRow(u"call_1"_s), 1);
+
+    model.setStream(row, ChatItem::Stream::Incomplete);
+    QCOMPARE(model.index(row, 0).data(ChatModel::StreamRole).toInt(),
+             int(ChatItem::Stream::Incomplete));
+    model.removeLast();
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.toolCallRow(u"call_1"_s), 1);
+}
+
+void tst_ChatModel::liveAnswerCoalescesDeltas()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(600, 400);
+    for (int round = 1; round <= 50; ++round)
+        appendConversation(model, round);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.scrollToBottom();
+    QCoreApplication::processEvents();
+
+    Gui::LiveAnswer live(&model);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    const int layoutsBefore = view.chatDelegate()->layoutCount();
+    QElapsedTimer clock;
+    clock.start();
+    QString expected;
+    // 2000 deltas over about a second, with the event loop running in between as it would.
+    for (int i = 0; i < 2000; ++i) {
+        const QString delta = u"t%1 "_s.arg(i);
+        expected += delta;
+        live.addText(delta);
+        if (i % 10 == 9)
+            QTest::qWait(5);
+    }
+    QTRY_VERIFY(!live.isActive() || model.item(live.row()).text == expected);
+    const qint64 elapsed = clock.elapsed();
+    QCOMPARE(inserted.size(), 1);
+    const int row = live.row();
+    QCOMPARE(row, model.rowCount() - 1);
+    for (const QList<QVariant> &signal : std::as_const(changed))
+        QCOMPARE(signal.at(0).toModelIndex().row(), row);
+    // One update when the first delta came, then one per 50 ms at most.
+    const int updates = int(changed.size()) + 1;
+    qInfo("2000 deltas in %lld ms: %d updates of the row", elapsed, updates);
+    QVERIFY2(updates <= elapsed / 50 + 2,
+             qPrintable(u"%1 updates in %2 ms"_s.arg(updates).arg(elapsed)));
+    QCOMPARE(live.updateCount(), updates);
+    view.viewport()->repaint();
+    const int layouts = view.chatDelegate()->layoutCount() - layoutsBefore;
+    QVERIFY2(layouts <= updates + 1, qPrintable(QString::number(layouts)));
+
+    ChatItem final = item(ChatItem::AssistantText, expected);
+    QCOMPARE(live.finish(final), row);
+    QCOMPARE(inserted.size(), 1);
+    QCOMPARE(model.item(row).text, expected);
+    QCOMPARE(model.item(row).stream, ChatItem::Stream::Complete);
+    QVERIFY(!live.isActive());
+}
+
+void tst_ChatModel::liveAnswerEndings()
+{
+    ChatModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.append(item(ChatItem::UserPrompt, u"Hi"_s));
+    Gui::LiveAnswer live(&model);
+
+    // Broken off: the text stays, marked incomplete, with what was still buffered.
+    live.setTurn(3);
+    live.addText(u"Half"_s);
+    live.addText(u" an answer"_s);
+    QVERIFY(live.isActive());
+    live.abandon();
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.item(1).text, u"Half an answer"_s);
+    QCOMPARE(model.item(1).turn, 3);
+    QCOMPARE(model.item(1).stream, ChatItem::Stream::Incomplete);
+    QVERIFY(!live.isActive());
+
+    // Whitespace that ends in a tool call only: nothing to show, the live item goes.
+    live.addText(u"\n"_s);
+    QCOMPARE(model.rowCount(), 3);
+    ChatItem empty = item(ChatItem::AssistantText, {});
+    QCOMPARE(live.finish(empty), -1);
+    QCOMPARE(model.rowCount(), 2);
+
+    // Reasoning only, and a message that does not carry it: the reasoning stays.
+    live.addReasoning(u"Let me look."_s);
+    QCOMPARE(live.finish(empty), 2);
+    QCOMPARE(model.item(2).reasoning, u"Let me look."_s);
+    QVERIFY(model.item(2).text.isEmpty());
+
+    // Not streamed: the final message is simply appended.
+    QCOMPARE(live.finish(item(ChatItem::AssistantText, u"Plain."_s)), 3);
+    QCOMPARE(model.rowCount(), 4);
 }
 
 QTEST_MAIN(tst_ChatModel)

@@ -9,9 +9,12 @@
 #include "turnmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QJsonDocument>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -88,6 +91,8 @@ private slots:
     void prettyJsonOnlyChangesWhitespace_data();
     void prettyJsonOnlyChangesWhitespace();
     void turnRowsFollowTheExchange();
+    void retriedAttemptsShareTheRequestNumber();
+    void streamedResponseIsShownRawWithTheAssembledMessage();
     void requestTabShowsTheExactBytesPrettyPrinted();
     void responseThatIsNotJsonIsShownRaw();
     void headersAreRedacted();
@@ -161,6 +166,118 @@ void tst_Inspector::turnRowsFollowTheExchange()
     QCOMPARE(cell(1, TurnModel::TokensColumn), QString());
     model.clear();
     QCOMPARE(model.rowCount(), 0);
+}
+
+void tst_Inspector::retriedAttemptsShareTheRequestNumber()
+{
+    TurnModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Gui::Inspector inspector;
+    inspector.setModel(&model);
+    const QByteArray request = R"({"model":"m"})";
+    Exchange first = exchange(request, {});
+    QCOMPARE(model.addRequest(first), 1);
+    model.setResponse(exchange(request, R"({"choices":[]})"));
+    // Request 2 is rate-limited twice, then answered.
+    for (int attempt = 1; attempt <= 3; ++attempt) {
+        Exchange sent = exchange(request, {});
+        sent.turn = 2;
+        sent.attempt = attempt;
+        QCOMPARE(model.addRequest(sent), 2);
+        Exchange received = exchange(request,
+                                     attempt < 3 ? R"({"error":{"message":"slow down"}})"
+                                                 : R"({"choices":[]})",
+                                     attempt < 3 ? 429 : 200);
+        received.turn = 2;
+        received.attempt = attempt;
+        if (attempt < 3)
+            received.retryNotice = u"Retrying in 1 s (attempt %1 of 4)."_s.arg(attempt + 1);
+        model.setResponse(received);
+    }
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.addRequest(first), 3); // the next request
+    const auto cell = [&](int row, int column) {
+        return model.index(row, column).data().toString();
+    };
+    QCOMPARE(cell(0, TurnModel::NumberColumn), u"1"_s);
+    QCOMPARE(cell(1, TurnModel::NumberColumn), u"2 · attempt 1"_s);
+    QCOMPARE(cell(2, TurnModel::NumberColumn), u"2 · attempt 2"_s);
+    QCOMPARE(cell(3, TurnModel::NumberColumn), u"2 · attempt 3"_s);
+    QCOMPARE(cell(1, TurnModel::StatusColumn), u"429 · Retrying in 1 s (attempt 2 of 4)."_s);
+    QVERIFY(model.index(1, TurnModel::StatusColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(u"Retrying in 1 s"_s));
+    QCOMPARE(cell(3, TurnModel::StatusColumn), u"200"_s);
+    QCOMPARE(model.rowOfRequest(1), 0);
+    QCOMPARE(model.rowOfRequest(2), 3);
+    QCOMPARE(model.rowOfRequest(3), 4);
+    QCOMPARE(model.rowOfRequest(4), -1);
+    QCOMPARE(model.rowOfRequest(0), -1);
+
+    // The chat names request 2: the inspector shows its last attempt.
+    inspector.selectTurn(2);
+    QCOMPARE(inspector.currentRow(), 3);
+    QCOMPARE(inspector.currentTurn(), 2);
+    QVERIFY(inspector.summaryText().startsWith(u"Request 2 · attempt 3 · POST"_s));
+    inspector.selectRow(1);
+    QCOMPARE(inspector.currentTurn(), 2);
+    QVERIFY(inspector.summaryText().endsWith(u"· HTTP 429 · Retrying in 1 s (attempt 2 of 4)."_s));
+    QVERIFY(inspector.responseText().contains(u"slow down"_s));
+}
+
+void tst_Inspector::streamedResponseIsShownRawWithTheAssembledMessage()
+{
+    TurnModel model;
+    Gui::Inspector inspector;
+    inspector.setModel(&model);
+    // Split lines, a keep-alive comment and CRLF: shown as they came, not cleaned up.
+    const QByteArray events
+            = ": keep-alive\r\n\r\ndata: "
+              "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}"
+              "\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+              "data: [DONE]\n\n";
+    Exchange streamed = exchange(R"({"model":"m","stream":true})", events);
+    streamed.streamed = true;
+    streamed.responseHeaders = {{"content-type", "text/event-stream"}};
+    streamed.assembledMessage = R"({"role":"assistant","content":"Hi"})";
+    model.addRequest(streamed);
+    model.setResponse(streamed);
+    // (The text view shows CRLF as a line break; Copy response copies the exact bytes.)
+    QCOMPARE(inspector.responseText(), QString::fromUtf8(events).replace(u"\r\n"_s, u"\n"_s));
+    inspector.findChild<QPushButton *>(u"copyResponseButton"_s)->click();
+    QCOMPARE(QGuiApplication::clipboard()->text(), QString::fromUtf8(events));
+    const int tab = inspector.tabs()->indexOf(inspector.assembledPage());
+    QVERIFY(inspector.tabs()->isTabVisible(tab));
+    QCOMPARE(inspector.assembledText(),
+             u"{\n  \"role\": \"assistant\",\n  \"content\": \"Hi\"\n}"_s);
+    // The event stream's field names are coloured, its JSON too.
+    auto *response = inspector.tabs()->widget(1)->findChild<QPlainTextEdit *>();
+    if (!response)
+        response = qobject_cast<QPlainTextEdit *>(inspector.tabs()->widget(1));
+    QVERIFY(response);
+    const auto colourAt = [&](int line, int column) {
+        const QTextBlock block = response->document()->findBlockByNumber(line);
+        for (const QTextLayout::FormatRange &range : block.layout()->formats()) {
+            if (column >= range.start && column < range.start + range.length)
+                return range.format.foreground().color();
+        }
+        return QColor();
+    };
+    QCOMPARE(response->document()->findBlockByNumber(2).text().left(11), u"data: {\"cho"_s);
+    QTRY_VERIFY(colourAt(2, 1).isValid()); // highlighting runs from the event loop
+    const QColor field = colourAt(2, 1);   // data:
+    const QColor key = colourAt(2, 8);     // "choices"
+    const QColor comment = colourAt(0, 3); // : keep-alive
+    QVERIFY(field.isValid() && key.isValid() && comment.isValid());
+    QVERIFY(field != key);
+
+    // Plain JSON next: no Assembled tab.
+    model.addRequest(exchange(R"({"model":"m"})", {}));
+    model.setResponse(exchange(R"({"model":"m"})", R"({"choices":[]})"));
+    QCOMPARE(inspector.currentRow(), 1);
+    QVERIFY(!inspector.tabs()->isTabVisible(tab));
+    QCOMPARE(inspector.responseText(), u"{\n  \"choices\": []\n}"_s);
 }
 
 void tst_Inspector::requestTabShowsTheExactBytesPrettyPrinted()

@@ -64,6 +64,7 @@ private slots:
     void plainTextOptInWritesTheKeyAndOnlyThen();
     void systemStoreKeepsTheKeyOutOfTheSettingsFile();
     void environmentValuesAreNotedAndNeverCopied();
+    void streamAndRetriesArePersisted();
 
 private:
     SettingsDialog *openDialog(const AppSettings &settings, KeyStore *store);
@@ -457,6 +458,59 @@ void tst_SettingsDialog::environmentValuesAreNotedAndNeverCopied()
     QVERIFY(!bytes.contains("127.0.0.1:9"));
     QCOMPARE(written.size(), 0);
     QCOMPARE(deleted.size(), 0);
+}
+
+void tst_SettingsDialog::streamAndRetriesArePersisted()
+{
+    AppSettings defaults = configured(u"https://api.openai.com/v1"_s);
+    QVERIFY(defaults.stream);
+    QCOMPARE(defaults.maxRetries, 3);
+    openDialog(defaults, nullptr);
+    auto *stream = child<QCheckBox>("streamCheck");
+    auto *retries = child<QSpinBox>("retriesSpin");
+    QVERIFY(stream->isChecked());
+    QCOMPARE(retries->value(), 3);
+    QCOMPARE(retries->minimum(), AppSettings::minimumMaxRetries);
+    QCOMPARE(retries->maximum(), AppSettings::maximumMaxRetries);
+    QCOMPARE(child<QLabel>("retriesLabel")->buddy(), retries);
+    QVERIFY(child<QLabel>("streamNote")->isVisible()); // why one would untick it
+    QVERIFY(!stream->accessibleName().isEmpty());
+    QVERIFY(!retries->accessibleName().isEmpty());
+    // In the tab order right after the request timeout, as they sit in the form.
+    const auto nextTabStop = [](QWidget *widget) {
+        QWidget *next = widget->nextInFocusChain();
+        while (widget->isAncestorOf(next)) // a spin box's own line edit
+            next = next->nextInFocusChain();
+        return next;
+    };
+    QCOMPARE(nextTabStop(child<QSpinBox>("timeoutSpin")), retries);
+    QCOMPARE(nextTabStop(retries), stream);
+    // They stay usable in demo mode (the demo answers without streaming anyway).
+    child<QCheckBox>("demoCheck")->setChecked(true);
+    QVERIFY(stream->isEnabled() && retries->isEnabled());
+    child<QCheckBox>("demoCheck")->setChecked(false);
+
+    stream->setChecked(false);
+    retries->setValue(7);
+    QSignalSpy applied(m_dialog.get(), &SettingsDialog::settingsApplied);
+    clickOk();
+    QCOMPARE(applied.size(), 1);
+    const auto chosen = applied.first().at(0).value<AppSettings>();
+    QCOMPARE(chosen.stream, false);
+    QCOMPARE(chosen.maxRetries, 7);
+
+    const AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(reloaded.stream, false);
+    QCOMPARE(reloaded.maxRetries, 7);
+    const AgentLoop::ProviderSettings provider = reloaded.provider();
+    QCOMPARE(provider.stream, false);
+    QCOMPARE(provider.retry.maxRetries, 7);
+
+    // Out-of-range values in the file are clamped.
+    QSettings(AppSettings::settingsFilePath(), QSettings::IniFormat)
+            .setValue(u"provider/maxRetries"_s, 99);
+    QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).maxRetries,
+             AppSettings::maximumMaxRetries);
 }
 
 QTEST_MAIN(tst_SettingsDialog)

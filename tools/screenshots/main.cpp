@@ -118,7 +118,7 @@ void saveGallery(const QString &path, bool chinese)
     auto *model = new Gui::ChatModel(qApp);
     Gui::ChatView view;
     view.setChatModel(model);
-    view.resize(760, 1000);
+    view.resize(760, 1100);
     const auto add = [&](ChatItem::Kind kind, const QString &text, auto &&configure) {
         ChatItem item;
         item.kind = kind;
@@ -167,12 +167,20 @@ void saveGallery(const QString &path, bool chinese)
             item.errorCode = u"shell_failed"_s;
             item.durationMs = 12;
         });
+    // The answer of a reasoning model, its reasoning unfolded.
     add(ChatItem::AssistantText,
         chinese ? u"全部 **14** 个测试都通过了。`missing.txt` 不存在，所以我没有读取它。"_s
                 : u"All **14** tests pass. `missing.txt` does not exist, so I could not read "
                   u"it:\n\n"
                   u"```sh\ncat missing.txt\n```"_s,
-        none);
+        [chinese](ChatItem &item) {
+            item.reasoning = chinese ? u"测试全部通过。cat 以退出码 1 失败：文件不存在，"
+                                       u"应当如实告诉用户，而不是猜测它的内容。"_s
+                                     : u"The tests all passed. cat failed with exit code 1: the "
+                                       u"file is missing, so say so instead of guessing what "
+                                       u"it holds."_s;
+            item.collapsed = false;
+        });
     add(ChatItem::ErrorMessage,
         u"HTTP 401: Incorrect API key provided: sk-proj-****"_s,
         [](ChatItem &item) { item.hint = u"Check the API key in File › Settings."_s; });
