@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
     cmake ninja-build g++ pkg-config
+    clang libclang-rt-14-dev  # the fuzz preset: libFuzzer, AddressSanitizer, UBSan
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     qtkeychain-qt6-dev
     json-schema-test-suite   # the official JSON Schema test suite, used by tst_jsonschema
