@@ -74,6 +74,16 @@ QString hintForStatus(int status)
 
 } // namespace
 
+std::optional<Usage> usageFromJson(const QJsonValue &usage)
+{
+    if (!usage.isObject())
+        return std::nullopt;
+    const QJsonObject object = usage.toObject();
+    return Usage{object.value(u"prompt_tokens"_s).toInteger(),
+                 object.value(u"completion_tokens"_s).toInteger(),
+                 object.value(u"total_tokens"_s).toInteger()};
+}
+
 QString providerErrorMessage(const QByteArray &body)
 {
     const QJsonObject object = QJsonDocument::fromJson(body).object();
@@ -162,13 +172,7 @@ Result<Completion> parseCompletion(const QByteArray &body)
     completion.finishReason = choice.value(u"finish_reason"_s).toString();
     completion.id = root.value(u"id"_s).toString();
     completion.model = root.value(u"model"_s).toString();
-    const QJsonValue usage = root.value(u"usage"_s);
-    if (usage.isObject()) {
-        const QJsonObject u = usage.toObject();
-        completion.usage = Usage{u.value(u"prompt_tokens"_s).toInteger(),
-                                 u.value(u"completion_tokens"_s).toInteger(),
-                                 u.value(u"total_tokens"_s).toInteger()};
-    }
+    completion.usage = usageFromJson(root.value(u"usage"_s));
     return completion;
 }
 

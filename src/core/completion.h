@@ -18,6 +18,9 @@ struct Usage
     qint64 totalTokens = 0;
 };
 
+// The `usage` object of a response or of a stream's last chunk; nothing when it is absent.
+std::optional<Usage> usageFromJson(const QJsonValue &usage);
+
 // The part of a chat.completion response the loop acts on.
 struct Completion
 {

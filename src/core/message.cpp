@@ -17,6 +17,15 @@ struct Message::Data
     QString reasoning;
 };
 
+QJsonObject toJson(const ToolCall &call)
+{
+    return QJsonObject{
+            {u"id"_s, call.id},
+            {u"type"_s, u"function"_s},
+            {u"function"_s, QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}}},
+    };
+}
+
 QString roleName(Role role)
 {
     switch (role) {
@@ -108,14 +117,8 @@ QJsonObject Message::toJson() const
     object.insert(u"content"_s, d->content ? QJsonValue(*d->content) : QJsonValue(QJsonValue::Null));
     if (d->role == Role::Assistant && !d->toolCalls.isEmpty()) {
         QJsonArray calls;
-        for (const ToolCall &call : d->toolCalls) {
-            calls.append(QJsonObject{
-                    {u"id"_s, call.id},
-                    {u"type"_s, u"function"_s},
-                    {u"function"_s,
-                     QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}}},
-            });
-        }
+        for (const ToolCall &call : d->toolCalls)
+            calls.append(AgentLoop::toJson(call));
         object.insert(u"tool_calls"_s, calls);
     }
     if (d->role == Role::Tool)

@@ -23,6 +23,9 @@ struct ToolCall
     friend bool operator==(const ToolCall &, const ToolCall &) = default;
 };
 
+// {"id","type":"function","function":{"name","arguments"}}, as in an assistant message.
+QJsonObject toJson(const ToolCall &call);
+
 enum class Role { System, User, Assistant, Tool };
 
 QString roleName(Role role);

@@ -110,13 +110,8 @@ Result<void> StreamAssembler::addPayload(QByteArrayView data)
     if (m_model.isEmpty())
         m_model = root.value(u"model"_s).toString();
     // With stream_options.include_usage the usage arrives in a last chunk whose choices are [].
-    const QJsonValue usage = root.value(u"usage"_s);
-    if (usage.isObject()) {
-        const QJsonObject u = usage.toObject();
-        m_usage = Usage{u.value(u"prompt_tokens"_s).toInteger(),
-                        u.value(u"completion_tokens"_s).toInteger(),
-                        u.value(u"total_tokens"_s).toInteger()};
-    }
+    if (const auto usage = usageFromJson(root.value(u"usage"_s)))
+        m_usage = usage;
     for (const QJsonValue &choice : root.value(u"choices"_s).toArray()) {
         const QJsonObject choiceObject = choice.toObject();
         const QJsonValue index = choiceObject.value(u"index"_s);
@@ -184,7 +179,7 @@ void StreamAssembler::addToolCall(const QJsonObject &fragment)
     m_lastCallIndex = index;
     m_hasOutput = true;
 
-    PartialCall &call = m_calls[index];
+    ToolCall &call = m_calls[index];
     keepFirst(call.id, idValue);
     const QJsonObject function = fragment.value(u"function"_s).toObject();
     keepFirst(call.name, function.value(u"name"_s));
@@ -198,11 +193,7 @@ void StreamAssembler::addToolCall(const QJsonObject &fragment)
 
 QList<ToolCall> StreamAssembler::toolCalls() const
 {
-    QList<ToolCall> calls;
-    calls.reserve(m_calls.size());
-    for (const PartialCall &call : m_calls)
-        calls.append(ToolCall{call.id, call.name, call.arguments});
-    return calls;
+    return m_calls.values();
 }
 
 Result<Completion> StreamAssembler::result() const
@@ -231,14 +222,8 @@ Result<Completion> StreamAssembler::result() const
     message.insert(u"content"_s, content);
     if (!m_calls.isEmpty()) {
         QJsonArray calls;
-        for (const PartialCall &call : m_calls) {
-            calls.append(QJsonObject{
-                    {u"id"_s, call.id},
-                    {u"type"_s, u"function"_s},
-                    {u"function"_s,
-                     QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}}},
-            });
-        }
+        for (const ToolCall &call : m_calls)
+            calls.append(toJson(call));
         message.insert(u"tool_calls"_s, calls);
     }
     // On the message, as a non-streamed answer carries it: providers that require it back get it.

@@ -71,13 +71,6 @@ public:
     bool hasOutput() const { return m_hasOutput; }
 
 private:
-    struct PartialCall
-    {
-        QString id;
-        QString name;
-        QString arguments;
-    };
-
     Result<void> fail(Error error);
     void addChoice(const QJsonObject &choice);
     void addToolCall(const QJsonObject &fragment);
@@ -87,8 +80,8 @@ private:
     QString m_reasoning;
     QString m_textDelta;
     QString m_reasoningDelta;
-    bool m_contentSeen = false; // a `content` string arrived, even "" (else content is null)
-    QMap<int, PartialCall> m_calls;
+    bool m_contentSeen = false;  // a `content` string arrived, even "" (else content is null)
+    QMap<int, ToolCall> m_calls; // by index, arguments still growing
     int m_lastCallIndex = -1;
     QString m_finishReason;
     std::optional<Usage> m_usage;
