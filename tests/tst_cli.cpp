@@ -3,6 +3,7 @@
 // The server lives on this process's event loop, so every wait here spins the event loop
 // (QTest::qWaitFor / QTRY_*), never QProcess::waitForFinished().
 
+#include "conversationstore.h"
 #include "fakechatserver.h"
 
 #include <QDir>
@@ -321,6 +322,10 @@ private slots:
     void interruptWhileCommandRuns();
 
     void transcriptRecordsEveryExchange();
+
+    // Saved conversations.
+    void conversationIsContinuedAndExtended();
+    void unreadableConversationIsAUsageError();
 
 private:
     QProcessEnvironment baseEnvironment() const;
@@ -1200,6 +1205,83 @@ void tst_Cli::transcriptRecordsEveryExchange()
         QCOMPARE(line.value(u"response"_s).toObject(),
                  QJsonDocument::fromJson(responses.at(i).body).object());
     }
+}
+
+// --conversation FILE: the saved messages go first, the new prompt after them, and every message
+// of the run is appended to the file.
+void tst_Cli::conversationIsContinuedAndExtended()
+{
+    ConversationStore store(workPath(u"conversations"_s));
+    ConversationWriter writer;
+    QVERIFY(writer.create(store, u"earlier"_s, testModel, QUrl(u"http://127.0.0.1:1/v1"_s)));
+    const QList<Message> saved{
+            Message::user(u"what is 6 times 7?"_s),
+            Message::assistant(std::nullopt,
+                               {ToolCall{u"call_old"_s,
+                                         u"shell"_s,
+                                         argumentsJson(u"expr 6 \\* 7"_s)}}),
+            Message::tool(u"call_old"_s, u"42"_s),
+            Message::assistant(u"It is 42."_s),
+    };
+    for (const Message &message : saved)
+        QVERIFY(writer.append(message));
+    const QString path = writer.path();
+    writer.close();
+    const QByteArray before = readFile(path);
+
+    FakeChatServer server;
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(u"touch marker"_s)),
+                   FakeResponse::answer(u"Done."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, u"now create the marker"_s, u"--conversation"_s, path}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+    QVERIFY(cli.type("y\n"));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Done.\n"_s);
+    QVERIFY(QFileInfo::exists(workPath(u"marker"_s)));
+
+    QCOMPARE(server.requests().size(), 2);
+    QJsonArray expected;
+    for (const Message &message : saved)
+        expected.append(message.toJson());
+    expected.append(Message::user(u"now create the marker"_s).toJson());
+    QCOMPARE(server.requests().at(0).messages(), expected);
+
+    // The file kept every byte it had and now holds the whole run.
+    const QByteArray after = readFile(path);
+    QVERIFY(after.startsWith(before));
+    const Result<LoadedConversation> loaded = ConversationStore::loadFile(path);
+    QVERIFY2(loaded, qPrintable(loaded ? QString() : loaded.error().message));
+    QVERIFY(loaded->repairs.isEmpty());
+    QJsonArray all = server.requests().at(1).messages();
+    all.append(Message::assistant(u"Done."_s).toJson());
+    QCOMPARE(loaded->history.toJson(), all);
+    QCOMPARE(loaded->header.title, u"earlier"_s);
+    QVERIFY(!after.contains(testKey.toUtf8()));
+}
+
+void tst_Cli::unreadableConversationIsAUsageError()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"never"_s)});
+    const QString path = workPath(u"notes.jsonl"_s);
+    QVERIFY(writeFile(path, "just some notes\n"));
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hello"_s, u"--conversation"_s, path}));
+    COMPARE_EXIT(cli, 2);
+    QVERIFY2(cli.standardError().contains(u"Cannot read the conversation"_s),
+             cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"notes.jsonl"_s), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+    QCOMPARE(server.requests().size(), 0);
+    QCOMPARE(readFile(path), QByteArray("just some notes\n"));
+
+    CliProcess missing(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(missing.start(
+            {u"--prompt"_s, u"hello"_s, u"--conversation"_s, workPath(u"missing.jsonl"_s)}));
+    COMPARE_EXIT(missing, 2);
+    QCOMPARE(server.requests().size(), 0);
+    QVERIFY(!QFileInfo::exists(workPath(u"missing.jsonl"_s)));
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)

@@ -108,6 +108,7 @@ private slots:
     // Real processes through /bin/sh.
     void echoExitsZero();
     void exitCodeIsKept();
+    void commandsDoNotSeeTheApiKey();
     void standardOutputAndErrorAreSeparate();
     void workingDirectoryIsHonoured();
     void nonAsciiOutputRoundTrips();
@@ -155,6 +156,25 @@ void tst_CommandRunner::requirePosix()
 #ifndef Q_OS_UNIX
     QSKIP("These commands are written for /bin/sh");
 #endif
+}
+
+void tst_CommandRunner::commandsDoNotSeeTheApiKey()
+{
+    requirePosix();
+    qputenv("OPENAI_API_KEY", "sk-runner-test-key");
+    qputenv("AGENTLOOP_TEST_MARKER", "inherited");
+    ProcessCommandRunner runner(posixShell());
+    QObject owner;
+    CommandRun *run = runner.start(
+            request(u"printf '%s/%s' \"${OPENAI_API_KEY-unset}\" \"$AGENTLOOP_TEST_MARKER\""_s),
+            &owner);
+    QSignalSpy spy(run, &CommandRun::finished);
+    QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, finishTimeoutMs);
+    qunsetenv("OPENAI_API_KEY");
+    qunsetenv("AGENTLOOP_TEST_MARKER");
+    // The rest of the environment is inherited; only the key is withheld.
+    QCOMPARE(spy.first().first().value<CommandOutcome>().standardOutput.render(),
+             u"unset/inherited"_s);
 }
 
 void tst_CommandRunner::echoExitsZero()

@@ -222,6 +222,10 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>--max-retries must be a whole number from 0 to 10, not &quot;%1&quot;.</source>
         <translation>--max-retries 必须是 0 到 10 之间的整数，而不是“%1”。</translation>
     </message>
+    <message>
+        <source>Continue the conversation saved in this file, and append every new message to it as it happens.</source>
+        <translation>继续此文件中保存的对话，并在每条新消息产生时将其追加到该文件。</translation>
+    </message>
 </context>
 <context>
     <name>Cli::CliRun</name>
@@ -260,6 +264,20 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Workspace: %1</source>
         <translation>工作区：%1</translation>
+    </message>
+    <message>
+        <source>Conversation repaired: %1</source>
+        <translation>对话已修复：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Continuing %1 (%n message(s)).</source>
+        <translation>
+            <numerusform>正在继续 %1（%n 条消息）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
     </message>
 </context>
 <context>
@@ -397,6 +415,115 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Set them in the environment or in a .env file in %1 (KEY=value, one per line; a value of only spaces counts as missing).</source>
         <translation>请在环境变量或 %1 中的 .env 文件里设置它们（KEY=value，每行一项；只有空格的值视为缺失）。</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationStore</name>
+    <message>
+        <source>Cannot read the conversation %1: %2</source>
+        <translation>无法读取对话 %1：%2</translation>
+    </message>
+    <message>
+        <source>Choose a conversation file saved by Agent Loop.</source>
+        <translation>请选择由 Agent Loop 保存的对话文件。</translation>
+    </message>
+    <message>
+        <source>the first line is not a conversation header</source>
+        <translation>第一行不是对话头</translation>
+    </message>
+    <message>
+        <source>Cannot read the conversation %1: format version %2 is not supported</source>
+        <translation>无法读取对话 %1：不支持格式版本 %2</translation>
+    </message>
+    <message>
+        <source>It was written by a newer Agent Loop; update the app.</source>
+        <translation>该文件由更新版本的 Agent Loop 写入；请更新应用。</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>Line %1 could not be read and was skipped (%2).</source>
+        <translation>第 %1 行无法读取，已跳过（%2）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The app stopped while %n tool call(s) had no result; each was answered as interrupted.</source>
+        <translation>
+            <numerusform>应用停止时有 %n 个工具调用尚无结果；已将它们逐一标记为已中断。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The repair could not be saved: %1</source>
+        <translation>无法保存修复结果：%1</translation>
+    </message>
+    <message>
+        <source>Cannot delete the conversation %1: %2</source>
+        <translation>无法删除对话 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot save the conversation in %1: %2</source>
+        <translation>无法在 %1 中保存对话：%2</translation>
+    </message>
+    <message>
+        <source>Check that the folder exists and can be written to.</source>
+        <translation>请检查该文件夹是否存在且可写入。</translation>
+    </message>
+    <message>
+        <source>cannot create the folder</source>
+        <translation>无法创建该文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot write to the conversation %1: %2</source>
+        <translation>无法写入对话 %1：%2</translation>
+    </message>
+    <message>
+        <source>Check that the file exists and can be written to.</source>
+        <translation>请检查该文件是否存在且可写入。</translation>
+    </message>
+    <message>
+        <source>The conversation file is not open.</source>
+        <translation>对话文件未打开。</translation>
+    </message>
+    <message>
+        <source>Check the free disk space and the file&apos;s permissions.</source>
+        <translation>请检查磁盘剩余空间和文件权限。</translation>
+    </message>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>- Date: %1</source>
+        <translation>- 日期：%1</translation>
+    </message>
+    <message>
+        <source>- Model: %1</source>
+        <translation>- 模型：%1</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Tool call `%1`</source>
+        <translation>工具调用 `%1`</translation>
+    </message>
+    <message>
+        <source>Tool result</source>
+        <translation>工具结果</translation>
     </message>
 </context>
 <context>
@@ -605,6 +732,46 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Hide &amp;reasoning</source>
         <translation>隐藏推理过程(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ConversationListModel</name>
+    <message>
+        <source>%1
+Started %2</source>
+        <translation>%1
+开始于 %2</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>昨天</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ConversationPanel</name>
+    <message>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation>重命名(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
     </message>
 </context>
 <context>
@@ -990,6 +1157,86 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Retrying in %1 s (attempt %2 of %3)</source>
         <translation>%1 秒后重试（第 %2/%3 次尝试）</translation>
     </message>
+    <message>
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>&amp;Export conversation</source>
+        <translation>导出对话(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Messages as &amp;JSON…</source>
+        <translation>消息 JSON(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Save the conversation as the messages array of a request, ready to paste</source>
+        <translation>将对话保存为请求中的 messages 数组，可直接粘贴使用</translation>
+    </message>
+    <message>
+        <source>&amp;Markdown…</source>
+        <translation>Markdown(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Save the conversation as a readable Markdown file</source>
+        <translation>将对话保存为便于阅读的 Markdown 文件</translation>
+    </message>
+    <message>
+        <source>&amp;Conversations</source>
+        <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show or hide the list of saved conversations</source>
+        <translation>显示或隐藏已保存的对话列表</translation>
+    </message>
+    <message>
+        <source>%1 The run goes on, but this conversation is not saved from here on.</source>
+        <translation>%1 运行会继续，但从此处起本对话不再保存。</translation>
+    </message>
+    <message>
+        <source>Repaired: %1</source>
+        <translation>已修复：%1</translation>
+    </message>
+    <message>
+        <source>%1 New messages in this conversation are not saved.</source>
+        <translation>%1 本对话中的新消息不会被保存。</translation>
+    </message>
+    <message>
+        <source>Opened “%1”</source>
+        <translation>已打开“%1”</translation>
+    </message>
+    <message>
+        <source>Delete Conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <source>Delete “%1”? This cannot be undone.</source>
+        <translation>删除“%1”？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Export Messages as JSON</source>
+        <translation>将消息导出为 JSON</translation>
+    </message>
+    <message>
+        <source>Export Conversation as Markdown</source>
+        <translation>将对话导出为 Markdown</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Markdown files (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <source>Cannot export the conversation to %1: %2</source>
+        <translation>无法将对话导出到 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>Gui::SettingsDialog</name>
@@ -1359,6 +1606,13 @@ Total: %3 tokens</source>
     <message>
         <source>Some providers reject streaming: untick it if every request fails with an error about “stream”.</source>
         <translation>有些供应商不支持流式传输：如果每个请求都因与“stream”有关的错误而失败，请取消勾选此项。</translation>
+    </message>
+</context>
+<context>
+    <name>ShellTool</name>
+    <message>
+        <source>%1 command execution requires explicit approval.</source>
+        <translation>%1 命令执行需要明确批准。</translation>
     </message>
 </context>
 <context>

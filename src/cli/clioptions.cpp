@@ -79,6 +79,12 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                         "key is redacted)."),
             //: The value an option takes, as shown in --help: --option <value>
             CliText::tr("file"));
+    const QCommandLineOption conversationOption(
+            u"conversation"_s,
+            CliText::tr("Continue the conversation saved in this file, and append every new "
+                        "message to it as it happens."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("file"));
     parser.addOptions({helpOption,
                        versionOption,
                        promptOption,
@@ -87,7 +93,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        timeoutOption,
                        noStreamOption,
                        maxRetriesOption,
-                       transcriptOption});
+                       transcriptOption,
+                       conversationOption});
 
     ParsedCommandLine result;
     const QString tryHelp = CliText::tr("Try --help for usage.");
@@ -157,6 +164,7 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     }
     options.workspace = workspaceInfo.absoluteFilePath();
     options.transcriptPath = parser.value(transcriptOption);
+    options.conversationPath = parser.value(conversationOption);
     result.options = options;
     return result;
 }

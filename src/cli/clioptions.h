@@ -15,7 +15,8 @@ struct CliOptions
     int requestTimeoutSeconds = 120;
     bool stream = true;
     int maxRetries = 3;
-    QString transcriptPath; // empty: no transcript
+    QString transcriptPath;   // empty: no transcript
+    QString conversationPath; // a saved conversation to continue and extend; empty: none
 };
 
 struct ParsedCommandLine

@@ -2,6 +2,7 @@
 
 #include "agentsetup.h"
 #include "commandrunner.h"
+#include "redaction.h"
 
 #include <QDir>
 
@@ -49,7 +50,11 @@ QString firstLine(const QString &text, qsizetype limit = 120)
 CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObject *parent)
     : QObject(parent)
     , m_options(options)
-    , m_approver([this](const QString &text) { m_err << text << Qt::flush; })
+    // The key is blanked out of everything printed: a command that prints the environment, a
+    // model that repeats the key, arguments that contain it.
+    , m_approver([this](const QString &text) {
+        m_err << redacted(text, m_controller.provider().apiKey) << Qt::flush;
+    })
     , m_out(stdout)
     , m_err(stderr)
 {
@@ -94,8 +99,11 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
                 }
             });
     connect(&m_controller, &AgentController::responseReceived, this, &CliRun::writeTranscript);
+    // Direct and synchronous: the controller emits before it sends the next request, so each
+    // message is on disk before the provider is asked anything that depends on it.
+    connect(&m_controller, &AgentController::messageAppended, this, &CliRun::saveMessage);
     connect(&m_controller, &AgentController::finished, this, [this](const QString &answer) {
-        m_out << answer << Qt::endl;
+        m_out << redacted(answer, m_controller.provider().apiKey) << Qt::endl;
         emit done(Answered);
     });
     connect(&m_controller, &AgentController::failed, this, [this](const Error &error) {
@@ -106,9 +114,10 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
         }
         const QString label = error.kind == Error::Configuration ? tr("Configuration error: %1")
                                                                  : tr("Run failed: %1");
-        m_err << label.arg(error.message) << u'\n';
+        const QString &key = m_controller.provider().apiKey;
+        m_err << redacted(label.arg(error.message), key) << u'\n';
         if (!error.hint.isEmpty())
-            m_err << tr("How to fix: %1").arg(error.hint) << u'\n';
+            m_err << redacted(tr("How to fix: %1").arg(error.hint), key) << u'\n';
         m_err << Qt::flush;
         emit done(exitCodeFor(error));
     });
@@ -124,6 +133,10 @@ void CliRun::start()
             return;
         }
     }
+    if (!m_options.conversationPath.isEmpty() && !openConversation()) {
+        emit done(UsageError);
+        return;
+    }
     printProgress(tr("Workspace: %1").arg(QDir::toNativeSeparators(m_options.workspace)));
     m_controller.run(m_options.prompt);
 }
@@ -137,9 +150,39 @@ void CliRun::interrupt()
         emit done(Interrupted);
 }
 
+// Loads the saved conversation (reporting what was repaired) and keeps its file open for
+// appending. False, with the reason printed, when it cannot be continued.
+bool CliRun::openConversation()
+{
+    const QString path = m_options.conversationPath;
+    Result<LoadedConversation> loaded = ConversationStore::loadFile(path);
+    Result<void> opened = loaded ? m_conversation.open(path) : Result<void>(loaded.error());
+    if (!opened) {
+        m_err << tr("Configuration error: %1").arg(opened.error().message) << u'\n';
+        if (!opened.error().hint.isEmpty())
+            m_err << tr("How to fix: %1").arg(opened.error().hint) << u'\n';
+        m_err << Qt::flush;
+        return false;
+    }
+    for (const QString &repair : loaded->repairs)
+        printProgress(tr("Conversation repaired: %1").arg(repair));
+    printProgress(tr("Continuing %1 (%n message(s)).", nullptr, int(loaded->history.size()))
+                          .arg(QDir::toNativeSeparators(path)));
+    m_controller.setHistory(loaded->history);
+    return true;
+}
+
+void CliRun::saveMessage(const Message &message)
+{
+    if (!m_conversation.isOpen())
+        return;
+    if (const Result<void> written = m_conversation.append(message); !written)
+        printProgress(tr("Warning: %1").arg(written.error().message));
+}
+
 void CliRun::printProgress(const QString &line)
 {
-    m_err << line << u'\n' << Qt::flush;
+    m_err << redacted(line, m_controller.provider().apiKey) << u'\n' << Qt::flush;
 }
 
 // Each exchange is written once it is answered (or failed), as one complete line.

@@ -2,6 +2,7 @@
 
 #include "agentcontroller.h"
 #include "clioptions.h"
+#include "conversationstore.h"
 #include "terminalapprover.h"
 #include "transcript.h"
 
@@ -42,11 +43,14 @@ signals:
 private:
     void printProgress(const QString &line);
     void writeTranscript(const AgentLoop::Exchange &exchange);
+    bool openConversation();
+    void saveMessage(const AgentLoop::Message &message);
 
     CliOptions m_options;
     AgentLoop::AgentController m_controller;
     TerminalApprover m_approver;
     AgentLoop::TranscriptWriter m_transcript;
+    AgentLoop::ConversationWriter m_conversation;
     QTextStream m_out;
     QTextStream m_err;
     bool m_interrupted = false;

@@ -1,5 +1,7 @@
 #include "agentcontroller.h"
 
+#include "redaction.h"
+
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QMetaMethod>
@@ -252,8 +254,12 @@ void AgentController::startTool(const PreparedCall &prepared)
 }
 
 // Step 5: exactly one tool message per call.
-void AgentController::finishCall(const ToolCall &call, const ToolResult &result)
+void AgentController::finishCall(const ToolCall &call, const ToolResult &toolResult)
 {
+    // A command may print the key (`env`, a config file): it is blanked out before the history,
+    // and with it the chat, the conversation file and the exports, ever hold it.
+    ToolResult result = toolResult;
+    result.content = redacted(result.content, provider().apiKey);
     append(Message::tool(call.id, result.content));
     emit toolFinished(call, result);
 }

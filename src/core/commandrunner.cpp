@@ -1,5 +1,7 @@
 #include "commandrunner.h"
 
+#include "config.h"
+
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
@@ -302,6 +304,10 @@ void ProcessCommandRun::start()
     m_process->setArguments(ProcessCommandRunner::argumentsFor(m_shell, m_request.command));
     m_process->setWorkingDirectory(directory);
     m_process->setStandardInputFile(QProcess::nullDevice());
+    // Commands the model asks for never see the provider's key: one could print it or send it.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QString::fromLatin1(apiKeyVariable));
+    m_process->setProcessEnvironment(environment);
 
 #if defined(Q_OS_WIN)
     if (m_shell.kind == ShellInfo::Cmd) {

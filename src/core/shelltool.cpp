@@ -1,10 +1,17 @@
 #include "shelltool.h"
 
+#include <QCoreApplication>
+
 using namespace Qt::StringLiterals;
 
 namespace AgentLoop {
 
 namespace {
+
+struct ShellText
+{
+    Q_DECLARE_TR_FUNCTIONS(ShellTool)
+};
 
 QString shellPhrase(const ShellInfo &shell)
 {
@@ -108,7 +115,9 @@ ShellTool::ShellTool(std::shared_ptr<CommandRunner> runner, ShellToolOptions opt
 
 QString ShellTool::approvalReason() const
 {
-    return u"%1 command execution requires explicit approval."_s.arg(shellPhrase(m_runner->shell()));
+    // Shown to the user only (the model never sees it), so it is translated.
+    return ShellText::tr("%1 command execution requires explicit approval.")
+            .arg(shellPhrase(m_runner->shell()));
 }
 
 ToolRun *ShellTool::invoke(const PreparedCall &call, QObject *parent) const

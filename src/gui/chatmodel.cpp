@@ -132,6 +132,23 @@ int ChatModel::append(ChatItem item)
     return row;
 }
 
+void ChatModel::append(QList<ChatItem> items)
+{
+    if (items.isEmpty())
+        return;
+    const int first = int(m_items.size());
+    beginInsertRows({}, first, first + int(items.size()) - 1);
+    m_items.reserve(m_items.size() + items.size());
+    for (ChatItem &item : items) {
+        item.id = m_nextId++;
+        item.lineCount = lineCount(item.text);
+        if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
+            m_toolCallRows.insert(item.toolCallId, int(m_items.size()));
+        m_items.append(std::move(item));
+    }
+    endInsertRows();
+}
+
 void ChatModel::clear()
 {
     if (m_items.isEmpty())

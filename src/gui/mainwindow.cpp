@@ -5,6 +5,8 @@
 #include "chatmodel.h"
 #include "chatview.h"
 #include "commandrunner.h"
+#include "conversationlistmodel.h"
+#include "conversationpanel.h"
 #include "demoprovider.h"
 #include "inspector.h"
 #include "keystore.h"
@@ -18,13 +20,18 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSettings>
 #include <QShortcut>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -39,6 +46,31 @@ namespace {
 const QString geometryKey = u"window/geometry"_s;
 const QString stateKey = u"window/state"_s;
 constexpr int layoutVersion = 1;
+constexpr qsizetype titleLength = 60;
+
+// The list's name for a conversation: the first line of its first prompt, cut to fit.
+QString titleFor(const QString &prompt)
+{
+    QString title = prompt.trimmed().section(u'\n', 0, 0).simplified();
+    if (title.size() > titleLength)
+        title = title.left(titleLength - 1).trimmed() + u'…';
+    return title;
+}
+
+// A file name from a title: what the export dialog suggests.
+QString fileNameFor(const QString &title, const QString &suffix)
+{
+    QString name;
+    for (const QChar c : title) {
+        if (c.isLetterOrNumber())
+            name += c;
+        else if (!name.isEmpty() && !name.endsWith(u'-'))
+            name += u'-';
+    }
+    while (name.endsWith(u'-'))
+        name.chop(1);
+    return (name.isEmpty() ? u"conversation"_s : name.left(60)) + u'.' + suffix;
+}
 
 } // namespace
 
@@ -62,6 +94,12 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_turnLabel(new QLabel(this))
     , m_providerLabel(new QLabel(this))
     , m_demoLabel(new QLabel(tr("Demo mode"), this))
+    , m_store(m_options.conversationDirectory.isEmpty()
+                      ? AgentLoop::ConversationStore::defaultDirectory()
+                      : m_options.conversationDirectory)
+    , m_conversations(new ConversationListModel(this))
+    , m_conversationPanel(new ConversationPanel(m_conversations, this))
+    , m_conversationsDock(new QDockWidget(tr("Conversations"), this))
 {
     setObjectName(u"mainWindow"_s);
     if (!m_options.commandRunner)
@@ -141,6 +179,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
         m_inspector->selectTurn(turn);
     });
 
+    createConversationPanel();
     createActions();
     createStatusBar();
     connectController();
@@ -148,13 +187,15 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     setTabOrder(m_send, m_stop);
     setTabOrder(m_stop, m_chatView);
     setTabOrder(m_chatView, m_inspector->table());
+    setTabOrder(m_inspector->table(), m_conversationPanel->searchField());
+    setTabOrder(m_conversationPanel->searchField(), m_conversationPanel->listView());
 
     m_tick.setInterval(1000);
     m_tick.setTimerType(Qt::PreciseTimer); // a coarse one may skip a second of a countdown
     connect(&m_tick, &QTimer::timeout, this, &MainWindow::updateStatus);
 
     resize(1280, 800);
-    resizeDocks({m_inspectorDock}, {520}, Qt::Horizontal);
+    resizeDocks({m_conversationsDock, m_inspectorDock}, {270, 480}, Qt::Horizontal);
     applySettings(settings);
     setIdleStatus(tr("Ready"));
     m_prompt->setFocus();
@@ -175,6 +216,16 @@ void MainWindow::createActions()
     m_settingsAction = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
     m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     m_settingsAction->setMenuRole(QAction::PreferencesRole);
+    QMenu *exportMenu = file->addMenu(tr("&Export conversation"));
+    m_exportJsonAction = exportMenu->addAction(tr("Messages as &JSON…"), this, [this] {
+        exportConversationAs(ExportFormat::MessagesJson);
+    });
+    m_exportJsonAction->setStatusTip(
+            tr("Save the conversation as the messages array of a request, ready to paste"));
+    m_exportMarkdownAction = exportMenu->addAction(tr("&Markdown…"), this, [this] {
+        exportConversationAs(ExportFormat::Markdown);
+    });
+    m_exportMarkdownAction->setStatusTip(tr("Save the conversation as a readable Markdown file"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -186,10 +237,307 @@ void MainWindow::createActions()
     inspector->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
     inspector->setStatusTip(tr("Show or hide the raw requests and responses of every turn"));
     view->addAction(inspector);
+    QAction *conversations = m_conversationsDock->toggleViewAction();
+    conversations->setText(tr("&Conversations"));
+    conversations->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    conversations->setStatusTip(tr("Show or hide the list of saved conversations"));
+    view->addAction(conversations);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Agent Loop"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::createConversationPanel()
+{
+    m_conversationsDock->setObjectName(u"conversationsDock"_s);
+    m_conversationsDock->setWidget(m_conversationPanel);
+    m_conversationsDock->setFeatures(QDockWidget::DockWidgetClosable
+                                     | QDockWidget::DockWidgetMovable
+                                     | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_conversationsDock);
+    connect(m_conversationPanel,
+            &ConversationPanel::openRequested,
+            this,
+            &MainWindow::openConversation);
+    connect(m_conversationPanel,
+            &ConversationPanel::deleteRequested,
+            this,
+            [this](const QString &id, const QString &) { deleteConversation(id); });
+    connect(m_conversations,
+            &ConversationListModel::titleEdited,
+            this,
+            &MainWindow::renameConversation);
+    reloadConversations();
+}
+
+void MainWindow::reloadConversations()
+{
+    m_conversations->setConversations(m_store.list());
+    m_conversations->setCurrentId(m_conversation.id);
+}
+
+void MainWindow::saveMessage(const AgentLoop::Message &message)
+{
+    if (m_saveFailed)
+        return;
+    const auto failed = [this](const AgentLoop::Error &error) {
+        // Once: the run goes on, unsaved.
+        m_saveFailed = true;
+        m_unsaved.clear();
+        m_writer.close();
+        ChatItem item;
+        item.kind = ChatItem::ErrorMessage;
+        item.text = error.message;
+        item.hint = tr("%1 The run goes on, but this conversation is not saved from here on.")
+                            .arg(error.hint)
+                            .trimmed();
+        m_chatModel->append(item);
+    };
+    if (!m_writer.isOpen()) {
+        // The first prompt names the conversation and creates its file; a system message before
+        // it waits for it (both are written before the request goes out).
+        m_unsaved.append(message);
+        if (message.role() != AgentLoop::Role::User)
+            return;
+        const AgentLoop::ProviderSettings provider = m_controller.provider();
+        const auto created = m_writer.create(m_store,
+                                             titleFor(message.content()),
+                                             provider.model,
+                                             provider.baseUrl);
+        if (!created) {
+            failed(created.error());
+            return;
+        }
+        m_conversation = *created;
+        for (const AgentLoop::Message &pending : std::exchange(m_unsaved, {})) {
+            if (const auto written = m_writer.append(pending); !written) {
+                failed(written.error());
+                return;
+            }
+        }
+        m_conversations->prepend(m_conversation);
+        m_conversations->setCurrentId(m_conversation.id);
+        m_conversationPanel->selectConversation(m_conversation.id);
+        return;
+    }
+    if (const auto written = m_writer.append(message); !written) {
+        failed(written.error());
+        return;
+    }
+    m_conversations->setUpdated(m_conversation.id, QDateTime::currentDateTime());
+}
+
+void MainWindow::openConversation(const QString &id)
+{
+    if (m_controller.isRunning() || id.isEmpty())
+        return;
+    if (id == m_conversation.id) {
+        m_prompt->setFocus();
+        return;
+    }
+    const auto loaded = m_store.load(id);
+    if (!loaded) {
+        showError(loaded.error().message);
+        return;
+    }
+    clearConversation();
+    m_conversation = loaded->header;
+    m_controller.setHistory(loaded->history);
+    showHistory(loaded->history);
+    QList<ChatItem> notices;
+    for (const QString &repair : loaded->repairs) {
+        ChatItem item;
+        item.kind = ChatItem::Notice;
+        item.text = tr("Repaired: %1").arg(repair);
+        notices.append(item);
+    }
+    m_chatModel->append(std::move(notices));
+    if (const auto opened = m_writer.open(m_store.pathFor(id)); !opened) {
+        ChatItem item;
+        item.kind = ChatItem::ErrorMessage;
+        item.text = opened.error().message;
+        item.hint = tr("%1 New messages in this conversation are not saved.")
+                            .arg(opened.error().hint)
+                            .trimmed();
+        m_chatModel->append(item);
+        m_saveFailed = true;
+    }
+    m_conversations->setCurrentId(m_conversation.id);
+    m_conversationPanel->selectConversation(m_conversation.id);
+    m_chatView->scrollToBottom();
+    setIdleStatus(tr("Opened “%1”").arg(m_conversation.title));
+    updateActions();
+}
+
+void MainWindow::showHistory(const AgentLoop::History &history)
+{
+    // The messages as the live run shows them, added in one insertion.
+    QList<ChatItem> items;
+    items.reserve(history.size());
+    QHash<QString, QString> toolNames;
+    for (const AgentLoop::Message &message : history.messages()) {
+        switch (message.role()) {
+        case AgentLoop::Role::System:
+            break;
+        case AgentLoop::Role::User: {
+            ChatItem item;
+            item.kind = ChatItem::UserPrompt;
+            item.text = message.content();
+            items.append(std::move(item));
+            break;
+        }
+        case AgentLoop::Role::Assistant:
+            if (message.hasText() || !message.reasoningContent().isEmpty()) {
+                ChatItem item;
+                item.kind = ChatItem::AssistantText;
+                item.text = message.hasText() ? message.content() : QString();
+                item.reasoning = message.reasoningContent();
+                items.append(std::move(item));
+            }
+            for (const AgentLoop::ToolCall &call : message.toolCalls()) {
+                toolNames.insert(call.id, call.name);
+                ChatItem item;
+                item.kind = ChatItem::ToolCall;
+                item.toolName = call.name;
+                item.toolCallId = call.id;
+                item.arguments = call.arguments;
+                items.append(std::move(item));
+            }
+            break;
+        case AgentLoop::Role::Tool: {
+            ChatItem item;
+            item.kind = ChatItem::ToolResult;
+            item.text = message.content();
+            item.toolCallId = message.toolCallId();
+            item.toolName = toolNames.value(item.toolCallId);
+            items.append(std::move(item));
+            break;
+        }
+        }
+    }
+    m_chatModel->append(std::move(items));
+}
+
+void MainWindow::renameConversation(const QString &id, const QString &title)
+{
+    if (const auto renamed = m_store.rename(id, title); !renamed) {
+        showError(renamed.error().message);
+        return;
+    }
+    m_conversations->setTitle(id, title);
+    if (id == m_conversation.id)
+        m_conversation.title = title;
+}
+
+void MainWindow::deleteConversation(const QString &id)
+{
+    const int row = m_conversations->rowOf(id);
+    if (row < 0)
+        return;
+    const QString title = m_conversations->header(row).title;
+    auto *box = new QMessageBox(QMessageBox::Question,
+                                tr("Delete Conversation"),
+                                tr("Delete “%1”? This cannot be undone.").arg(title),
+                                QMessageBox::Yes | QMessageBox::No,
+                                this);
+    box->setObjectName(u"deleteConversationBox"_s);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setDefaultButton(QMessageBox::No);
+    box->setEscapeButton(QMessageBox::No);
+    connect(box, &QMessageBox::finished, this, [this, box, id] {
+        if (box->clickedButton() != box->button(QMessageBox::Yes))
+            return;
+        if (id == m_conversation.id) {
+            // Nothing more goes into the file that is about to go.
+            m_writer.close();
+            m_saveFailed = true;
+        }
+        if (const auto removed = m_store.remove(id); !removed) {
+            showError(removed.error().message);
+            return;
+        }
+        m_conversations->remove(id);
+        if (id == m_conversation.id)
+            newConversation();
+    });
+    box->open();
+}
+
+void MainWindow::exportConversationAs(ExportFormat format)
+{
+    if (m_controller.history().isEmpty())
+        return;
+    if (m_exportDialog)
+        m_exportDialog->reject();
+    const bool json = format == ExportFormat::MessagesJson;
+    QString title = m_conversation.title;
+    if (title.isEmpty()) {
+        for (const AgentLoop::Message &message : m_controller.history().messages()) {
+            if (message.role() == AgentLoop::Role::User) {
+                title = titleFor(message.content());
+                break;
+            }
+        }
+    }
+    auto *dialog = new QFileDialog(this,
+                                   json ? tr("Export Messages as JSON")
+                                        : tr("Export Conversation as Markdown"));
+    dialog->setObjectName(u"exportDialog"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setFileMode(QFileDialog::AnyFile);
+    dialog->setNameFilter(json ? tr("JSON files (*.json)") : tr("Markdown files (*.md)"));
+    dialog->setDefaultSuffix(json ? u"json"_s : u"md"_s);
+    dialog->selectFile(fileNameFor(title, json ? u"json"_s : u"md"_s));
+    m_exportDialog = dialog;
+    connect(dialog, &QFileDialog::fileSelected, this, [this, format](const QString &path) {
+        if (const auto written = exportConversation(format, path); !written)
+            showError(written.error().message);
+        else
+            setIdleStatus(tr("Exported to %1").arg(QDir::toNativeSeparators(path)));
+    });
+    dialog->open();
+}
+
+AgentLoop::Result<void> MainWindow::exportConversation(ExportFormat format,
+                                                       const QString &path) const
+{
+    const AgentLoop::History &history = m_controller.history();
+    QByteArray bytes;
+    if (format == ExportFormat::MessagesJson) {
+        bytes = AgentLoop::exportMessagesJson(history);
+    } else {
+        AgentLoop::ConversationHeader header = m_conversation;
+        if (header.title.isEmpty()) {
+            for (const AgentLoop::Message &message : history.messages()) {
+                if (message.role() == AgentLoop::Role::User) {
+                    header.title = titleFor(message.content());
+                    break;
+                }
+            }
+        }
+        bytes = AgentLoop::exportMarkdown(header, history).toUtf8();
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        return AgentLoop::Error{AgentLoop::Error::Io,
+                                tr("Cannot export the conversation to %1: %2")
+                                        .arg(QDir::toNativeSeparators(path), file.errorString())};
+    }
+    return {};
+}
+
+QFileDialog *MainWindow::exportDialog() const
+{
+    return m_exportDialog;
+}
+
+void MainWindow::showError(const QString &text)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Agent Loop"), text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::createStatusBar()
@@ -417,6 +765,11 @@ void MainWindow::clearConversation()
 {
     m_newConversationPending = false;
     m_controller.newConversation();
+    m_writer.close();
+    m_conversation = {};
+    m_unsaved.clear();
+    m_saveFailed = false;
+    m_conversations->setCurrentId({});
     m_liveAnswer->reset();
     m_chatModel->clear();
     m_turnModel->clear();
@@ -472,6 +825,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
     closeApproval();
     if (m_settingsDialog)
         m_settingsDialog->reject();
+    if (m_exportDialog)
+        m_exportDialog->reject();
     saveLayout();
     event->accept();
 }
@@ -506,6 +861,12 @@ void MainWindow::updateActions()
     const bool running = m_controller.isRunning();
     m_send->setEnabled(!running && !m_prompt->toPlainText().trimmed().isEmpty());
     m_stop->setEnabled(running);
+    m_conversationPanel->setOpenEnabled(!running);
+    const bool hasMessages = !m_controller.history().isEmpty();
+    if (m_exportJsonAction) {
+        m_exportJsonAction->setEnabled(hasMessages);
+        m_exportMarkdownAction->setEnabled(hasMessages);
+    }
 }
 
 void MainWindow::setIdleStatus(const QString &text)
@@ -594,6 +955,8 @@ void MainWindow::onRetryScheduled(qint64 delayMs, int nextAttempt, int maxAttemp
 
 void MainWindow::onMessageAppended(const AgentLoop::Message &message)
 {
+    // On disk before the next request goes out.
+    saveMessage(message);
     switch (message.role()) {
     case AgentLoop::Role::System:
     case AgentLoop::Role::Tool: // shown from toolFinished, which knows how the call ended

@@ -2,6 +2,7 @@
 
 #include "agentcontroller.h"
 #include "appsettings.h"
+#include "conversationstore.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -13,6 +14,7 @@
 #include <memory>
 
 class QDockWidget;
+class QFileDialog;
 class QLabel;
 class QPushButton;
 
@@ -25,6 +27,8 @@ namespace Gui {
 class ApprovalPrompt;
 class ChatModel;
 class ChatView;
+class ConversationListModel;
+class ConversationPanel;
 class Inspector;
 class KeyStore;
 class LiveAnswer;
@@ -46,7 +50,11 @@ public:
         KeyStore *keyStore = nullptr;
         // Whether the window's size and dock layout are restored at start() and saved on close.
         bool persist = true;
+        // Where conversations are saved; empty: ConversationStore::defaultDirectory().
+        QString conversationDirectory;
     };
+
+    enum class ExportFormat { MessagesJson, Markdown };
 
     explicit MainWindow(const AppSettings &settings, QWidget *parent = nullptr);
     MainWindow(const AppSettings &settings, Options options, QWidget *parent = nullptr);
@@ -76,10 +84,28 @@ public:
     // The open approval box's prompt, or null.
     ApprovalPrompt *pendingApproval() const;
 
+    const AgentLoop::ConversationStore &conversationStore() const { return m_store; }
+    ConversationListModel *conversationListModel() const { return m_conversations; }
+    ConversationPanel *conversationPanel() const { return m_conversationPanel; }
+    QDockWidget *conversationsDock() const { return m_conversationsDock; }
+    // The id of the conversation being saved or continued; empty before its first prompt.
+    QString currentConversationId() const { return m_conversation.id; }
+    // Reads the saved list again.
+    void reloadConversations();
+    // Writes the conversation shown to path, as the provider's messages array or as Markdown.
+    AgentLoop::Result<void> exportConversation(ExportFormat format, const QString &path) const;
+    // The file dialog of the export in progress, or null.
+    QFileDialog *exportDialog() const;
+
 public slots:
     void send();
     void stop();
     void newConversation();
+    // Shows a saved conversation and continues it with the next prompt. Not while a run goes on.
+    void openConversation(const QString &id);
+    // Asks, then deletes the conversation's file (and starts a new one if it was open).
+    void deleteConversation(const QString &id);
+    void exportConversationAs(ExportFormat format);
     void openSettings();
     void showAbout();
 
@@ -91,6 +117,11 @@ protected:
 private:
     void createActions();
     void createStatusBar();
+    void createConversationPanel();
+    void saveMessage(const AgentLoop::Message &message);
+    void renameConversation(const QString &id, const QString &title);
+    void showHistory(const AgentLoop::History &history);
+    void showError(const QString &text);
     void connectController();
     void updateActions();
     void updateStatus();
@@ -137,8 +168,21 @@ private:
     QLabel *m_demoLabel;
     QAction *m_newAction = nullptr;
     QAction *m_settingsAction = nullptr;
+    QAction *m_exportJsonAction = nullptr;
+    QAction *m_exportMarkdownAction = nullptr;
     QPointer<ApprovalPrompt> m_approval;
     QPointer<SettingsDialog> m_settingsDialog;
+    QPointer<QFileDialog> m_exportDialog;
+
+    // Saving: every message of the history is written as it is appended, from the first prompt.
+    AgentLoop::ConversationStore m_store;
+    AgentLoop::ConversationWriter m_writer;
+    AgentLoop::ConversationHeader m_conversation; // id empty until the file exists
+    QList<AgentLoop::Message> m_unsaved;          // a system message waiting for the first prompt
+    bool m_saveFailed = false;                    // shown once; this conversation is not saved
+    ConversationListModel *m_conversations;
+    ConversationPanel *m_conversationPanel;
+    QDockWidget *m_conversationsDock;
 
     AgentLoop::AgentController::State m_state = AgentLoop::AgentController::State::Idle;
     QString m_idleText;

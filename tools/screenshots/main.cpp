@@ -6,6 +6,7 @@
 #include "appsettings.h"
 #include "chatmodel.h"
 #include "chatview.h"
+#include "conversationstore.h"
 #include "i18n.h"
 #include "inspector.h"
 #include "keystore.h"
@@ -16,6 +17,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QIcon>
@@ -245,6 +247,38 @@ int main(int argc, char *argv[])
             file.write("placeholder\n");
     }
 
+    // Two earlier conversations for the side panel.
+    const bool zh = lang.startsWith(u"zh");
+    const QString conversations = temporary.filePath(u"conversations"_s);
+    {
+        const AgentLoop::ConversationStore store(conversations);
+        const QList<QPair<QString, QString>> earlier = {
+                {zh ? u"修复 Windows 上的 CMake 构建错误"_s : u"Fix the CMake build on Windows"_s,
+                 zh ? u"构建已修复。"_s : u"The build is fixed."_s},
+                {zh ? u"为 JSON 解析器添加单元测试"_s : u"Add unit tests for the JSON parser"_s,
+                 zh ? u"已添加 12 个测试。"_s : u"Added 12 tests."_s},
+        };
+        int daysAgo = 1;
+        for (const auto &[title, answer] : earlier) {
+            AgentLoop::ConversationWriter writer;
+            const auto header = writer.create(store,
+                                              title,
+                                              u"demo"_s,
+                                              QUrl(u"https://demo.invalid/v1"_s));
+            if (!header)
+                continue;
+            (void) writer.append(AgentLoop::Message::user(title));
+            (void) writer.append(AgentLoop::Message::assistant(answer));
+            writer.close();
+            // Yesterday and last week: the list shows its dates as a user would see them.
+            QFile file(store.pathFor(header->id));
+            if (file.open(QIODevice::ReadWrite))
+                file.setFileTime(QDateTime::currentDateTime().addDays(-daysAgo),
+                                 QFileDevice::FileModificationTime);
+            daysAgo += 5;
+        }
+    }
+
     Gui::AppSettings settings;
     settings.demoMode = true;
     settings.workspace = workspace;
@@ -252,12 +286,13 @@ int main(int argc, char *argv[])
     Gui::MainWindow::Options options;
     options.keyStore = &keyStore;
     options.persist = false;
+    options.conversationDirectory = conversations;
     Gui::MainWindow window(settings, options);
     window.resize(1360, 860);
     window.show();
 
-    const QString prompt = lang.startsWith(u"zh") ? u"看看我的工作区里有哪些文件。"_s
-                                                  : u"What files are in my workspace?"_s;
+    const QString prompt = zh ? u"看看我的工作区里有哪些文件。"_s
+                              : u"What files are in my workspace?"_s;
     QTimer::singleShot(300, &window, [&] {
         window.promptEdit()->setPlainText(prompt);
         window.send();

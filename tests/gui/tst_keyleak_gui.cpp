@@ -1,0 +1,430 @@
+// The leak test for the desktop app, in process: a distinctive fake key goes through a
+// conversation against the fake provider (a command that prints the key, a model that repeats
+// it, a 401 whose message echoes it), the conversation is exported, every inspector and chat text
+// is copied through the clipboard into files, and the settings are saved. Then everything under
+// the temporary HOME (HOME, every XDG_* directory and TMPDIR point into it, set before the
+// QApplication exists so that QStandardPaths and QSettings use it), the clipboard texts and every
+// qDebug/qWarning line are searched for the key: there must be no hit.
+
+#include "appsettings.h"
+#include "chatmodel.h"
+#include "chatview.h"
+#include "fakechatserver.h"
+#include "fakecommandrunner.h"
+#include "inspector.h"
+#include "keystore.h"
+#include "mainwindow.h"
+#include "promptedit.h"
+#include "turnmodel.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace AgentLoop;
+using namespace Qt::StringLiterals;
+
+class tst_KeyLeakGui : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void conversationWithEchoesAndAnError();
+    void exportConversation();
+    void copyEverythingShown();
+    void saveSettingsAndClose();
+    // Last: searches what all the steps above left behind.
+    void keyIsNowhere();
+    void searchWasMeaningful();
+
+private:
+    bool writeText(const QString &name, const QString &text);
+
+    QString m_key;
+    QString m_copies; // where the copied texts are written
+    QStringList m_clipboardTexts;
+    Gui::KeyStore m_keyStore{Gui::KeyStore::Backend::SessionOnly, u"agentloop-leak-test"_s};
+    FakeChatServer m_server;
+    FakeCommandRunner m_runner;
+    std::unique_ptr<Gui::MainWindow> m_window;
+    QList<RecordedRequest> m_requests;
+};
+
+namespace {
+
+// The temporary HOME; made in main() before the QApplication.
+QTemporaryDir *root = nullptr;
+
+// Every message Qt and the app logged, for the search.
+QStringList *loggedMessages = nullptr;
+QtMessageHandler previousHandler = nullptr;
+
+void captureMessage(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (loggedMessages)
+        loggedMessages->append(message);
+    if (previousHandler)
+        previousHandler(type, context, message);
+}
+
+QMessageBox *visibleMessageBox()
+{
+    for (QWidget *widget : QApplication::topLevelWidgets()) {
+        if (auto *box = qobject_cast<QMessageBox *>(widget); box && box->isVisible())
+            return box;
+    }
+    return nullptr;
+}
+
+QString shellArguments(const QString &command)
+{
+    return QString::fromUtf8(
+            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
+}
+
+QList<QPair<QByteArray, QByteArray>> needlesFor(const QString &key)
+{
+    const QByteArray utf8 = key.toUtf8();
+    QByteArray utf16le;
+    QByteArray utf16be;
+    for (const QChar c : key) {
+        utf16le.append(char(c.unicode() & 0xff)).append(char(c.unicode() >> 8));
+        utf16be.append(char(c.unicode() >> 8)).append(char(c.unicode() & 0xff));
+    }
+    return {
+            {"UTF-8", utf8},
+            {"UTF-16LE", utf16le},
+            {"UTF-16BE", utf16be},
+            {"base64", utf8.toBase64(QByteArray::OmitTrailingEquals)},
+            {"base64url",
+             utf8.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)},
+            // The random tail alone: a truncated or partly masked copy holding it is a leak too.
+            {"random part", utf8.mid(utf8.lastIndexOf('-') + 1)},
+    };
+}
+
+// The excerpt shows the key as <KEY>: the test's own output is a log too.
+QStringList hitsIn(const QByteArray &bytes,
+                   const QString &what,
+                   const QList<QPair<QByteArray, QByteArray>> &needles)
+{
+    const QString keyText = QString::fromUtf8(needles.constFirst().second);
+    QStringList hits;
+    for (const auto &[encoding, needle] : needles) {
+        const qsizetype at = bytes.indexOf(needle);
+        if (at >= 0) {
+            hits << u"%1: %2 at byte %3: ...%4..."_s.arg(what,
+                                                         QString::fromLatin1(encoding),
+                                                         QString::number(at),
+                                                         QString::fromUtf8(
+                                                                 bytes.mid(qMax(0, at - 80), 180))
+                                                                 .replace(keyText, u"<KEY>"_s));
+        }
+    }
+    return hits;
+}
+
+// Exports through MainWindow::exportConversation(format, path) when this build has it.
+template<typename Window>
+QStringList exportBothFormats(const Window &window, const QString &directory, QString *error)
+{
+    if constexpr (requires {
+                      window.exportConversation(Window::ExportFormat::MessagesJson, QString());
+                  }) {
+        QStringList written;
+        const QList<QPair<typename Window::ExportFormat, QString>> formats{
+                {Window::ExportFormat::MessagesJson, u"export.json"_s},
+                {Window::ExportFormat::Markdown, u"export.md"_s},
+        };
+        for (const auto &[format, name] : formats) {
+            const QString path = QDir(directory).filePath(name);
+            const auto result = window.exportConversation(format, path);
+            if (!result) {
+                *error = result.error().message;
+                return {};
+            }
+            written << path;
+        }
+        return written;
+    } else {
+        *error = u"no API"_s;
+        return {};
+    }
+}
+
+} // namespace
+
+bool tst_KeyLeakGui::writeText(const QString &name, const QString &text)
+{
+    QFile file(QDir(m_copies).filePath(name));
+    const QByteArray bytes = text.toUtf8();
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+           && file.write(bytes) == bytes.size();
+}
+
+void tst_KeyLeakGui::initTestCase()
+{
+    QVERIFY(root && root->isValid());
+    // The app's own paths are in the temporary HOME (not QStandardPaths' test mode).
+    const QString data = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QVERIFY2(data.startsWith(root->path()), qPrintable(data));
+    QVERIFY2(Gui::AppSettings::settingsFilePath().startsWith(root->path()),
+             qPrintable(Gui::AppSettings::settingsFilePath()));
+    QVERIFY2(QDir::tempPath().startsWith(root->path()), qPrintable(QDir::tempPath()));
+
+    QString hex;
+    for (int i = 0; i < 24; ++i)
+        hex += QString::number(QRandomGenerator::global()->bounded(16), 16);
+    m_key = u"sk-leaktest-"_s + hex;
+    m_copies = QDir(root->path()).filePath(u"copies"_s);
+    QVERIFY(QDir().mkpath(m_copies));
+    QVERIFY(QDir().mkpath(QDir(root->path()).filePath(u"workspace"_s)));
+
+    m_server.setRequiredApiKey(m_key.toUtf8());
+    Gui::AppSettings settings;
+    settings.baseUrl = m_server.baseUrl().toString();
+    settings.apiKey = m_key;
+    settings.model = u"gpt-test"_s;
+    settings.workspace = QDir(root->path()).filePath(u"workspace"_s);
+    settings.requestTimeoutSeconds = 30;
+    settings.maxRetries = 0;
+    settings.demoMode = false;
+    settings.storeKeyInPlainText = false;
+    Gui::MainWindow::Options options;
+    options.commandRunner = std::make_shared<FakeCommandRunner>(m_runner);
+    options.keyStore = &m_keyStore;
+    options.persist = true;
+    m_window = std::make_unique<Gui::MainWindow>(settings, options);
+    m_window->show();
+    QApplication::setActiveWindow(m_window.get());
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void tst_KeyLeakGui::conversationWithEchoesAndAnError()
+{
+    // A command that prints the environment's key; the model repeats it in its answer.
+    m_runner.enqueue(0, u"OPENAI_API_KEY="_s + m_key + u"\n"_s);
+    m_server.script({FakeResponse::toolCall(u"call_1"_s,
+                                            u"shell"_s,
+                                            shellArguments(u"env | grep OPENAI_API_KEY"_s)),
+                     FakeResponse::answer(u"Your key is "_s + m_key + u", keep it safe."_s)});
+    QTest::keyClicks(m_window->promptEdit(), u"Which key do I use?"_s);
+    QTest::keyClick(m_window->promptEdit(), Qt::Key_Return);
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
+    box->button(QMessageBox::Yes)->click();
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->statusText(), u"Finished"_s, 10000);
+    QCOMPARE(m_runner.requests().size(), 1);
+
+    // A careless provider: its error message names the whole key.
+    m_server.setHandler([this](const RecordedRequest &request) {
+        return FakeResponse::httpError(401,
+                                       u"Incorrect API key provided: %1 (header: %2)"_s
+                                               .arg(m_key,
+                                                    QString::fromUtf8(
+                                                            request.header("Authorization"))),
+                                       u"invalid_request_error"_s,
+                                       u"invalid_api_key"_s);
+    });
+    QTest::keyClicks(m_window->promptEdit(), u"And again?"_s);
+    QTest::keyClick(m_window->promptEdit(), Qt::Key_Return);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(u"Failed"_s), 10000);
+    // A settings dialog or message box the error may have opened stays open for the search.
+
+    // The key was really used, and really came back.
+    m_requests = m_server.requests();
+    QCOMPARE(m_requests.size(), 3);
+    for (const RecordedRequest &request : std::as_const(m_requests))
+        QCOMPARE(request.header("Authorization"), "Bearer " + m_key.toUtf8());
+    // The command's output, key blanked out, is what the model was told.
+    QVERIFY(m_requests.at(1)
+                    .toolMessages()
+                    .value(0)
+                    .value(u"content"_s)
+                    .toString()
+                    .startsWith(u"OPENAI_API_KEY=[REDACTED]"_s));
+}
+
+void tst_KeyLeakGui::exportConversation()
+{
+    QString error;
+    const QStringList written = exportBothFormats(*m_window, m_copies, &error);
+    if (error == u"no API"_s) {
+        QSKIP("MainWindow has no exportConversation(format, path) yet: the export part of the "
+              "leak test is not run");
+    }
+    QVERIFY2(error.isEmpty(), qPrintable(QString(error).replace(m_key, u"<KEY>"_s)));
+    for (const QString &path : written)
+        QVERIFY2(QFileInfo(path).size() > 0, qPrintable(path));
+}
+
+void tst_KeyLeakGui::copyEverythingShown()
+{
+    QClipboard *clipboard = QGuiApplication::clipboard();
+    const auto copied = [&](const QString &name) {
+        const QString text = clipboard->text();
+        m_clipboardTexts << text;
+        return writeText(name, text);
+    };
+
+    Gui::Inspector *inspector = m_window->inspector();
+    const int rows = m_window->turnModel()->rowCount();
+    QVERIFY(rows >= 3);
+    for (int row = 0; row < rows; ++row) {
+        inspector->selectRow(row);
+        const QString prefix = u"row%1-"_s.arg(row);
+        QVERIFY(writeText(prefix + u"request.txt"_s, inspector->requestText()));
+        QVERIFY(writeText(prefix + u"response.txt"_s, inspector->responseText()));
+        QVERIFY(writeText(prefix + u"assembled.txt"_s, inspector->assembledText()));
+        QVERIFY(writeText(prefix + u"headers.txt"_s, inspector->headersText()));
+        QVERIFY(writeText(prefix + u"summary.txt"_s, inspector->summaryText()));
+        QStringList cells;
+        for (int column = 0; column < m_window->turnModel()->columnCount(); ++column) {
+            const QModelIndex index = m_window->turnModel()->index(row, column);
+            cells << index.data().toString() << index.data(Qt::ToolTipRole).toString();
+        }
+        QVERIFY(writeText(prefix + u"table.txt"_s, cells.join(u'\n')));
+        for (const char *button : {"copyRequestButton", "copyResponseButton", "copyCurlButton"}) {
+            auto *copy = inspector->findChild<QPushButton *>(QString::fromLatin1(button));
+            QVERIFY2(copy, button);
+            clipboard->clear();
+            if (!copy->isEnabled())
+                continue;
+            copy->click();
+            QVERIFY(copied(prefix + QString::fromLatin1(button) + u".txt"_s));
+        }
+    }
+
+    // The chat: everything selected and copied, as Ctrl+A, Ctrl+C would.
+    Gui::ChatView *chat = m_window->chatView();
+    chat->selectAll();
+    clipboard->clear();
+    chat->copySelection();
+    QVERIFY(copied(u"chat.txt"_s));
+    QVERIFY2(m_clipboardTexts.constLast().contains(u"Which key do I use?"_s),
+             "the chat copy is not the conversation");
+    QStringList shown;
+    for (int row = 0; row < m_window->chatModel()->rowCount(); ++row)
+        shown << Gui::ChatModel::plainText(m_window->chatModel()->item(row));
+    shown << m_window->statusText() << m_window->windowTitle();
+    if (QMessageBox *box = visibleMessageBox())
+        shown << box->text() << box->informativeText() << box->detailedText();
+    QVERIFY(writeText(u"shown.txt"_s, shown.join(u'\n')));
+}
+
+void tst_KeyLeakGui::saveSettingsAndClose()
+{
+    QSignalSpy written(&m_keyStore, &Gui::KeyStore::keyWritten);
+    m_window->settings().save(m_keyStore);
+    QTRY_COMPARE(written.size(), 1);
+    QCOMPARE(written.first().first().toBool(), false); // kept for this session only
+    while (QMessageBox *box = visibleMessageBox())
+        box->reject();
+    m_window->close(); // saves the window's layout too
+    m_window.reset();
+    QVERIFY(QFileInfo::exists(Gui::AppSettings::settingsFilePath()));
+}
+
+void tst_KeyLeakGui::keyIsNowhere()
+{
+    const QList<QPair<QByteArray, QByteArray>> needles = needlesFor(m_key);
+    QStringList hits;
+    int filesSearched = 0;
+    QDirIterator it(root->path(),
+                    QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (it.fileInfo().isSymLink())
+            continue;
+        QFile file(path);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path + u": "_s + file.errorString()));
+        hits << hitsIn(file.readAll(), QDir(root->path()).relativeFilePath(path), needles);
+        hits << hitsIn(path.toUtf8(), u"file name"_s, needles);
+        ++filesSearched;
+    }
+    for (const QString &text : std::as_const(m_clipboardTexts))
+        hits << hitsIn(text.toUtf8(), u"clipboard"_s, needles);
+    const QStringList messages = *loggedMessages; // a copy: QVERIFY2 below logs too
+    for (const QString &message : messages)
+        hits << hitsIn(message.toUtf8(), u"log message"_s, needles);
+    qInfo("searched %d files, %d clipboard texts and %d log messages",
+          filesSearched,
+          int(m_clipboardTexts.size()),
+          int(messages.size()));
+    for (const QString &hit : std::as_const(hits))
+        qWarning("key found in %s", qPrintable(hit.section(u':', 0, 0)));
+    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+}
+
+void tst_KeyLeakGui::searchWasMeaningful()
+{
+    QVERIFY2(QFileInfo(Gui::AppSettings::settingsFilePath()).size() > 0,
+             qPrintable(Gui::AppSettings::settingsFilePath()));
+    QStringList conversations;
+    QDirIterator it(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation),
+                    QDir::Files,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (it.fileInfo().size() > 0)
+            conversations << path;
+    }
+    QVERIFY2(!conversations.isEmpty(), "no conversation file was written under AppDataLocation");
+    QVERIFY(!m_clipboardTexts.isEmpty());
+}
+
+// Not QTEST_MAIN: the environment must point into the temporary HOME before the QApplication
+// (and with it QStandardPaths, QSettings and the temporary folder) is created.
+int main(int argc, char *argv[])
+{
+    QTemporaryDir home(QDir::tempPath() + u"/agentloop-keyleak-XXXXXX"_s);
+    if (!home.isValid())
+        return 1;
+    root = &home;
+    const QByteArray path = home.path().toLocal8Bit();
+    qputenv("HOME", path + "/home");
+    qputenv("XDG_CONFIG_HOME", path + "/home/.config");
+    qputenv("XDG_DATA_HOME", path + "/home/.local/share");
+    qputenv("XDG_CACHE_HOME", path + "/home/.cache");
+    qputenv("XDG_STATE_HOME", path + "/home/.local/state");
+    qputenv("XDG_RUNTIME_DIR", path + "/runtime");
+    qputenv("TMPDIR", path + "/tmp");
+    for (const char *dir : {"/home/.config", "/home/.local/share", "/runtime", "/tmp"})
+        QDir().mkpath(QString::fromLocal8Bit(path + dir));
+    QFile::setPermissions(QString::fromLocal8Bit(path + "/runtime"),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QStringList messages;
+    loggedMessages = &messages;
+    previousHandler = qInstallMessageHandler(captureMessage);
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(u"AgentLoop"_s);
+    QApplication::setApplicationName(u"AgentLoop"_s);
+    app.setAttribute(Qt::AA_Use96Dpi, true);
+    tst_KeyLeakGui test;
+    const int result = QTest::qExec(&test, argc, argv);
+    qInstallMessageHandler(previousHandler);
+    loggedMessages = nullptr;
+    return result;
+}
+
+#include "tst_keyleak_gui.moc"

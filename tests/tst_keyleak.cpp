@@ -1,0 +1,479 @@
+// The leak test for agentloop-cli, black box: a distinctive fake key goes through a tool-calling
+// conversation (with a transcript and, where the CLI has it, a conversation file), a provider
+// that answers 401 and echoes the whole key in its error message, a model that writes the key
+// in its answer and a command that prints it. Afterwards every file the CLI could have written
+// (HOME, every XDG_* directory and TMPDIR all point into one temporary directory) and everything
+// it printed is searched for the key: there must be no hit.
+//
+// The server lives on this process's event loop, so every wait here spins the event loop.
+
+#include "conversationstore.h"
+#include "fakechatserver.h"
+#include "message.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace AgentLoop;
+using namespace Qt::StringLiterals;
+
+class tst_KeyLeak : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void toolCallingRunWithTranscript();
+    void continuedConversation();
+    void unauthorizedErrorEchoingTheKey();
+    void modelEchoingTheKey();
+    // Last: searches what all the runs above left behind.
+    void keyIsNowhere();
+
+private:
+    struct Run
+    {
+        QString name;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    QProcessEnvironment environmentFor(const QUrl &baseUrl) const;
+    // Runs the CLI to its end with a terminal as its standard input, answering every approval
+    // prompt with approvalAnswer (nothing: standard input is at its end).
+    bool runCli(const QString &name,
+                const QUrl &baseUrl,
+                const QStringList &arguments,
+                const QByteArray &approvalAnswer,
+                int *exitCode);
+    QString describeLast() const;
+
+    QTemporaryDir m_root;
+    QString m_key;
+    QString m_work;
+    QString m_transcript;
+    QList<Run> m_runs;
+    int m_lastExitCode = -1;
+    bool m_cliHasConversation = false;
+};
+
+namespace {
+
+constexpr int exitTimeoutMs = 20000;
+const QByteArray allowQuestion = "Allow this call? [y/N]";
+
+// The master side of a pseudo-terminal whose slave becomes the CLI's standard input: the CLI
+// asks for approval only at a terminal.
+class PseudoTerminal final
+{
+public:
+    PseudoTerminal()
+    {
+        m_master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (m_master < 0)
+            return;
+        if (::grantpt(m_master) != 0 || ::unlockpt(m_master) != 0)
+            return;
+        if (const char *name = ::ptsname(m_master))
+            m_slave = ::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    }
+    ~PseudoTerminal()
+    {
+        if (m_slave >= 0)
+            ::close(m_slave);
+        if (m_master >= 0)
+            ::close(m_master);
+    }
+    PseudoTerminal(const PseudoTerminal &) = delete;
+    PseudoTerminal &operator=(const PseudoTerminal &) = delete;
+
+    bool isOpen() const { return m_master >= 0 && m_slave >= 0; }
+    int slave() const { return m_slave; }
+    bool type(const QByteArray &keys)
+    {
+        return ::write(m_master, keys.constData(), size_t(keys.size())) == keys.size();
+    }
+
+private:
+    int m_master = -1;
+    int m_slave = -1;
+};
+
+QString argumentsJson(const QString &command)
+{
+    return QString::fromUtf8(
+            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// Every encoding the key could be written in and still be recognised by someone grepping for it.
+QList<QPair<QByteArray, QByteArray>> needlesFor(const QString &key)
+{
+    const QByteArray utf8 = key.toUtf8();
+    QByteArray utf16le;
+    QByteArray utf16be;
+    for (const QChar c : key) {
+        utf16le.append(char(c.unicode() & 0xff)).append(char(c.unicode() >> 8));
+        utf16be.append(char(c.unicode() >> 8)).append(char(c.unicode() & 0xff));
+    }
+    QList<QPair<QByteArray, QByteArray>> needles{
+            {"UTF-8", utf8},
+            {"UTF-16LE", utf16le},
+            {"UTF-16BE", utf16be},
+            {"base64", utf8.toBase64(QByteArray::OmitTrailingEquals)},
+            {"base64url",
+             utf8.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)},
+    };
+    // The random tail alone: a truncated or partly masked copy still holding it is a leak too.
+    const QByteArray tail = utf8.mid(utf8.lastIndexOf('-') + 1);
+    needles.append({"random part", tail});
+    // The key inside a base64 stream at either other alignment ("Bearer <key>", "user:<key>").
+    for (const QByteArray &prefix : {QByteArray("x"), QByteArray("xx")}) {
+        const QByteArray encoded = (prefix + utf8).toBase64(QByteArray::OmitTrailingEquals);
+        needles.append({"base64 after " + QByteArray::number(prefix.size()) + " byte(s)",
+                        encoded.mid(4, encoded.size() - 8)});
+    }
+    return needles;
+}
+
+// "what: encoding at offset" for each needle found in bytes.
+// The excerpt shows the key as <KEY>: the test's own output is a log too.
+QStringList hitsIn(const QByteArray &bytes,
+                   const QString &what,
+                   const QList<QPair<QByteArray, QByteArray>> &needles)
+{
+    const QString keyText = QString::fromUtf8(needles.constFirst().second);
+    QStringList hits;
+    for (const auto &[encoding, needle] : needles) {
+        const qsizetype at = bytes.indexOf(needle);
+        if (at >= 0) {
+            hits << u"%1: %2 at byte %3: ...%4..."_s.arg(what,
+                                                         QString::fromLatin1(encoding),
+                                                         QString::number(at),
+                                                         QString::fromUtf8(
+                                                                 bytes.mid(qMax(0, at - 60), 140))
+                                                                 .replace(keyText, u"<KEY>"_s));
+        }
+    }
+    return hits;
+}
+
+} // namespace
+
+void tst_KeyLeak::initTestCase()
+{
+    QVERIFY2(QFileInfo(QStringLiteral(AGENTLOOP_CLI_PATH)).isExecutable(), AGENTLOOP_CLI_PATH);
+    QVERIFY(m_root.isValid());
+    QString hex;
+    for (int i = 0; i < 24; ++i)
+        hex += QString::number(QRandomGenerator::global()->bounded(16), 16);
+    m_key = u"sk-leaktest-"_s + hex;
+
+    QDir root(m_root.path());
+    for (const QString &dir : {u"home/.config"_s,
+                               u"home/.local/share"_s,
+                               u"home/.cache"_s,
+                               u"home/.local/state"_s,
+                               u"tmp"_s,
+                               u"bin"_s,
+                               u"work"_s}) {
+        QVERIFY(root.mkpath(dir));
+    }
+    m_work = QFileInfo(root.filePath(u"work"_s)).canonicalFilePath();
+    m_transcript = QDir(m_work).filePath(u"transcript.jsonl"_s);
+
+    // Whether this build's CLI can continue a saved conversation.
+    int exitCode = -1;
+    QVERIFY(runCli(u"help"_s, QUrl(u"http://127.0.0.1:9/v1"_s), {u"--help"_s}, {}, &exitCode));
+    QCOMPARE(exitCode, 0);
+    m_cliHasConversation = m_runs.constLast().out.contains("--conversation");
+}
+
+QProcessEnvironment tst_KeyLeak::environmentFor(const QUrl &baseUrl) const
+{
+    const QString root = m_root.path();
+    QProcessEnvironment environment;
+    // Nothing on PATH: the shell tool uses /bin/sh, and echo is built in.
+    environment.insert(u"PATH"_s, root + u"/bin"_s);
+    environment.insert(u"HOME"_s, root + u"/home"_s);
+    environment.insert(u"XDG_CONFIG_HOME"_s, root + u"/home/.config"_s);
+    environment.insert(u"XDG_DATA_HOME"_s, root + u"/home/.local/share"_s);
+    environment.insert(u"XDG_CACHE_HOME"_s, root + u"/home/.cache"_s);
+    environment.insert(u"XDG_STATE_HOME"_s, root + u"/home/.local/state"_s);
+    environment.insert(u"XDG_RUNTIME_DIR"_s, root + u"/tmp"_s);
+    environment.insert(u"TMPDIR"_s, root + u"/tmp"_s);
+    environment.insert(u"LC_ALL"_s, u"C.UTF-8"_s);
+    environment.insert(u"LANGUAGE"_s, u"en"_s);
+    environment.insert(u"OPENAI_BASE_URL"_s, baseUrl.toString());
+    environment.insert(u"OPENAI_API_KEY"_s, m_key);
+    // The key by another route (a file, another variable): commands can still print it.
+    environment.insert(u"AGENTLOOP_KEY_COPY"_s, m_key);
+    environment.insert(u"OPENAI_MODEL"_s, u"gpt-4.1"_s);
+    return environment;
+}
+
+bool tst_KeyLeak::runCli(const QString &name,
+                         const QUrl &baseUrl,
+                         const QStringList &arguments,
+                         const QByteArray &approvalAnswer,
+                         int *exitCode)
+{
+    PseudoTerminal terminal;
+    if (!terminal.isOpen())
+        return false;
+    QProcess process;
+    process.setStandardInputFile(QProcess::nullDevice());
+    if (!approvalAnswer.isEmpty()) {
+        // Runs in the child after QProcess has set up the standard channels.
+        process.setChildProcessModifier([fd = terminal.slave()] { ::dup2(fd, STDIN_FILENO); });
+    }
+    process.setProgram(QStringLiteral(AGENTLOOP_CLI_PATH));
+    process.setArguments(arguments);
+    process.setProcessEnvironment(environmentFor(baseUrl));
+    process.setWorkingDirectory(m_work);
+    Run run{name, {}, {}};
+    connect(&process, &QProcess::readyReadStandardOutput, &process, [&] {
+        run.out += process.readAllStandardOutput();
+    });
+    connect(&process, &QProcess::readyReadStandardError, &process, [&] {
+        run.err += process.readAllStandardError();
+    });
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start();
+    if (!QTest::qWaitFor([&] { return process.state() == QProcess::Running || !finished.isEmpty(); },
+                         5000)) {
+        return false;
+    }
+    qsizetype answered = 0;
+    const bool ended = QTest::qWaitFor(
+            [&] {
+                if (!approvalAnswer.isEmpty() && run.err.count(allowQuestion) > answered) {
+                    ++answered;
+                    terminal.type(approvalAnswer);
+                }
+                return !finished.isEmpty();
+            },
+            exitTimeoutMs);
+    if (!ended) {
+        process.kill();
+        process.waitForFinished(2000); // clean-up after a failure only
+    }
+    run.out += process.readAllStandardOutput();
+    run.err += process.readAllStandardError();
+    m_lastExitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    *exitCode = m_lastExitCode;
+    m_runs.append(run);
+    return ended;
+}
+
+QString tst_KeyLeak::describeLast() const
+{
+    if (m_runs.isEmpty())
+        return {};
+    const Run &run = m_runs.constLast();
+    // Printed only when a run failed; keyIsNowhere() still reports any key in it.
+    return u"run %1, exit code %2\n--- stdout ---\n%3\n--- stderr ---\n%4"_s
+            .arg(run.name,
+                 QString::number(m_lastExitCode),
+                 QString::fromUtf8(run.out),
+                 QString::fromUtf8(run.err))
+            .replace(m_key, u"<KEY>"_s);
+}
+
+void tst_KeyLeak::toolCallingRunWithTranscript()
+{
+    FakeChatServer server;
+    server.setRequiredApiKey(m_key.toUtf8());
+    // The model asks for the key from the environment: OPENAI_API_KEY is withheld from commands,
+    // but a copy reached by another route is printed.
+    server.script(
+            {FakeResponse::toolCall(
+                     u"call_1"_s,
+                     u"shell"_s,
+                     argumentsJson(u"echo \"the key is <$OPENAI_API_KEY> $AGENTLOOP_KEY_COPY\""_s)),
+             FakeResponse::answer(u"Done."_s)});
+    int exitCode = -1;
+    QVERIFY2(runCli(u"tool call"_s,
+                    server.baseUrl(),
+                    {u"--prompt"_s, u"print the key"_s, u"--transcript"_s, m_transcript},
+                    "y\n",
+                    &exitCode),
+             qPrintable(describeLast()));
+    QVERIFY2(exitCode == 0, qPrintable(describeLast()));
+
+    // The key was really used: the provider got it, and the command really printed it.
+    const QList<RecordedRequest> requests = server.requests();
+    QCOMPARE(requests.size(), 2);
+    QCOMPARE(requests.at(0).header("Authorization"), "Bearer " + m_key.toUtf8());
+    const QList<QJsonObject> toolMessages = requests.at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    // The command printed the key (so the search below means something), and even the provider
+    // got it back blanked out.
+    QVERIFY2(toolMessages.first()
+                     .value(u"content"_s)
+                     .toString()
+                     .contains(u"the key is <> [REDACTED]"_s),
+             qPrintable(
+                     toolMessages.first().value(u"content"_s).toString().replace(m_key, u"<KEY>"_s)));
+
+    // The search is meaningful only when the transcript is there.
+    const QByteArray transcript = readFile(m_transcript);
+    QVERIFY2(!transcript.isEmpty(), qPrintable(m_transcript));
+    QCOMPARE(transcript.count('\n'), 2);
+}
+
+void tst_KeyLeak::continuedConversation()
+{
+    if (!m_cliHasConversation)
+        QSKIP("agentloop-cli --help does not list --conversation yet: the conversation file "
+              "part of the leak test is not run");
+
+    // A conversation saved earlier, as the desktop app would have saved it.
+    const ConversationStore store(QDir(m_work).filePath(u"conversations"_s));
+    ConversationWriter writer;
+    const Result<ConversationHeader> created = writer.create(store,
+                                                             u"Earlier"_s,
+                                                             u"gpt-4.1"_s,
+                                                             QUrl(u"http://127.0.0.1/v1"_s));
+    QVERIFY2(created, qPrintable(created ? QString() : created.error().message));
+    QVERIFY(writer.append(Message::user(u"an earlier question"_s)));
+    QVERIFY(writer.append(Message::assistant(u"an earlier answer"_s)));
+    const QString conversation = writer.path();
+    writer.close();
+    const qint64 sizeBefore = QFileInfo(conversation).size();
+
+    FakeChatServer server;
+    server.setRequiredApiKey(m_key.toUtf8());
+    server.script({FakeResponse::toolCall(u"call_2"_s,
+                                          u"shell"_s,
+                                          argumentsJson(u"echo \"again $AGENTLOOP_KEY_COPY\""_s)),
+                   FakeResponse::answer(u"Here it is again: "_s + m_key)});
+    int exitCode = -1;
+    QVERIFY2(runCli(u"conversation"_s,
+                    server.baseUrl(),
+                    {u"--prompt"_s,
+                     u"once more"_s,
+                     u"--conversation"_s,
+                     conversation,
+                     u"--transcript"_s,
+                     QDir(m_work).filePath(u"transcript-2.jsonl"_s)},
+                    "y\n",
+                    &exitCode),
+             qPrintable(describeLast()));
+    QVERIFY2(exitCode == 0, qPrintable(describeLast()));
+    QCOMPARE(server.requests().size(), 2);
+    QCOMPARE(server.requests().at(0).header("Authorization"), "Bearer " + m_key.toUtf8());
+    // The new messages were appended: the file was really written with the key around.
+    QVERIFY2(QFileInfo(conversation).size() > sizeBefore, qPrintable(conversation));
+}
+
+void tst_KeyLeak::unauthorizedErrorEchoingTheKey()
+{
+    FakeChatServer server;
+    // A careless provider: its 401 names the whole key, in the message and in a header.
+    server.setHandler([this](const RecordedRequest &request) {
+        FakeResponse response = FakeResponse::httpError(
+                401,
+                u"Incorrect API key provided: %1. Bearer token was: %2"_s
+                        .arg(m_key, QString::fromUtf8(request.header("Authorization"))),
+                u"invalid_request_error"_s,
+                u"invalid_api_key"_s);
+        response.headers.append({"X-Debug-Key", m_key.toUtf8()});
+        return response;
+    });
+    int exitCode = -1;
+    QVERIFY2(runCli(u"401"_s,
+                    server.baseUrl(),
+                    {u"--prompt"_s,
+                     u"hello"_s,
+                     u"--max-retries"_s,
+                     u"0"_s,
+                     u"--transcript"_s,
+                     QDir(m_work).filePath(u"transcript-401.jsonl"_s)},
+                    {},
+                    &exitCode),
+             qPrintable(describeLast()));
+    QVERIFY2(exitCode == 4, qPrintable(describeLast()));
+    QCOMPARE(server.requests().size(), 1);
+    QCOMPARE(server.requests().at(0).header("Authorization"), "Bearer " + m_key.toUtf8());
+    // The error did reach the user, only without the key.
+    QVERIFY2(m_runs.constLast().err.contains("Incorrect API key provided"),
+             qPrintable(describeLast()));
+    QVERIFY(!readFile(QDir(m_work).filePath(u"transcript-401.jsonl"_s)).isEmpty());
+}
+
+void tst_KeyLeak::modelEchoingTheKey()
+{
+    FakeChatServer server;
+    server.setRequiredApiKey(m_key.toUtf8());
+    server.script({FakeResponse::answer(u"Your key is "_s + m_key + u", keep it safe."_s)});
+    int exitCode = -1;
+    QVERIFY2(runCli(u"echoing model"_s,
+                    server.baseUrl(),
+                    {u"--prompt"_s,
+                     u"what is my key?"_s,
+                     u"--transcript"_s,
+                     QDir(m_work).filePath(u"transcript-echo.jsonl"_s)},
+                    {},
+                    &exitCode),
+             qPrintable(describeLast()));
+    QVERIFY2(exitCode == 0, qPrintable(describeLast()));
+    QCOMPARE(server.requests().size(), 1);
+    QCOMPARE(server.requests().at(0).header("Authorization"), "Bearer " + m_key.toUtf8());
+    // The answer is printed, with the key blanked out.
+    QVERIFY2(m_runs.constLast().out.contains("Your key is "), qPrintable(describeLast()));
+}
+
+void tst_KeyLeak::keyIsNowhere()
+{
+    const QList<QPair<QByteArray, QByteArray>> needles = needlesFor(m_key);
+    QStringList hits;
+    int filesSearched = 0;
+    QDirIterator it(m_root.path(),
+                    QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QFileInfo info = it.fileInfo();
+        if (info.isSymLink())
+            continue;
+        QFile file(path);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path + u": "_s + file.errorString()));
+        hits << hitsIn(file.readAll(), QDir(m_root.path()).relativeFilePath(path), needles);
+        // The file name too.
+        hits << hitsIn(path.toUtf8(), u"file name"_s, needles);
+        ++filesSearched;
+    }
+    for (const Run &run : std::as_const(m_runs)) {
+        hits << hitsIn(run.out, u"stdout of run \"%1\""_s.arg(run.name), needles);
+        hits << hitsIn(run.err, u"stderr of run \"%1\""_s.arg(run.name), needles);
+    }
+    QVERIFY2(filesSearched > 0, "nothing was written: the search proves nothing");
+    QVERIFY2(QFileInfo(m_transcript).size() > 0, qPrintable(m_transcript));
+    for (const QString &hit : std::as_const(hits))
+        qWarning("key found in %s", qPrintable(hit.section(u':', 0, 0)));
+    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+    qInfo("searched %d files and the output of %d runs", filesSearched, int(m_runs.size()));
+}
+
+QTEST_GUILESS_MAIN(tst_KeyLeak)
+
+#include "tst_keyleak.moc"

@@ -1,0 +1,340 @@
+// The kill test: agentloop-cli continues a saved conversation against a FakeChatServer in this
+// process, with the calls approved at a pseudo-terminal, and is killed with SIGKILL at a random
+// moment, 50 times. After each kill the conversation must load, hold every message that had been
+// sent to the provider, pass the pairing check, and have no corrupt line but possibly the last.
+//
+// The seed is printed; AGENTLOOP_KILLTEST_SEED=<n> replays a run, AGENTLOOP_KILLTEST_RUNS=<n>
+// changes the number of kills.
+
+#include "conversationstore.h"
+#include "fakechatserver.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+using namespace AgentLoop;
+using namespace Qt::StringLiterals;
+
+class tst_KillTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void killAtRandomMoments();
+
+private:
+    QTemporaryDir m_root;
+    QString m_binDir;
+    QString m_templatePath;
+    QList<Message> m_saved;
+};
+
+namespace {
+
+constexpr quint32 defaultSeed = 20261130;
+constexpr int defaultRuns = 50;
+constexpr int toolTurns = 3;
+
+const QString allowQuestion = u"Allow this call? [y/N]"_s;
+
+QString argumentsJson(const QString &command)
+{
+    return QString::fromUtf8(
+            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The 1-based number of the file's last non-empty line.
+int lastLineNumber(const QByteArray &bytes)
+{
+    const QList<QByteArray> lines = bytes.split('\n');
+    for (qsizetype i = lines.size() - 1; i >= 0; --i) {
+        if (!lines.at(i).trimmed().isEmpty())
+            return int(i + 1);
+    }
+    return 0;
+}
+
+int environmentNumber(const char *name, int fallback)
+{
+    bool ok = false;
+    const int value = qEnvironmentVariableIntValue(name, &ok);
+    return ok ? value : fallback;
+}
+
+// The master side of a pseudo-terminal whose slave is the CLI's standard input (as in tst_cli).
+class PseudoTerminal final
+{
+public:
+    PseudoTerminal()
+    {
+        m_master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (m_master < 0)
+            return;
+        if (::grantpt(m_master) != 0 || ::unlockpt(m_master) != 0)
+            return;
+        if (const char *name = ::ptsname(m_master))
+            m_slave = ::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    }
+    ~PseudoTerminal()
+    {
+        if (m_slave >= 0)
+            ::close(m_slave);
+        if (m_master >= 0)
+            ::close(m_master);
+    }
+    PseudoTerminal(const PseudoTerminal &) = delete;
+    PseudoTerminal &operator=(const PseudoTerminal &) = delete;
+
+    bool isOpen() const { return m_master >= 0 && m_slave >= 0; }
+    int slave() const { return m_slave; }
+    bool type(const QByteArray &keys)
+    {
+        return ::write(m_master, keys.constData(), size_t(keys.size())) == keys.size();
+    }
+
+private:
+    int m_master = -1;
+    int m_slave = -1;
+};
+
+// Where the CLI was when it was killed, from the last progress line it printed.
+QString phaseOf(const QString &standardError, bool exited)
+{
+    if (exited)
+        return u"not at all (the run finished first)"_s;
+    const QList<std::pair<QString, QString>> markers{
+            {u"[turn "_s, u"mid-request"_s},
+            {allowQuestion, u"mid-approval"_s},
+            {u"Running shell"_s, u"mid-command"_s},
+            {u"shell finished"_s, u"mid-request"_s}, // the next request follows at once
+    };
+    qsizetype latest = -1;
+    QString phase = u"at start-up"_s;
+    for (const auto &[marker, name] : markers) {
+        const qsizetype at = standardError.lastIndexOf(marker);
+        if (at > latest) {
+            latest = at;
+            phase = name;
+        }
+    }
+    return phase;
+}
+
+} // namespace
+
+void tst_KillTest::initTestCase()
+{
+    QVERIFY2(QFileInfo(QStringLiteral(AGENTLOOP_CLI_PATH)).isExecutable(), AGENTLOOP_CLI_PATH);
+    QVERIFY(m_root.isValid());
+    // The child's PATH holds only what the commands need, so that the CLI picks /bin/sh.
+    QDir root(m_root.path());
+    QVERIFY(root.mkpath(u"bin"_s));
+    m_binDir = root.filePath(u"bin"_s);
+    const QString sleepPath = QStandardPaths::findExecutable(u"sleep"_s);
+    QVERIFY(!sleepPath.isEmpty());
+    QVERIFY(QFile::link(sleepPath, QDir(m_binDir).filePath(u"sleep"_s)));
+
+    // A small saved conversation with one finished tool call.
+    m_saved = {
+            Message::user(u"say hello"_s),
+            Message::assistant(std::nullopt,
+                               {ToolCall{u"call_0"_s, u"shell"_s, argumentsJson(u"echo hello"_s)}}),
+            Message::tool(u"call_0"_s, u"hello"_s),
+            Message::assistant(u"It said hello."_s),
+    };
+    ConversationStore store(root.filePath(u"template"_s));
+    ConversationWriter writer;
+    QVERIFY(writer.create(store, u"say hello"_s, u"gpt-4.1"_s, QUrl(u"http://127.0.0.1:1/v1"_s)));
+    for (const Message &message : std::as_const(m_saved))
+        QVERIFY(writer.append(message));
+    m_templatePath = writer.path();
+    writer.close();
+}
+
+void tst_KillTest::killAtRandomMoments()
+{
+    const quint32 seed = quint32(environmentNumber("AGENTLOOP_KILLTEST_SEED", int(defaultSeed)));
+    const int runs = environmentNumber("AGENTLOOP_KILLTEST_RUNS", defaultRuns);
+    qInfo("kill test: seed %u, %d runs (AGENTLOOP_KILLTEST_SEED=%u replays it)", seed, runs, seed);
+    QRandomGenerator random(seed);
+
+    QMap<QString, int> phases;
+    int tornLines = 0;
+    int interruptedRepairs = 0;
+    QElapsedTimer total;
+    total.start();
+
+    const QDir root(m_root.path());
+    for (int run = 1; run <= runs; ++run) {
+        const QString workDir = root.filePath(u"work-%1"_s.arg(run));
+        QVERIFY(QDir().mkpath(workDir));
+        QVERIFY(QDir().mkpath(workDir + u"/home"_s));
+        const QString path = root.filePath(u"conversation-%1.jsonl"_s.arg(run));
+        QVERIFY(QFile::copy(m_templatePath, path));
+
+        // Several tool-call turns, then an answer, each after a short random delay.
+        FakeChatServer server;
+        int served = 0;
+        server.setHandler([&](const RecordedRequest &) {
+            const int turn = ++served;
+            const int delay = int(random.bounded(50, 350));
+            if (turn <= toolTurns) {
+                return FakeResponse::toolCall(u"call_%1"_s.arg(turn),
+                                              u"shell"_s,
+                                              argumentsJson(u"sleep 0.1; echo step %1"_s.arg(turn)))
+                        .withDelay(delay);
+            }
+            return FakeResponse::answer(u"All steps done."_s).withDelay(delay);
+        });
+
+        QProcessEnvironment environment;
+        environment.insert(u"PATH"_s, m_binDir);
+        environment.insert(u"HOME"_s, workDir + u"/home"_s);
+        environment.insert(u"XDG_CONFIG_HOME"_s, workDir + u"/home/.config"_s);
+        environment.insert(u"XDG_DATA_HOME"_s, workDir + u"/home/.local/share"_s);
+        environment.insert(u"LC_ALL"_s, u"C.UTF-8"_s);
+        environment.insert(u"LANGUAGE"_s, u"en"_s);
+        environment.insert(u"OPENAI_BASE_URL"_s, server.baseUrl().toString());
+        environment.insert(u"OPENAI_API_KEY"_s, u"sk-killtest-0000"_s);
+        environment.insert(u"OPENAI_MODEL"_s, u"gpt-4.1"_s);
+
+        PseudoTerminal terminal;
+        QVERIFY(terminal.isOpen());
+        QProcess process;
+        QSignalSpy finished(&process, &QProcess::finished);
+        QByteArray standardError;
+        connect(&process, &QProcess::readyReadStandardError, &process, [&] {
+            standardError += process.readAllStandardError();
+        });
+        process.setProgram(QStringLiteral(AGENTLOOP_CLI_PATH));
+        process.setArguments({u"--prompt"_s,
+                              u"run the steps"_s,
+                              u"--conversation"_s,
+                              path,
+                              u"--request-timeout"_s,
+                              u"10"_s});
+        process.setProcessEnvironment(environment);
+        process.setWorkingDirectory(workDir);
+        process.setStandardInputFile(QProcess::nullDevice());
+        process.setStandardOutputFile(QProcess::nullDevice());
+        process.setChildProcessModifier([fd = terminal.slave()] { ::dup2(fd, STDIN_FILENO); });
+
+        const int killAt = int(random.bounded(0, 1501));
+        QElapsedTimer clock;
+        clock.start();
+        process.start();
+        QVERIFY2(process.waitForStarted(5000), qPrintable(process.errorString()));
+
+        // Approve each call after a short random pause, until the moment of the kill.
+        int approved = 0;
+        qint64 approveAt = -1;
+        while (clock.elapsed() < killAt && finished.isEmpty()) {
+            QTest::qWait(1);
+            const int prompts = int(QString::fromUtf8(standardError).count(allowQuestion));
+            if (prompts > approved && approveAt < 0)
+                approveAt = clock.elapsed() + random.bounded(0, 250);
+            if (approveAt >= 0 && clock.elapsed() >= approveAt) {
+                QVERIFY(terminal.type("y\n"));
+                ++approved;
+                approveAt = -1;
+            }
+        }
+        const bool exitedBeforeKill = !finished.isEmpty();
+        const QString phase = phaseOf(QString::fromUtf8(standardError), exitedBeforeKill);
+        ++phases[phase];
+        if (!exitedBeforeKill)
+            QCOMPARE(::kill(pid_t(process.processId()), SIGKILL), 0);
+        QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 5000));
+        if (!exitedBeforeKill)
+            QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+
+        // Everything the provider had been sent is what the process had completed.
+        const QList<RecordedRequest> requests = server.requests();
+        const QByteArray before = readFile(path);
+        const QByteArray context = "run " + QByteArray::number(run) + " (seed "
+                                   + QByteArray::number(seed) + ", killed at "
+                                   + QByteArray::number(killAt) + " ms, " + phase.toUtf8()
+                                   + ")\n--- file ---\n" + before + "\n--- stderr ---\n"
+                                   + standardError;
+
+        const Result<LoadedConversation> loaded = ConversationStore::loadFile(path);
+        QVERIFY2(loaded,
+                 (context + "\n--- error ---\n"
+                  + (loaded ? QByteArray() : loaded.error().message.toUtf8()))
+                         .constData());
+        QVERIFY2(loaded->history.checkPairing(), context.constData());
+
+        const QJsonArray history = loaded->history.toJson();
+        QVERIFY2(history.size() >= m_saved.size(), context.constData());
+        for (qsizetype i = 0; i < m_saved.size(); ++i)
+            QVERIFY2(history.at(i) == m_saved.at(i).toJson(), context.constData());
+        if (!requests.isEmpty()) {
+            const QJsonArray sent = requests.last().messages();
+            QVERIFY2(sent.size() <= history.size(), context.constData());
+            for (qsizetype i = 0; i < sent.size(); ++i)
+                QVERIFY2(history.at(i) == sent.at(i),
+                         (context + "\nmessage " + QByteArray::number(i)).constData());
+        }
+
+        // Only the last line may be torn, and the repairs only added to the file.
+        static const QRegularExpression skipped(u"^Line (\\d+) could not be read and was skipped"_s);
+        int skippedCount = 0;
+        for (const QString &repair : loaded->repairs) {
+            const QRegularExpressionMatch match = skipped.match(repair);
+            if (match.hasMatch()) {
+                ++skippedCount;
+                QVERIFY2(match.captured(1).toInt() == lastLineNumber(before),
+                         (context + "\n--- repair ---\n" + repair.toUtf8()).constData());
+            } else if (repair.contains(u"interrupted"_s)) {
+                ++interruptedRepairs;
+            }
+        }
+        QVERIFY2(skippedCount <= 1, context.constData());
+        tornLines += skippedCount;
+        const QByteArray after = readFile(path);
+        QVERIFY2(after.startsWith(before), context.constData());
+
+        // Nothing is left of the kill: loading again finds a valid history.
+        const Result<LoadedConversation> again = ConversationStore::loadFile(path);
+        QVERIFY2(again && again->history.toJson() == history, context.constData());
+    }
+
+    QStringList summary;
+    for (auto it = phases.cbegin(); it != phases.cend(); ++it)
+        summary << u"%1 %2"_s.arg(it.value()).arg(it.key());
+    qInfo("kill test: seed %u, %d runs in %lld ms, killed: %s; %d torn last line(s) skipped, "
+          "%d interrupted tail(s) repaired",
+          seed,
+          runs,
+          total.elapsed(),
+          qPrintable(summary.join(u", "_s)),
+          tornLines,
+          interruptedRepairs);
+}
+
+QTEST_GUILESS_MAIN(tst_KillTest)
+
+#include "tst_killtest.moc"
