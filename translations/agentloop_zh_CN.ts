@@ -541,6 +541,7 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <name>Gui::AppSettings</name>
     <message>
         <source>Set by %1 in %2</source>
+        <extracomment>%1 is a variable name such as OPENAI_MODEL, %2 the path of the .env file</extracomment>
         <translation>由 %2 中的 %1 设置</translation>
     </message>
     <message>
@@ -706,10 +707,6 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <translation>复制命令(&amp;O)</translation>
     </message>
     <message>
-        <source>Show &amp;all</source>
-        <translation>显示全部(&amp;A)</translation>
-    </message>
-    <message>
         <source>Show &amp;less</source>
         <translation>收起(&amp;L)</translation>
     </message>
@@ -732,6 +729,10 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Hide &amp;reasoning</source>
         <translation>隐藏推理过程(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Show a&amp;ll</source>
+        <translation>显示全部(&amp;L)</translation>
     </message>
 </context>
 <context>
@@ -1095,6 +1096,7 @@ Started %2</source>
     </message>
     <message>
         <source>%1 at %2</source>
+        <extracomment>The status bar&apos;s provider: &quot;&lt;model&gt; at &lt;host:port&gt;&quot;</extracomment>
         <translation>%1（%2）</translation>
     </message>
     <message>
@@ -1345,6 +1347,7 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>#</source>
+        <extracomment>Column header: the request number</extracomment>
         <translation>#</translation>
     </message>
     <message>
@@ -1357,6 +1360,7 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>Finish</source>
+        <extracomment>Column header: the response&apos;s finish_reason (stop, tool_calls, ...)</extracomment>
         <translation>结束原因</translation>
     </message>
     <message>

@@ -188,6 +188,7 @@ QString AppSettings::overrideNote(const char *variable) const
     if (!environmentOverrides.contains(name))
         return {};
     if (dotEnvOverrides.contains(name)) {
+        //: %1 is a variable name such as OPENAI_MODEL, %2 the path of the .env file
         return AppSettingsText::tr("Set by %1 in %2").arg(name, QDir::toNativeSeparators(dotEnvPath));
     }
     return AppSettingsText::tr("Set by %1 in the environment").arg(name);

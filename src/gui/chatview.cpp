@@ -250,7 +250,7 @@ void ChatView::contextMenuEvent(QContextMenuEvent *event)
         }
         if (index.data(ChatModel::CollapsibleRole).toBool()) {
             const bool collapsed = index.data(ChatModel::CollapsedRole).toBool();
-            QString toggle = collapsed ? tr("Show &all") : tr("Show &less");
+            QString toggle = collapsed ? tr("Show a&ll") : tr("Show &less");
             if (item.kind == ChatItem::AssistantText) // the fold is the reasoning's
                 toggle = collapsed ? tr("Show &reasoning") : tr("Hide &reasoning");
             menu->addAction(toggle, this, [this, persistent] {

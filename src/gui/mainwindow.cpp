@@ -690,6 +690,7 @@ void MainWindow::applySettings(const AppSettings &settings)
         m_providerLabel->clear();
         m_providerLabel->hide();
     } else {
+        //: The status bar's provider: "<model> at <host:port>"
         m_providerLabel->setText(tr("%1 at %2").arg(provider.model, provider.baseUrl.authority()));
         m_providerLabel->setToolTip(provider.baseUrl.toString());
         m_providerLabel->show();

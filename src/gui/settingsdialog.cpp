@@ -331,6 +331,7 @@ void SettingsDialog::onModelsListed(const QStringList &models)
         else
             m_ui->modelCombo->setEditText(typed);
     }
+    // Two sources rather than %n: English has no catalogue to pick a plural form from.
     QString message = models.size() == 1 ? tr("Connected: 1 model")
                                          : tr("Connected: %1 models").arg(models.size());
     if (!typed.isEmpty() && !models.contains(typed))

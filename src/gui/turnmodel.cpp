@@ -127,12 +127,14 @@ QVariant TurnModel::headerData(int section, Qt::Orientation orientation, int rol
         return {};
     switch (Column(section)) {
     case NumberColumn:
+        //: Column header: the request number
         return tr("#");
     case StatusColumn:
         return tr("HTTP");
     case DurationColumn:
         return tr("Time");
     case FinishReasonColumn:
+        //: Column header: the response's finish_reason (stop, tool_calls, ...)
         return tr("Finish");
     case TokensColumn:
         return tr("Tokens");
