@@ -18,6 +18,7 @@ private slots:
     void unansweredToolCalls();
     void appendOnly();
     void jsonRoundTrip();
+    void messagesJsonIsTheArraysInside();
     void fromJsonRejects_data();
     void fromJsonRejects();
 };
@@ -256,6 +257,30 @@ void tst_History::fromJsonRejects()
     const Result<History> history = History::fromJson(QJsonDocument::fromJson(json).array());
     QVERIFY(!history.hasValue());
     QVERIFY2(history.error().message.contains(errorContains), qPrintable(history.error().message));
+}
+
+void tst_History::messagesJsonIsTheArraysInside()
+{
+    History history;
+    QCOMPARE(history.messagesJson(), QByteArray());
+    history.append(Message::system(QStringLiteral("be brief")));
+    history.append(Message::user(QStringLiteral("运行 \"echo 42\"")));
+    history.append(Message::assistant(std::nullopt,
+                                      {{QStringLiteral("call_1"),
+                                        QStringLiteral("shell"),
+                                        QStringLiteral("{\"command\":\"echo 42\"}")}}));
+    history.append(Message::tool(QStringLiteral("call_1"), QStringLiteral("42")));
+
+    const QByteArray array = '[' + history.messagesJson() + ']';
+    QJsonParseError error;
+    const QJsonDocument parsed = QJsonDocument::fromJson(array, &error);
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QCOMPARE(parsed.array(), history.toJson());
+    // A copy keeps the text; appending to it leaves the original alone.
+    History copy = history;
+    copy.append(Message::user(QStringLiteral("again")));
+    QCOMPARE(QJsonDocument::fromJson('[' + history.messagesJson() + ']').array(), history.toJson());
+    QCOMPARE(QJsonDocument::fromJson('[' + copy.messagesJson() + ']').array().size(), 5);
 }
 
 QTEST_GUILESS_MAIN(tst_History)

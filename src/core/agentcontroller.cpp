@@ -67,18 +67,27 @@ bool AgentController::run(const QString &prompt)
 
 QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
 {
-    QJsonObject body{
-            {u"model"_s, m_client.settings().model},
-            {u"messages"_s, m_history.toJson()},
-    };
+    // Written by hand around the history's serialised messages, which are reused from turn to
+    // turn (see History::messagesJson); everything else is small.
+    const QByteArray &messages = m_history.messagesJson();
+    const QByteArray model = QJsonDocument(QJsonArray{m_client.settings().model})
+                                     .toJson(QJsonDocument::Compact); // ["<escaped model>"]
+    QByteArray body;
+    body.reserve(messages.size() + 4096);
+    body += "{\"model\":";
+    body += QByteArrayView(model).sliced(1, model.size() - 2);
+    body += ",\"messages\":[";
+    body += messages;
+    body += ']';
     // Some providers reject an empty tools array; leave the key out instead.
-    if (!tools.isEmpty())
-        body.insert(u"tools"_s, tools.definitions());
-    if (m_client.settings().stream) {
-        body.insert(u"stream"_s, true);
-        body.insert(u"stream_options"_s, QJsonObject{{u"include_usage"_s, true}});
+    if (!tools.isEmpty()) {
+        body += ",\"tools\":";
+        body += QJsonDocument(tools.definitions()).toJson(QJsonDocument::Compact);
     }
-    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    if (m_client.settings().stream)
+        body += ",\"stream\":true,\"stream_options\":{\"include_usage\":true}";
+    body += '}';
+    return body;
 }
 
 // Step 2: send the history with a frozen tool snapshot.

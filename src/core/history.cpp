@@ -67,6 +67,14 @@ struct PairingReport
 
 } // namespace
 
+void History::append(const Message &message)
+{
+    if (!m_messages.isEmpty())
+        m_messagesJson += ',';
+    m_messagesJson += message.toJsonBytes();
+    m_messages.append(message);
+}
+
 QJsonArray History::toJson() const
 {
     QJsonArray array;

@@ -15,7 +15,7 @@ class History final
 public:
     History() = default;
 
-    void append(const Message &message) { m_messages.append(message); }
+    void append(const Message &message);
     const QList<Message> &messages() const { return m_messages; }
     qsizetype size() const { return m_messages.size(); }
     bool isEmpty() const { return m_messages.isEmpty(); }
@@ -23,6 +23,10 @@ public:
     const Message &last() const { return m_messages.last(); }
 
     QJsonArray toJson() const;
+    // The messages as the inside of a JSON array: `{...},{...}`. Each message is serialised once,
+    // when it is appended, and the text reused by every later request: building a request costs
+    // the new message, not the whole history again.
+    const QByteArray &messagesJson() const { return m_messagesJson; }
     static Result<History> fromJson(const QJsonArray &messages);
 
     // The protocol's pairing rule, checked before every request: the tool messages right after an
@@ -36,6 +40,7 @@ public:
 
 private:
     QList<Message> m_messages;
+    QByteArray m_messagesJson;
 };
 
 } // namespace AgentLoop

@@ -191,6 +191,11 @@ Result<ToolCall> readToolCall(const QJsonValue &value)
 
 } // namespace
 
+QByteArray Message::toJsonBytes() const
+{
+    return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+}
+
 Result<Message> Message::fromJson(const QJsonObject &object)
 {
     const QString role = object.value(u"role"_s).toString();

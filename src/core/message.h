@@ -59,6 +59,8 @@ public:
 
     // The wire format: {"role":"assistant","content":null,"tool_calls":[...]} etc.
     QJsonObject toJson() const;
+    // toJson() as compact JSON text.
+    QByteArray toJsonBytes() const;
     static Result<Message> fromJson(const QJsonObject &object);
 
     friend bool operator==(const Message &a, const Message &b);

@@ -14,7 +14,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QJsonArray>
@@ -171,7 +170,7 @@ private slots:
     void interruptedTailIsRepairedVisibly();
     void exportsJsonAndMarkdown();
     void openingWaitsForTheRun();
-    void tenThousandMessagesOpenQuickly();
+    void tenThousandMessagesOpenInOneInsertion();
 };
 
 void tst_Conversations::initTestCase()
@@ -426,7 +425,7 @@ void tst_Conversations::openingWaitsForTheRun()
     QCOMPARE(f.window->currentConversationId(), id);
 }
 
-void tst_Conversations::tenThousandMessagesOpenQuickly()
+void tst_Conversations::tenThousandMessagesOpenInOneInsertion()
 {
     Fixture f;
     QList<Message> messages;
@@ -441,14 +440,12 @@ void tst_Conversations::tenThousandMessagesOpenQuickly()
     connect(f.window->chatModel(), &QAbstractItemModel::rowsInserted, f.window.get(), [&] {
         ++inserts;
     });
-    QElapsedTimer timer;
-    timer.start();
     f.window->openConversation(id);
     QCoreApplication::processEvents();
-    qInfo("opened 10 000 messages in %lld ms", timer.elapsed());
+    // One insertion for the whole history, not one per message (how long it takes is the
+    // benchmark's business, not a test's).
     QCOMPARE(f.window->chatModel()->rowCount(), 10000);
     QCOMPARE(inserts, 1);
-    QVERIFY(timer.elapsed() < 5000);
 }
 
 QTEST_MAIN(tst_Conversations)

@@ -1,0 +1,589 @@
+// GUI benchmark cases of issue 5, run offscreen:
+//   3-chat-append     appending message 10 vs message 10 000 to the chat (model + layout + paint)
+//   3-stream-stalls   event-loop stalls while a 5 000 tokens/s stream arrives through MainWindow
+//   4-command-output  peak memory and stalls while the shell tool runs a command printing 200 MB
+//   5-startup         process start to first shown MainWindow vs a bare QMainWindow, idle RSS
+// Usage: agentloop-bench-gui --case NAME [--samples N]; one JSON line per figure and sample on
+// stdout, diagnostics on stderr. --startup is the child mode of 5-startup.
+
+#include "appsettings.h"
+#include "benchcommon.h"
+#include "chatmodel.h"
+#include "chatview.h"
+#include "commandrunner.h"
+#include "fakechatserver.h"
+#include "i18n.h"
+#include "keystore.h"
+#include "mainwindow.h"
+#include "promptedit.h"
+#include "shelltool.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QEventLoop>
+#include <QIcon>
+#include <QJsonArray>
+#include <QProcess>
+#include <QScrollBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <thread>
+
+using namespace Qt::StringLiterals;
+using namespace AgentLoop;
+using Gui::ChatItem;
+using Gui::MainWindow;
+
+namespace {
+
+constexpr double kB = 1024.0;
+
+void diag(const QString &text)
+{
+    std::fprintf(stderr, "%s\n", qPrintable(text));
+}
+
+// Lets the event loop run for duration (timers, deferred layouts, paints).
+void settle(std::chrono::milliseconds duration)
+{
+    const QDeadlineTimer deadline(duration);
+    while (!deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+}
+
+// A main window as the app shows it, with nothing reaching outside the bench: the key only in
+// memory, conversations in a temporary directory, no layout saved.
+struct Window
+{
+    explicit Window(Gui::AppSettings settings)
+        : keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-bench"_s)
+    {
+        settings.workspace = workspace.path();
+        MainWindow::Options options;
+        options.commandRunner = std::make_shared<ProcessCommandRunner>();
+        options.keyStore = &keyStore;
+        options.persist = false;
+        options.conversationDirectory = conversations.path();
+        window = std::make_unique<MainWindow>(settings, options);
+        window->resize(1100, 700);
+        window->show();
+        const QDeadlineTimer deadline(std::chrono::seconds(5));
+        while (!(window->windowHandle() && window->windowHandle()->isExposed())
+               && !deadline.hasExpired())
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        // The chat view lays every item out again once its width has settled (120 ms).
+        settle(std::chrono::milliseconds(300));
+    }
+
+    static Gui::AppSettings demoSettings()
+    {
+        Gui::AppSettings settings;
+        settings.demoMode = true;
+        return settings;
+    }
+
+    Gui::KeyStore keyStore;
+    QTemporaryDir workspace;
+    QTemporaryDir conversations;
+    std::unique_ptr<MainWindow> window;
+};
+
+// A varied conversation: prompts, Markdown answers, tool calls and multi-line tool output.
+ChatItem chatItem(int index)
+{
+    ChatItem item;
+    switch (index % 4) {
+    case 0:
+        item.kind = ChatItem::UserPrompt;
+        item.text = u"Message %1: please look at src/gui/chatview.cpp and explain the layout."_s.arg(
+                index);
+        break;
+    case 1:
+        item.kind = ChatItem::AssistantText;
+        item.text = u"Answer %1. The view keeps **cached heights** per item, so `append` only "
+                    "lays out the new row.\n\n- one point\n- another point with `code`\n\n"
+                    "A closing paragraph that is long enough to wrap at the usual width of the "
+                    "chat view in the main window."_s.arg(index);
+        break;
+    case 2:
+        item.kind = ChatItem::ToolCall;
+        item.toolName = u"shell"_s;
+        item.toolCallId = u"call_%1"_s.arg(index);
+        item.arguments = u"{\"command\": \"grep -n layout src/gui/chatview.cpp\"}"_s;
+        break;
+    default:
+        item.kind = ChatItem::ToolResult;
+        item.toolName = u"shell"_s;
+        item.toolCallId = u"call_%1"_s.arg(index - 1);
+        item.exitCode = 0;
+        item.durationMs = 12;
+        for (int line = 0; line < 12; ++line)
+            item.text += u"src/gui/chatview.cpp:%1: relayout(); // line %2\n"_s.arg(line * 7).arg(
+                    line);
+        break;
+    }
+    item.turn = index / 4 + 1;
+    return item;
+}
+
+// Median time, in µs, of appending `count` messages one by one after `existing` rows: the model
+// append, the deferred layout and scroll, and a synchronous paint of the viewport.
+double medianAppendMicros(int existing, int count)
+{
+    Window w(Window::demoSettings());
+    Gui::ChatModel *model = w.window->chatModel();
+    Gui::ChatView *view = w.window->chatView();
+    QList<ChatItem> prefill;
+    prefill.reserve(existing);
+    for (int i = 0; i < existing; ++i)
+        prefill.append(chatItem(i));
+    model->append(std::move(prefill));
+    view->scrollToBottom();
+    settle(std::chrono::milliseconds(300));
+
+    QList<double> micros;
+    for (int i = 0; i < count; ++i) {
+        ChatItem item = chatItem(existing + i);
+        QElapsedTimer clock;
+        clock.start();
+        model->append(std::move(item));
+        QCoreApplication::processEvents(); // the deferred items layout and the follow-the-bottom
+        view->viewport()->repaint();
+        QCoreApplication::processEvents();
+        micros.append(double(clock.nsecsElapsed()) / 1e3);
+    }
+    if (model->rowCount() != existing + count
+        || view->verticalScrollBar()->value() < view->verticalScrollBar()->maximum() - 2)
+        diag(u"3-chat-append: the view did not follow the newest message"_s);
+    return Bench::percentile(micros, 50);
+}
+
+void chatAppend(int samples)
+{
+    const QString id = u"3-chat-append"_s;
+    constexpr int timed = 20; // consecutive appends per position; their median is the sample
+    for (int s = 0; s < samples; ++s) {
+        const double at10 = medianAppendMicros(9, timed);
+        const double at10000 = medianAppendMicros(9999, timed);
+        diag(u"%1 sample %2: message 10: %3 µs, message 10 000: %4 µs (median of %5)"_s.arg(id)
+                     .arg(s + 1)
+                     .arg(at10, 0, 'f', 1)
+                     .arg(at10000, 0, 'f', 1)
+                     .arg(timed));
+        Bench::report(id, u"append at 10"_s, u"us"_s, at10);
+        Bench::report(id, u"append at 10 000"_s, u"us"_s, at10000);
+        Bench::report(id, u"append at 10 000 / append at 10"_s, u"ratio"_s, at10000 / at10);
+    }
+}
+
+QJsonObject chunkWith(const QJsonObject &delta, const QJsonValue &finishReason = QJsonValue::Null)
+{
+    return {{u"id"_s, u"chatcmpl-bench"_s},
+            {u"object"_s, u"chat.completion.chunk"_s},
+            {u"created"_s, 1700000000},
+            {u"model"_s, u"gpt-bench"_s},
+            {u"choices"_s,
+             QJsonArray{QJsonObject{{u"index"_s, 0},
+                                    {u"delta"_s, delta},
+                                    {u"finish_reason"_s, finishReason}}}}};
+}
+
+// The fake provider on a thread of its own, as a real one is in another process: the event loop
+// measured is the window's alone.
+class ServerThread
+{
+public:
+    ServerThread()
+    {
+        m_thread.start();
+        m_anchor = new QObject;
+        m_anchor->moveToThread(&m_thread);
+        QObject::connect(&m_thread, &QThread::finished, m_anchor, &QObject::deleteLater);
+        run([this] { m_server = new FakeChatServer; });
+    }
+    ~ServerThread()
+    {
+        run([this] { delete m_server; });
+        m_thread.quit();
+        m_thread.wait();
+    }
+    ServerThread(const ServerThread &) = delete;
+    ServerThread &operator=(const ServerThread &) = delete;
+
+    // Runs f on the server's thread and waits for it.
+    void run(const std::function<void()> &f)
+    {
+        QMetaObject::invokeMethod(m_anchor, f, Qt::BlockingQueuedConnection);
+    }
+    FakeChatServer *server() const { return m_server; }
+
+private:
+    QThread m_thread;
+    QObject *m_anchor = nullptr;
+    FakeChatServer *m_server = nullptr;
+};
+
+void streamStalls(int samples)
+{
+    const QString id = u"3-stream-stalls"_s;
+    // 5 000 tokens/s for 5 s: 25 000 deltas of ~4 characters, one SSE event each, sent 10
+    // events every 2 ms; a paragraph break every 60 tokens.
+    constexpr int tokens = 25000;
+    constexpr int eventsPerChunk = 10;
+    constexpr int chunkDelayMs = 2;
+    const QStringList words{u"the "_s, u"map "_s, u"of "_s, u"code "_s, u"runs "_s, u"fast "_s};
+    QList<QByteArray> events{FakeResponse::sseEvent(
+            chunkWith({{u"role"_s, u"assistant"_s}, {u"content"_s, u""_s}}))};
+    qsizetype characters = 0;
+    for (int i = 0; i < tokens; ++i) {
+        const QString piece = (i % 60 == 59) ? u"\n\n"_s : words.at(i % words.size());
+        characters += piece.size();
+        events << FakeResponse::sseEvent(chunkWith({{u"content"_s, piece}}));
+    }
+    events << FakeResponse::sseEvent(chunkWith({}, u"stop"_s)) << FakeResponse::sseDone();
+    QList<QByteArray> chunks;
+    for (qsizetype i = 0; i < events.size(); i += eventsPerChunk)
+        chunks << events.mid(i, eventsPerChunk).join();
+
+    for (int s = 0; s < samples; ++s) {
+        ServerThread server;
+        QUrl baseUrl;
+        server.run([&] {
+            server.server()->script({FakeResponse::stream(chunks, chunkDelayMs)});
+            baseUrl = server.server()->baseUrl();
+        });
+        Gui::AppSettings settings;
+        settings.baseUrl = baseUrl.toString();
+        settings.apiKey = u"sk-bench-gui"_s;
+        settings.model = u"gpt-bench"_s;
+        settings.stream = true;
+        settings.maxRetries = 0;
+        Window w(settings);
+        // An earlier conversation on screen, as after a while of work.
+        QList<ChatItem> earlier;
+        for (int i = 0; i < 200; ++i)
+            earlier.append(chatItem(i));
+        w.window->chatModel()->append(std::move(earlier));
+        w.window->chatView()->scrollToBottom();
+        settle(std::chrono::milliseconds(300));
+
+        AgentController &controller = w.window->controller();
+        QElapsedTimer sinceFirstDelta;
+        int deltas = 0;
+        QObject::connect(&controller, &AgentController::assistantTextDelta, w.window.get(), [&] {
+            if (deltas++ == 0)
+                sinceFirstDelta.start();
+        });
+        QEventLoop loop;
+        bool failed = false;
+        QObject::connect(&controller, &AgentController::finished, &loop, &QEventLoop::quit);
+        QObject::connect(&controller, &AgentController::failed, &loop, [&](const Error &error) {
+            failed = true;
+            diag(u"%1: the run failed: %2"_s.arg(id, error.message));
+            loop.quit();
+        });
+        QTimer::singleShot(std::chrono::seconds(60), &loop, [&] {
+            failed = true;
+            diag(u"%1: no end after 60 s"_s.arg(id));
+            loop.quit();
+        });
+
+        Bench::StallProbe probe;
+        probe.start();
+        w.window->promptEdit()->setPlainText(u"Stream a long answer"_s);
+        w.window->send();
+        loop.exec();
+        const double seconds = sinceFirstDelta.isValid() ? sinceFirstDelta.nsecsElapsed() / 1e9 : 0;
+        probe.stop();
+        if (failed)
+            continue;
+        const double rate = seconds > 0 ? deltas / seconds : 0;
+        const ChatItem &answer = w.window->chatModel()->item(w.window->chatModel()->rowCount() - 1);
+        if (answer.text.size() != characters)
+            diag(u"%1: the answer has %2 characters, %3 were sent"_s.arg(id)
+                         .arg(answer.text.size())
+                         .arg(characters));
+        diag(u"%1 sample %2: %3 deltas in %4 s (%5 tokens/s), %6 probe ticks, longest gap %7 "
+             "ms, p99 %8 ms"_s.arg(id)
+                     .arg(s + 1)
+                     .arg(deltas)
+                     .arg(seconds, 0, 'f', 2)
+                     .arg(rate, 0, 'f', 0)
+                     .arg(probe.ticks())
+                     .arg(probe.longestMs(), 0, 'f', 2)
+                     .arg(probe.p99Ms(), 0, 'f', 2));
+        Bench::report(id, u"longest event-loop stall"_s, u"ms"_s, probe.longestMs());
+        Bench::report(id, u"p99 event-loop stall"_s, u"ms"_s, probe.p99Ms());
+        Bench::report(id, u"token rate delivered"_s, u"tokens/s"_s, rate, true);
+    }
+}
+
+// Samples VmRSS every 2 ms on a thread of its own (the measured event loop may be busy).
+class RssSampler
+{
+public:
+    RssSampler()
+        : m_thread([this] {
+            while (!m_stop.load()) {
+                const qint64 rss = Bench::procStatusKb("VmRSS");
+                if (rss > m_maxKb.load())
+                    m_maxKb.store(rss);
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            }
+        })
+    {}
+    ~RssSampler() { stop(); }
+    RssSampler(const RssSampler &) = delete;
+    RssSampler &operator=(const RssSampler &) = delete;
+
+    qint64 stop()
+    {
+        m_stop.store(true);
+        if (m_thread.joinable())
+            m_thread.join();
+        return m_maxKb.load();
+    }
+
+private:
+    std::atomic<bool> m_stop{false};
+    std::atomic<qint64> m_maxKb{0};
+    std::thread m_thread;
+};
+
+void commandOutput(int samples)
+{
+    const QString id = u"4-command-output"_s;
+    constexpr qint64 bytes = 200'000'000;
+    // 200 MB in lines of 64 characters.
+    const QString command = u"yes %1 | head -c %2"_s.arg(QString(63, u'x')).arg(bytes);
+    diag(u"%1: the whole output spilled to a file the user can open: NOT IMPLEMENTED in the "
+         "product (CommandOutcome/CapturedText keep only head and tail, %2 characters per "
+         "stream by default); only memory and stalls are measured."_s.arg(id)
+                 .arg(ShellToolOptions().outputLimit));
+
+    Window w(Window::demoSettings());
+    for (int s = 0; s < samples; ++s) {
+        settle(std::chrono::seconds(1));
+        Bench::resetPeakRss();
+        const qint64 idleKb = Bench::procStatusKb("VmRSS");
+
+        ShellToolOptions options;
+        options.workspace = w.workspace.path();
+        options.timeout = std::chrono::minutes(5);
+        ShellTool tool(std::make_shared<ProcessCommandRunner>(), options);
+        PreparedCall call{ToolCall{u"call_bench"_s, u"shell"_s, {}}, {{u"command"_s, command}}};
+
+        RssSampler sampler;
+        Bench::StallProbe probe;
+        QEventLoop loop;
+        ToolResult result;
+        QElapsedTimer clock;
+        probe.start();
+        clock.start();
+        std::unique_ptr<ToolRun> run(tool.invoke(call, nullptr));
+        QObject::connect(run.get(), &ToolRun::finished, &loop, [&](const ToolResult &r) {
+            result = r;
+            loop.quit();
+        });
+        loop.exec();
+        const double seconds = clock.nsecsElapsed() / 1e9;
+        // What the window then shows: the result in the chat.
+        ChatItem item;
+        item.kind = ChatItem::ToolResult;
+        item.text = result.content;
+        item.toolName = u"shell"_s;
+        item.toolCallId = call.call.id;
+        item.ok = result.ok;
+        item.exitCode = result.exitCode;
+        item.durationMs = result.durationMs;
+        w.window->chatModel()->append(std::move(item));
+        settle(std::chrono::milliseconds(100));
+        probe.stop();
+        const qint64 peakKb = std::max(sampler.stop(), Bench::procStatusKb("VmHWM"));
+
+        const double growthMb = double(peakKb - idleKb) / kB;
+        diag(u"%1 sample %2: exit %3 after %4 s, %5 characters to the model; idle RSS %6 MB, "
+             "peak %7 MB (+%8 MB); %9 probe ticks, longest gap %10 ms, p99 %11 ms"_s.arg(id)
+                     .arg(s + 1)
+                     .arg(result.exitCode)
+                     .arg(seconds, 0, 'f', 2)
+                     .arg(result.content.size())
+                     .arg(idleKb / kB, 0, 'f', 1)
+                     .arg(peakKb / kB, 0, 'f', 1)
+                     .arg(growthMb, 0, 'f', 1)
+                     .arg(probe.ticks())
+                     .arg(probe.longestMs(), 0, 'f', 2)
+                     .arg(probe.p99Ms(), 0, 'f', 2));
+        Bench::report(id, u"peak RSS minus idle"_s, u"MB"_s, growthMb);
+        Bench::report(id, u"idle RSS"_s, u"MB"_s, idleKb / kB);
+        Bench::report(id, u"longest event-loop stall"_s, u"ms"_s, probe.longestMs());
+        Bench::report(id, u"p99 event-loop stall"_s, u"ms"_s, probe.p99Ms());
+        Bench::report(id, u"command wall time"_s, u"s"_s, seconds);
+    }
+}
+
+struct StartupRun
+{
+    double shownMs = -1;
+    qint64 idleRssKb = -1;
+};
+
+// Starts program, times until it prints "shown", then reads its "rss <kB>" line.
+StartupRun timeStartup(const QString &program, const QStringList &arguments)
+{
+    StartupRun run;
+    QProcess process;
+    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    QElapsedTimer clock;
+    clock.start();
+    process.start(program, arguments);
+    const QDeadlineTimer deadline(std::chrono::seconds(30));
+    while (!deadline.hasExpired() && (run.shownMs < 0 || run.idleRssKb < 0)) {
+        if (!process.canReadLine() && !process.waitForReadyRead(100)) {
+            if (process.state() == QProcess::NotRunning)
+                break;
+            continue;
+        }
+        while (process.canReadLine()) {
+            const QByteArray line = process.readLine().trimmed();
+            if (line == "shown")
+                run.shownMs = double(clock.nsecsElapsed()) / 1e6;
+            else if (line.startsWith("rss "))
+                run.idleRssKb = line.mid(4).toLongLong();
+        }
+    }
+    if (!process.waitForFinished(10000))
+        process.kill();
+    if (run.shownMs < 0 || run.idleRssKb < 0)
+        diag(u"5-startup: %1 did not report (%2)"_s.arg(program, process.errorString()));
+    return run;
+}
+
+void startup(int samples)
+{
+    const QString id = u"5-startup"_s;
+    const QString self = QCoreApplication::applicationFilePath();
+    const QString bare = QStringLiteral(AGENTLOOP_BENCH_BAREWINDOW);
+    // One unreported run of each: libraries into the page cache.
+    timeStartup(self, {u"--startup"_s});
+    timeStartup(bare, {});
+    for (int s = 0; s < samples; ++s) {
+        // Alternating order, so that neither always runs right after the other.
+        StartupRun app;
+        StartupRun floor;
+        if (s % 2 == 0) {
+            app = timeStartup(self, {u"--startup"_s});
+            floor = timeStartup(bare, {});
+        } else {
+            floor = timeStartup(bare, {});
+            app = timeStartup(self, {u"--startup"_s});
+        }
+        if (app.shownMs < 0 || floor.shownMs < 0)
+            continue;
+        diag(u"%1 sample %2: MainWindow %3 ms, bare QMainWindow %4 ms; idle RSS %5 MB vs %6 MB"_s
+                     .arg(id)
+                     .arg(s + 1)
+                     .arg(app.shownMs, 0, 'f', 1)
+                     .arg(floor.shownMs, 0, 'f', 1)
+                     .arg(app.idleRssKb / kB, 0, 'f', 1)
+                     .arg(floor.idleRssKb / kB, 0, 'f', 1));
+        Bench::report(id, u"time to first shown MainWindow"_s, u"ms"_s, app.shownMs);
+        Bench::report(id, u"time to first shown bare QMainWindow"_s, u"ms"_s, floor.shownMs);
+        Bench::report(id,
+                      u"MainWindow / bare QMainWindow"_s,
+                      u"ratio"_s,
+                      app.shownMs / floor.shownMs);
+        Bench::report(id, u"idle RSS MainWindow"_s, u"MB"_s, app.idleRssKb / kB);
+        Bench::report(id, u"idle RSS bare QMainWindow"_s, u"MB"_s, floor.idleRssKb / kB);
+    }
+}
+
+QIcon applicationIcon()
+{
+    QIcon icon;
+    for (const int size : {16, 24, 32, 48, 64, 128, 256, 512})
+        icon.addFile(u":/icons/agentloop-%1.png"_s.arg(size), QSize(size, size));
+    return icon;
+}
+
+// The child of 5-startup: the app's main() up to the first shown window, with demo settings, a
+// temporary conversation directory and the key kept in memory (no credential store, and no
+// start(): it follows the first show and would open the first-start settings dialog).
+int startupChild(QApplication &app)
+{
+    QApplication::setOrganizationName(u"AgentLoop"_s);
+    QApplication::setApplicationName(u"AgentLoop"_s);
+    QApplication::setApplicationVersion(QStringLiteral(AGENTLOOP_VERSION));
+    QGuiApplication::setDesktopFileName(u"agentloop"_s);
+    QApplication::setWindowIcon(applicationIcon());
+    installTranslations(app);
+    QTemporaryDir conversations;
+    QTemporaryDir workspace;
+    Gui::KeyStore keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-bench"_s);
+    Gui::AppSettings settings = Window::demoSettings();
+    settings.workspace = workspace.path();
+    MainWindow::Options options;
+    options.keyStore = &keyStore;
+    options.persist = false;
+    options.conversationDirectory = conversations.path();
+    MainWindow window(settings, options);
+    new Bench::ShownReporter(&window);
+    window.show();
+    return app.exec();
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication::setHighDpiScaleFactorRoundingPolicy(
+            Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication app(argc, argv);
+    const QStringList args = QCoreApplication::arguments();
+    if (args.contains(u"--startup"_s))
+        return startupChild(app);
+
+    // Nothing of the user's settings is read or written.
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir configDir;
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, configDir.path());
+
+    const auto value = [&args](const QString &option) {
+        const qsizetype at = args.indexOf(option);
+        return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : QString();
+    };
+    const QString name = value(u"--case"_s);
+    const int samples = std::max(1,
+                                 value(u"--samples"_s).isEmpty() ? 5
+                                                                 : value(u"--samples"_s).toInt());
+    const QList<std::pair<QString, std::function<void(int)>>> cases{
+            {u"3-chat-append"_s, chatAppend},
+            {u"3-stream-stalls"_s, streamStalls},
+            {u"4-command-output"_s, commandOutput},
+            {u"5-startup"_s, startup},
+    };
+    bool ran = false;
+    for (const auto &[caseName, function] : cases) {
+        if (name == caseName || name == u"all"_s) {
+            function(samples);
+            ran = true;
+        }
+    }
+    if (!ran) {
+        QStringList names;
+        for (const auto &entry : cases)
+            names << entry.first;
+        diag(u"usage: agentloop-bench-gui --case {%1|all} [--samples N]"_s.arg(names.join(u'|')));
+        return 2;
+    }
+    return 0;
+}
