@@ -2,12 +2,12 @@
 # Builds the benchmarks in Release (build/bench), starts the loopback server, runs every case
 # several times next to its peer and writes docs/benchmarks.md. See bench/README.md.
 #
-# Environment: STREAM_RUNS (3), RUNS (5), TOOL_RUNS (7), STREAM_BYTES (67108864), JOBS (nproc).
+# Environment: STREAM_RUNS (5), RUNS (5), TOOL_RUNS (7), STREAM_BYTES (67108864), JOBS (nproc).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build="$root/build/bench"
-stream_runs=${STREAM_RUNS:-3}
+stream_runs=${STREAM_RUNS:-5}
 runs=${RUNS:-5}
 tool_runs=${TOOL_RUNS:-7}
 stream_bytes=${STREAM_BYTES:-67108864}
@@ -30,7 +30,8 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build" --parallel "$jobs" --target agentloop-bench
 bench="$build/bench/core/agentloop-bench"
 gui_bench=
-if cmake --build "$build" --target help | grep -q '^agentloop-bench-gui:'; then
+# (grep reads all of it: with pipefail, grep -q closing the pipe early would fail the test)
+if cmake --build "$build" --target help | grep '^agentloop-bench-gui:' >/dev/null; then
     if cmake --build "$build" --parallel "$jobs" --target agentloop-bench-gui; then
         gui_bench="$build/bench/gui/agentloop-bench-gui"
     else
@@ -84,7 +85,7 @@ log "case 6: tool overhead, $tool_runs samples"
 
 if [[ -n $gui_bench ]]; then
     log "cases 3-5: $gui_bench"
-    QT_QPA_PLATFORM=offscreen "$gui_bench" --runs "$runs" >>"$samples" \
+    QT_QPA_PLATFORM=offscreen "$gui_bench" --case all --samples "$runs" >>"$samples" \
         || log "agentloop-bench-gui failed (exit $?): its rows say not measured"
 else
     log "cases 3-5: agentloop-bench-gui not built, not measured"
@@ -97,7 +98,7 @@ export M_CPU M_RAM M_KERNEL M_QT M_COMPILER M_OPENAI M_CURL M_SETUP
 M_CPU=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 M_RAM=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
 M_KERNEL=$(uname -srm)
-M_QT=$(sed -n 's/.*PACKAGE_VERSION "\(.*\)".*/\1/p' "$qt_dir/Qt6CoreConfigVersion.cmake" | head -1)
+M_QT=$(sed -n 's/^set(PACKAGE_VERSION "\([0-9.]*\)")/\1/p' "$qt_dir"/Qt6CoreConfigVersion*.cmake | head -1)
 M_COMPILER=$("$(grep -m1 '^CMAKE_CXX_COMPILER:' "$build/CMakeCache.txt" | cut -d= -f2-)" --version | head -1)
 M_OPENAI=$(node -p 'require(process.argv[1]).version' "$root/bench/peers/node_modules/openai/package.json")
 M_CURL=$(curl --version | head -1 | cut -d' ' -f1-2)
@@ -112,7 +113,8 @@ before (the previous turn). Node: JSON.stringify({model, messages, tools}) of th
 body after JSON.parse, warmed up once ($runs runs each).
 Case 6: ShellTool::prepare + invoke with ProcessCommandRunner vs QProcess /bin/sh -c, \
 \`echo hi\` until finished; each sample is the mean of 40 interleaved spawns ($tool_runs samples).
-Cases 3-5: agentloop-bench-gui$gui_note."
+Cases 3-5: agentloop-bench-gui$gui_note.
+Medians are the figures to read: on a shared machine the max of a figure can show other load."
 node -e '
 const e = process.env;
 require("fs").writeFileSync(process.argv[1], JSON.stringify({

@@ -304,7 +304,8 @@ void streamStalls(int samples)
         probe.stop();
         if (failed)
             continue;
-        const double rate = seconds > 0 ? deltas / seconds : 0;
+        // The controller reports a delta per network read (many events), so the rate counts tokens.
+        const double rate = seconds > 0 ? tokens / seconds : 0;
         const ChatItem &answer = w.window->chatModel()->item(w.window->chatModel()->rowCount() - 1);
         if (answer.text.size() != characters)
             diag(u"%1: the answer has %2 characters, %3 were sent"_s.arg(id)
@@ -394,6 +395,10 @@ void commandOutput(int samples)
         });
         loop.exec();
         const double seconds = clock.nsecsElapsed() / 1e9;
+        const qsizetype cut = result.content.indexOf(u"[... "_s);
+        diag(u"%1: the model gets: %2"_s.arg(id,
+                                             cut < 0 ? u"the whole output"_s
+                                                     : result.content.mid(cut).section(u'\n', 0, 0)));
         // What the window then shows: the result in the chat.
         ChatItem item;
         item.kind = ChatItem::ToolResult;
