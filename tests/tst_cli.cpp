@@ -5,6 +5,7 @@
 
 #include "conversationstore.h"
 #include "fakechatserver.h"
+#include "pseudoterminal.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -99,44 +100,6 @@ bool processIsGone(qint64 pid)
     const char state = line.at(nameEnd + 2);
     return state == 'Z' || state == 'X';
 }
-
-// The master side of a pseudo-terminal whose slave becomes the CLI's standard input, so that
-// isatty(0) is true there, as in a terminal window.
-class PseudoTerminal final
-{
-public:
-    PseudoTerminal()
-    {
-        m_master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-        if (m_master < 0)
-            return;
-        if (::grantpt(m_master) != 0 || ::unlockpt(m_master) != 0)
-            return;
-        if (const char *name = ::ptsname(m_master))
-            m_slave = ::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-    }
-    ~PseudoTerminal()
-    {
-        if (m_slave >= 0)
-            ::close(m_slave);
-        if (m_master >= 0)
-            ::close(m_master);
-    }
-    PseudoTerminal(const PseudoTerminal &) = delete;
-    PseudoTerminal &operator=(const PseudoTerminal &) = delete;
-
-    bool isOpen() const { return m_master >= 0 && m_slave >= 0; }
-    int slave() const { return m_slave; }
-    // What the user types.
-    bool type(const QByteArray &keys)
-    {
-        return ::write(m_master, keys.constData(), size_t(keys.size())) == keys.size();
-    }
-
-private:
-    int m_master = -1;
-    int m_slave = -1;
-};
 
 // One agentloop-cli process with an explicit environment, working directory and standard input.
 class CliProcess final

@@ -9,7 +9,9 @@
 
 #include "conversationstore.h"
 #include "fakechatserver.h"
+#include "leaksearch.h"
 #include "message.h"
+#include "pseudoterminal.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -75,43 +77,6 @@ namespace {
 constexpr int exitTimeoutMs = 20000;
 const QByteArray allowQuestion = "Allow this call? [y/N]";
 
-// The master side of a pseudo-terminal whose slave becomes the CLI's standard input: the CLI
-// asks for approval only at a terminal.
-class PseudoTerminal final
-{
-public:
-    PseudoTerminal()
-    {
-        m_master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-        if (m_master < 0)
-            return;
-        if (::grantpt(m_master) != 0 || ::unlockpt(m_master) != 0)
-            return;
-        if (const char *name = ::ptsname(m_master))
-            m_slave = ::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-    }
-    ~PseudoTerminal()
-    {
-        if (m_slave >= 0)
-            ::close(m_slave);
-        if (m_master >= 0)
-            ::close(m_master);
-    }
-    PseudoTerminal(const PseudoTerminal &) = delete;
-    PseudoTerminal &operator=(const PseudoTerminal &) = delete;
-
-    bool isOpen() const { return m_master >= 0 && m_slave >= 0; }
-    int slave() const { return m_slave; }
-    bool type(const QByteArray &keys)
-    {
-        return ::write(m_master, keys.constData(), size_t(keys.size())) == keys.size();
-    }
-
-private:
-    int m_master = -1;
-    int m_slave = -1;
-};
-
 QString argumentsJson(const QString &command)
 {
     return QString::fromUtf8(
@@ -122,58 +87,6 @@ QByteArray readFile(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-// Every encoding the key could be written in and still be recognised by someone grepping for it.
-QList<QPair<QByteArray, QByteArray>> needlesFor(const QString &key)
-{
-    const QByteArray utf8 = key.toUtf8();
-    QByteArray utf16le;
-    QByteArray utf16be;
-    for (const QChar c : key) {
-        utf16le.append(char(c.unicode() & 0xff)).append(char(c.unicode() >> 8));
-        utf16be.append(char(c.unicode() >> 8)).append(char(c.unicode() & 0xff));
-    }
-    QList<QPair<QByteArray, QByteArray>> needles{
-            {"UTF-8", utf8},
-            {"UTF-16LE", utf16le},
-            {"UTF-16BE", utf16be},
-            {"base64", utf8.toBase64(QByteArray::OmitTrailingEquals)},
-            {"base64url",
-             utf8.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)},
-    };
-    // The random tail alone: a truncated or partly masked copy still holding it is a leak too.
-    const QByteArray tail = utf8.mid(utf8.lastIndexOf('-') + 1);
-    needles.append({"random part", tail});
-    // The key inside a base64 stream at either other alignment ("Bearer <key>", "user:<key>").
-    for (const QByteArray &prefix : {QByteArray("x"), QByteArray("xx")}) {
-        const QByteArray encoded = (prefix + utf8).toBase64(QByteArray::OmitTrailingEquals);
-        needles.append({"base64 after " + QByteArray::number(prefix.size()) + " byte(s)",
-                        encoded.mid(4, encoded.size() - 8)});
-    }
-    return needles;
-}
-
-// "what: encoding at offset" for each needle found in bytes.
-// The excerpt shows the key as <KEY>: the test's own output is a log too.
-QStringList hitsIn(const QByteArray &bytes,
-                   const QString &what,
-                   const QList<QPair<QByteArray, QByteArray>> &needles)
-{
-    const QString keyText = QString::fromUtf8(needles.constFirst().second);
-    QStringList hits;
-    for (const auto &[encoding, needle] : needles) {
-        const qsizetype at = bytes.indexOf(needle);
-        if (at >= 0) {
-            hits << u"%1: %2 at byte %3: ...%4..."_s.arg(what,
-                                                         QString::fromLatin1(encoding),
-                                                         QString::number(at),
-                                                         QString::fromUtf8(
-                                                                 bytes.mid(qMax(0, at - 60), 140))
-                                                                 .replace(keyText, u"<KEY>"_s));
-        }
-    }
-    return hits;
 }
 
 } // namespace
@@ -444,7 +357,7 @@ void tst_KeyLeak::modelEchoingTheKey()
 
 void tst_KeyLeak::keyIsNowhere()
 {
-    const QList<QPair<QByteArray, QByteArray>> needles = needlesFor(m_key);
+    const KeyNeedles needles = keyNeedles(m_key);
     QStringList hits;
     int filesSearched = 0;
     QDirIterator it(m_root.path(),
@@ -457,14 +370,14 @@ void tst_KeyLeak::keyIsNowhere()
             continue;
         QFile file(path);
         QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path + u": "_s + file.errorString()));
-        hits << hitsIn(file.readAll(), QDir(m_root.path()).relativeFilePath(path), needles);
+        hits << keyHits(file.readAll(), QDir(m_root.path()).relativeFilePath(path), needles);
         // The file name too.
-        hits << hitsIn(path.toUtf8(), u"file name"_s, needles);
+        hits << keyHits(path.toUtf8(), u"file name"_s, needles);
         ++filesSearched;
     }
     for (const Run &run : std::as_const(m_runs)) {
-        hits << hitsIn(run.out, u"stdout of run \"%1\""_s.arg(run.name), needles);
-        hits << hitsIn(run.err, u"stderr of run \"%1\""_s.arg(run.name), needles);
+        hits << keyHits(run.out, u"stdout of run \"%1\""_s.arg(run.name), needles);
+        hits << keyHits(run.err, u"stderr of run \"%1\""_s.arg(run.name), needles);
     }
     QVERIFY2(filesSearched > 0, "nothing was written: the search proves nothing");
     QVERIFY2(QFileInfo(m_transcript).size() > 0, qPrintable(m_transcript));

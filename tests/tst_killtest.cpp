@@ -8,6 +8,7 @@
 
 #include "conversationstore.h"
 #include "fakechatserver.h"
+#include "pseudoterminal.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -83,42 +84,6 @@ int environmentNumber(const char *name, int fallback)
     const int value = qEnvironmentVariableIntValue(name, &ok);
     return ok ? value : fallback;
 }
-
-// The master side of a pseudo-terminal whose slave is the CLI's standard input (as in tst_cli).
-class PseudoTerminal final
-{
-public:
-    PseudoTerminal()
-    {
-        m_master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-        if (m_master < 0)
-            return;
-        if (::grantpt(m_master) != 0 || ::unlockpt(m_master) != 0)
-            return;
-        if (const char *name = ::ptsname(m_master))
-            m_slave = ::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-    }
-    ~PseudoTerminal()
-    {
-        if (m_slave >= 0)
-            ::close(m_slave);
-        if (m_master >= 0)
-            ::close(m_master);
-    }
-    PseudoTerminal(const PseudoTerminal &) = delete;
-    PseudoTerminal &operator=(const PseudoTerminal &) = delete;
-
-    bool isOpen() const { return m_master >= 0 && m_slave >= 0; }
-    int slave() const { return m_slave; }
-    bool type(const QByteArray &keys)
-    {
-        return ::write(m_master, keys.constData(), size_t(keys.size())) == keys.size();
-    }
-
-private:
-    int m_master = -1;
-    int m_slave = -1;
-};
 
 // Where the CLI was when it was killed, from the last progress line it printed.
 QString phaseOf(const QString &standardError, bool exited)

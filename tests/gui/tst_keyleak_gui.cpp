@@ -13,6 +13,7 @@
 #include "fakecommandrunner.h"
 #include "inspector.h"
 #include "keystore.h"
+#include "leaksearch.h"
 #include "mainwindow.h"
 #include "promptedit.h"
 #include "turnmodel.h"
@@ -95,48 +96,6 @@ QString shellArguments(const QString &command)
 {
     return QString::fromUtf8(
             QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
-}
-
-QList<QPair<QByteArray, QByteArray>> needlesFor(const QString &key)
-{
-    const QByteArray utf8 = key.toUtf8();
-    QByteArray utf16le;
-    QByteArray utf16be;
-    for (const QChar c : key) {
-        utf16le.append(char(c.unicode() & 0xff)).append(char(c.unicode() >> 8));
-        utf16be.append(char(c.unicode() >> 8)).append(char(c.unicode() & 0xff));
-    }
-    return {
-            {"UTF-8", utf8},
-            {"UTF-16LE", utf16le},
-            {"UTF-16BE", utf16be},
-            {"base64", utf8.toBase64(QByteArray::OmitTrailingEquals)},
-            {"base64url",
-             utf8.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)},
-            // The random tail alone: a truncated or partly masked copy holding it is a leak too.
-            {"random part", utf8.mid(utf8.lastIndexOf('-') + 1)},
-    };
-}
-
-// The excerpt shows the key as <KEY>: the test's own output is a log too.
-QStringList hitsIn(const QByteArray &bytes,
-                   const QString &what,
-                   const QList<QPair<QByteArray, QByteArray>> &needles)
-{
-    const QString keyText = QString::fromUtf8(needles.constFirst().second);
-    QStringList hits;
-    for (const auto &[encoding, needle] : needles) {
-        const qsizetype at = bytes.indexOf(needle);
-        if (at >= 0) {
-            hits << u"%1: %2 at byte %3: ...%4..."_s.arg(what,
-                                                         QString::fromLatin1(encoding),
-                                                         QString::number(at),
-                                                         QString::fromUtf8(
-                                                                 bytes.mid(qMax(0, at - 80), 180))
-                                                                 .replace(keyText, u"<KEY>"_s));
-        }
-    }
-    return hits;
 }
 
 // Exports through MainWindow::exportConversation(format, path) when this build has it.
@@ -342,7 +301,7 @@ void tst_KeyLeakGui::saveSettingsAndClose()
 
 void tst_KeyLeakGui::keyIsNowhere()
 {
-    const QList<QPair<QByteArray, QByteArray>> needles = needlesFor(m_key);
+    const KeyNeedles needles = keyNeedles(m_key);
     QStringList hits;
     int filesSearched = 0;
     QDirIterator it(root->path(),
@@ -354,15 +313,15 @@ void tst_KeyLeakGui::keyIsNowhere()
             continue;
         QFile file(path);
         QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path + u": "_s + file.errorString()));
-        hits << hitsIn(file.readAll(), QDir(root->path()).relativeFilePath(path), needles);
-        hits << hitsIn(path.toUtf8(), u"file name"_s, needles);
+        hits << keyHits(file.readAll(), QDir(root->path()).relativeFilePath(path), needles);
+        hits << keyHits(path.toUtf8(), u"file name"_s, needles);
         ++filesSearched;
     }
     for (const QString &text : std::as_const(m_clipboardTexts))
-        hits << hitsIn(text.toUtf8(), u"clipboard"_s, needles);
+        hits << keyHits(text.toUtf8(), u"clipboard"_s, needles);
     const QStringList messages = *loggedMessages; // a copy: QVERIFY2 below logs too
     for (const QString &message : messages)
-        hits << hitsIn(message.toUtf8(), u"log message"_s, needles);
+        hits << keyHits(message.toUtf8(), u"log message"_s, needles);
     qInfo("searched %d files, %d clipboard texts and %d log messages",
           filesSearched,
           int(m_clipboardTexts.size()),
