@@ -2,6 +2,7 @@
 #include "agentsetup.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
+#include "testjson.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -85,25 +86,6 @@ const QString seedArguments = uR"({"command":"Write-Output 42"})"_s;
 const QString seedAnswer = u"命令执行成功,输出是 42。"_s;
 const QString neitherError = u"The model returned neither text nor a tool call"_s;
 constexpr int maxRetries = 2;
-
-QByteArray compact(const QJsonValue &value)
-{
-    if (value.isArray())
-        return QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact);
-    return QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
-}
-
-QJsonObject parseObject(const QByteArray &json)
-{
-    return QJsonDocument::fromJson(json).object();
-}
-
-QJsonObject toolCallJson(const QString &id, const QString &name, const QString &arguments)
-{
-    return {{u"id"_s, id},
-            {u"type"_s, u"function"_s},
-            {u"function"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments}}}};
-}
 
 // A chat.completion body around one assistant message; finishReason Undefined leaves the key out.
 QByteArray completionBody(const QJsonObject &message, const QJsonValue &finishReason)

@@ -1,4 +1,5 @@
 #include "message.h"
+#include "testjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,23 +28,7 @@ private slots:
     void copiesShareOneFrozenPayload();
 };
 
-namespace {
-
-QJsonObject parseObject(const QByteArray &json)
-{
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError || !document.isObject())
-        qFatal("test data is not a JSON object: %s", json.constData());
-    return document.object();
-}
-
-QByteArray compact(const QJsonObject &object)
-{
-    return QJsonDocument(object).toJson(QJsonDocument::Compact);
-}
-
-} // namespace
+namespace {} // namespace
 
 // What the provider receives for each role: the Chat Completions wire format.
 void tst_Message::toJson_data()

@@ -1,6 +1,7 @@
 #include "completion.h"
 #include "sseparser.h"
 #include "streamassembler.h"
+#include "testjson.h"
 
 #include <QDir>
 #include <QFile>
@@ -105,11 +106,6 @@ QByteArray toSse(const Payloads &payloads)
     return sse;
 }
 
-QByteArray compact(const QJsonObject &object)
-{
-    return QJsonDocument(object).toJson(QJsonDocument::Compact);
-}
-
 QByteArray wire(const Message &message)
 {
     return compact(message.toJson());
@@ -182,10 +178,10 @@ QByteArray chunk(const QJsonObject &delta, const QString &finishReason = {})
             {u"delta"_s, delta},
             {u"finish_reason"_s, finishReason.isEmpty() ? QJsonValue() : QJsonValue(finishReason)},
     };
-    return compact({{u"id"_s, u"chatcmpl-1"_s},
-                    {u"object"_s, u"chat.completion.chunk"_s},
-                    {u"model"_s, u"test-model"_s},
-                    {u"choices"_s, QJsonArray{choice}}});
+    return compact(QJsonObject{{u"id"_s, u"chatcmpl-1"_s},
+                               {u"object"_s, u"chat.completion.chunk"_s},
+                               {u"model"_s, u"test-model"_s},
+                               {u"choices"_s, QJsonArray{choice}}});
 }
 
 QJsonObject text(const QString &content)

@@ -6,6 +6,7 @@
 #include "agentsetup.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
+#include "testjson.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -75,25 +76,6 @@ const QString model = u"gpt-4.1"_s;
 constexpr qint64 created = 1727346165;
 constexpr int endTimeoutMs = 10000;
 constexpr int maxRetries = 3;
-
-QByteArray compact(const QJsonValue &value)
-{
-    if (value.isArray())
-        return QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact);
-    return QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
-}
-
-QJsonObject parseObject(const QByteArray &json)
-{
-    return QJsonDocument::fromJson(json).object();
-}
-
-QJsonObject toolCallJson(const QString &id, const QString &name, const QJsonValue &arguments)
-{
-    return {{u"id"_s, id},
-            {u"type"_s, u"function"_s},
-            {u"function"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments}}}};
-}
 
 // An assistant message as Message::toJson writes it (and as the history sends it back).
 QJsonObject assistantJson(const QJsonValue &content, const QJsonArray &toolCalls = {})
