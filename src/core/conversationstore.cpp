@@ -126,24 +126,40 @@ Result<QByteArray> readAll(const QString &path)
     return file.readAll();
 }
 
-// Header and title updates only: what the conversation list needs.
-Result<ConversationHeader> readHeader(const QString &path)
+// The file's lines, the first already read as the header.
+struct ConversationFile
+{
+    ConversationHeader header;
+    QList<Line> lines; // all of them, the header line first
+};
+
+Result<ConversationFile> readConversationFile(const QString &path)
 {
     Result<QByteArray> bytes = readAll(path);
     if (!bytes)
         return bytes.error();
-    const QList<Line> lines = splitLines(*bytes);
+    QList<Line> lines = splitLines(*bytes);
     if (lines.isEmpty())
         return readError(path, ConversationText::tr("the file is empty"));
     Result<ConversationHeader> header = parseHeader(path, lines.first().bytes);
     if (!header)
-        return header;
-    ConversationHeader value = *header;
-    for (qsizetype i = 1; i < lines.size(); ++i) {
+        return header.error();
+    return ConversationFile{*header, std::move(lines)};
+}
+
+// Header and title updates only: what the conversation list needs.
+Result<ConversationHeader> readHeader(const QString &path)
+{
+    Result<ConversationFile> file = readConversationFile(path);
+    if (!file)
+        return file.error();
+    ConversationHeader value = file->header;
+    for (qsizetype i = 1; i < file->lines.size(); ++i) {
+        const QByteArray &bytes = file->lines.at(i).bytes;
         // Cheap filter: only header updates carry the "agentloop" key.
-        if (!lines.at(i).bytes.contains("\"agentloop\""))
+        if (!bytes.contains("\"agentloop\""))
             continue;
-        const QJsonObject object = QJsonDocument::fromJson(lines.at(i).bytes).object();
+        const QJsonObject object = QJsonDocument::fromJson(bytes).object();
         if (object.value(u"agentloop"_s).toString() == u"rename")
             value.title = object.value(u"title"_s).toString();
     }
@@ -192,18 +208,13 @@ Result<LoadedConversation> ConversationStore::load(const QString &id) const
 
 Result<LoadedConversation> ConversationStore::loadFile(const QString &path)
 {
-    Result<QByteArray> bytes = readAll(path);
-    if (!bytes)
-        return bytes.error();
-    const QList<Line> lines = splitLines(*bytes);
-    if (lines.isEmpty())
-        return readError(path, ConversationText::tr("the file is empty"));
-    Result<ConversationHeader> header = parseHeader(path, lines.first().bytes);
-    if (!header)
-        return header.error();
+    Result<ConversationFile> file = readConversationFile(path);
+    if (!file)
+        return file.error();
+    const QList<Line> &lines = file->lines;
 
     LoadedConversation loaded;
-    loaded.header = *header;
+    loaded.header = file->header;
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const Line &line = lines.at(i);
         QJsonParseError parseError;
