@@ -10,13 +10,11 @@
 # included from another project (see packaging/README.md).
 #
 #   Linux:   cpack -G DEB         -> agentloop_<version>_<arch>.deb
-#   Windows: cpack -G NSIS        -> "Agent Loop Setup <version>.exe"
-#            cpack -G ZIP         -> agentloop-<version>-win64.zip
+#   Windows: packaging/windows/build.sh (cross-built on Debian) deploys the
+#            installed tree and makes the NSIS installer and the zip.
 #
 # On Windows this file also attaches the version/icon resource and the
-# application manifest to the agentloop target and runs windeployqt at
-# install time, so the installed tree (and therefore every package) is
-# self-contained.
+# application manifest to the agentloop target.
 
 include_guard(GLOBAL)
 include(GNUInstallDirs)
@@ -95,85 +93,6 @@ if(UNIX AND NOT APPLE AND EXISTS "${AGENTLOOP_PACKAGING_ROOT}/LICENSE")
         DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/agentloop" RENAME copyright)
 endif()
 
-if(WIN32)
-    # MSVC runtime DLLs (msvcp140.dll, vcruntime140*.dll) next to the
-    # executables; the UCRT is part of Windows 10/11.
-    if(MSVC)
-        set(CMAKE_INSTALL_SYSTEM_RUNTIME_DESTINATION "${CMAKE_INSTALL_BINDIR}")
-        set(CMAKE_INSTALL_UCRT_LIBRARIES FALSE)
-        include(InstallRequiredSystemLibraries)
-    endif()
-
-    option(AGENTLOOP_DEPLOY_QT "Run windeployqt on the installed executables" ON)
-    if(AGENTLOOP_DEPLOY_QT)
-        # windeployqt lives in Qt's bin directory, next to qmake.
-        set(_al_qt_bin_dirs "")
-        foreach(_tool IN ITEMS Qt6::windeployqt Qt6::qmake)
-            if(NOT TARGET ${_tool})
-                continue()
-            endif()
-            set(_props IMPORTED_LOCATION)
-            get_target_property(_configs ${_tool} IMPORTED_CONFIGURATIONS)
-            if(_configs)
-                foreach(_config IN LISTS _configs)
-                    list(APPEND _props IMPORTED_LOCATION_${_config})
-                endforeach()
-            endif()
-            foreach(_prop IN LISTS _props)
-                get_target_property(_location ${_tool} ${_prop})
-                if(_location)
-                    get_filename_component(_dir "${_location}" DIRECTORY)
-                    list(APPEND _al_qt_bin_dirs "${_dir}")
-                endif()
-            endforeach()
-        endforeach()
-        if(QT6_INSTALL_PREFIX AND QT6_INSTALL_BINS)
-            list(APPEND _al_qt_bin_dirs "${QT6_INSTALL_PREFIX}/${QT6_INSTALL_BINS}")
-        endif()
-        find_program(AGENTLOOP_WINDEPLOYQT windeployqt
-            HINTS ${_al_qt_bin_dirs}
-            DOC "windeployqt used to copy the Qt runtime into the install tree")
-
-        if(NOT AGENTLOOP_WINDEPLOYQT)
-            message(WARNING "windeployqt not found: installing/packaging will fail. "
-                "Set AGENTLOOP_WINDEPLOYQT, or AGENTLOOP_DEPLOY_QT=OFF to skip deployment.")
-            install(CODE "message(FATAL_ERROR \"windeployqt was not found at configure time \"
-                \"(AGENTLOOP_WINDEPLOYQT); the installed tree would lack the Qt runtime.\")")
-        else()
-            message(STATUS "windeployqt: ${AGENTLOOP_WINDEPLOYQT}")
-            set(_al_deploy_flags --translations zh_CN --no-system-d3d-compiler --no-opengl-sw)
-            if(MSVC)
-                # Runtime DLLs come from InstallRequiredSystemLibraries instead of
-                # vc_redist.x64.exe (which windeployqt copies from a VS prompt).
-                list(APPEND _al_deploy_flags --no-compiler-runtime)
-            else()
-                # libgcc_s_seh-1.dll, libstdc++-6.dll, libwinpthread-1.dll
-                list(APPEND _al_deploy_flags --compiler-runtime)
-            endif()
-            # Deploy for both executables in one run: the CLI needs Qt Core and
-            # Network (plus the TLS plugins) even in a build without the GUI.
-            set(_al_deploy_files "")
-            foreach(_target IN ITEMS agentloop agentloop-cli)
-                if(TARGET ${_target})
-                    string(APPEND _al_deploy_files
-                        " \"\${_al_bindir}/$<TARGET_FILE_NAME:${_target}>\"")
-                endif()
-            endforeach()
-            string(REPLACE ";" " " _al_deploy_flags_str "${_al_deploy_flags}")
-            install(CODE "
-set(_al_bindir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
-message(STATUS \"Running windeployqt in \${_al_bindir}\")
-execute_process(
-    COMMAND \"${AGENTLOOP_WINDEPLOYQT}\" ${_al_deploy_flags_str} ${_al_deploy_files}
-    RESULT_VARIABLE _al_result)
-if(NOT _al_result EQUAL 0)
-    message(FATAL_ERROR \"windeployqt failed: \${_al_result}\")
-endif()
-")
-        endif()
-    endif()
-endif()
-
 # ---------------------------------------------------------------------------
 # CPack
 # ---------------------------------------------------------------------------
@@ -221,11 +140,7 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_SOURCE_GENERATOR "TGZ")
 set(CPACK_SOURCE_IGNORE_FILES "/\\.git/" "/build/" "/\\.cache/" "\\.user$")
 
-if(WIN32)
-    set(CPACK_GENERATOR "NSIS;ZIP")
-else()
-    set(CPACK_GENERATOR "DEB")
-endif()
+set(CPACK_GENERATOR "DEB")
 
 # --- DEB ---
 set(CPACK_DEBIAN_PACKAGE_NAME "agentloop")
@@ -240,33 +155,5 @@ if(TARGET agentloop)
     # Native Wayland support; without it Qt falls back to X11/XWayland.
     set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
 endif()
-
-# --- NSIS ---
-set(CPACK_NSIS_PACKAGE_NAME "Agent Loop")
-set(CPACK_NSIS_DISPLAY_NAME "Agent Loop")
-set(CPACK_NSIS_MODIFY_PATH OFF)
-set(CPACK_NSIS_ENABLE_UNINSTALL_BEFORE_INSTALL ON)
-set(CPACK_NSIS_EXECUTABLES_DIRECTORY "${CMAKE_INSTALL_BINDIR}")
-set(CPACK_NSIS_MANIFEST_DPI_AWARE ON)
-file(TO_NATIVE_PATH "${_al_icons_dir}/agentloop.ico" _al_ico_native)
-set(CPACK_NSIS_MUI_ICON "${_al_ico_native}")
-set(CPACK_NSIS_MUI_UNIICON "${_al_ico_native}")
-if(TARGET agentloop)
-    # Icon shown in "Apps & features"; relative to the install directory.
-    set(CPACK_NSIS_INSTALLED_ICON_NAME "${CMAKE_INSTALL_BINDIR}\\agentloop.exe")
-endif()
-if(PROJECT_HOMEPAGE_URL)
-    set(CPACK_NSIS_URL_INFO_ABOUT "${PROJECT_HOMEPAGE_URL}")
-endif()
-
-# Per-generator package file names: CPack reads this file once per generator.
-set(_al_cpack_options "${CMAKE_BINARY_DIR}/AgentLoopCPackOptions.cmake")
-file(CONFIGURE OUTPUT "${_al_cpack_options}" @ONLY CONTENT [[
-# Generated by cmake/Packaging.cmake
-if(CPACK_GENERATOR STREQUAL "NSIS")
-    set(CPACK_PACKAGE_FILE_NAME "Agent Loop Setup @PROJECT_VERSION@")
-endif()
-]])
-set(CPACK_PROJECT_CONFIG_FILE "${_al_cpack_options}")
 
 include(CPack)

@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # Installs, with apt, whatever the build, the tests and the app need and this Debian 12 machine
 # lacks. Run as root (or through sudo). Safe to run again: it installs only what is missing.
+#
+#   tools/install-deps.sh            the Linux build, tests and app
+#   tools/install-deps.sh --windows  also the Windows cross-build (packaging/windows/build.sh),
+#                                    with Debian's source lines, since Qt is built from them
 set -euo pipefail
+
+windows=0
+[ "${1:-}" = "--windows" ] && windows=1
 
 packages=(
     cmake ninja-build g++ pkg-config
@@ -12,6 +19,32 @@ packages=(
     curl bsdutils            # tests drive the fake provider with curl and the CLI through script(1)
     fonts-noto-cjk           # Chinese text in the app's zh_CN translation
 )
+if [ $windows -eq 1 ]; then
+    packages+=(
+        g++-mingw-w64-x86-64-posix dpkg-dev perl  # Qt and Agent Loop for Windows
+        libwine-dev              # the wintab headers Debian's Qt source leaves out
+        nsis zip                 # the installer and the portable zip
+        wine wine64 xvfb xauth xdotool x11-utils jq  # the tests and the installed app under Wine
+    )
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+
+# `apt-get source qt6-base` needs deb-src entries for the suites the machine already uses.
+if [ $windows -eq 1 ] && ! grep -rqsE '^(Types:.*deb-src|deb-src )' \
+        /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "install-deps: adding Debian's source lines (deb-src) for the suites in use"
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+        sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+            | $sudo tee /etc/apt/sources.list.d/agentloop-deb-src.sources >/dev/null
+    else
+        sed -n 's/^deb /deb-src /p' /etc/apt/sources.list \
+            | $sudo tee /etc/apt/sources.list.d/agentloop-deb-src.list >/dev/null
+    fi
+    $sudo apt-get update
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -24,9 +57,6 @@ if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi
 
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
 echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update
 $sudo apt-get install -y --no-install-recommends "${missing[@]}"

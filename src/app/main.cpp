@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QIcon>
 #include <QStyleHints>
 #include <QTimer>
@@ -41,8 +42,22 @@ int main(int argc, char *argv[])
 #endif
     AgentLoop::installTranslations(app);
 
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+            QCoreApplication::translate("main", "Agent Loop: a desktop coding agent."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+            QCoreApplication::translate("main", "task"),
+            QCoreApplication::translate("main",
+                                        "A task to send as soon as the window is ready (it waits "
+                                        "in the prompt box while the settings are incomplete)."),
+            QCoreApplication::translate("main", "[task]"));
+    parser.process(app);
+    const QString task = parser.positionalArguments().join(u' ');
+
     Gui::MainWindow window(Gui::AppSettings::load());
     window.show();
-    QTimer::singleShot(0, &window, &Gui::MainWindow::start);
+    QTimer::singleShot(0, &window, [&window, task] { window.start(task); });
     return app.exec();
 }

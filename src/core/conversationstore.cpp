@@ -174,7 +174,8 @@ ConversationStore::ConversationStore(QString directory)
 
 QString ConversationStore::defaultDirectory()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + u"/conversations"_s;
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
+           + u"/conversations"_s;
 }
 
 QString ConversationStore::pathFor(const QString &id) const

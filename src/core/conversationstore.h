@@ -32,7 +32,7 @@ struct LoadedConversation
     QStringList repairs;
 };
 
-// Conversations as JSON Lines under a folder (by default QStandardPaths::AppDataLocation
+// Conversations as JSON Lines under a folder (by default QStandardPaths::AppLocalDataLocation
 // + "/conversations"): a header line {"agentloop":"conversation","version":1,...}, then one Chat
 // Completions message object per line, exactly as sent to the provider. Appending writes and
 // flushes one line; nothing is ever rewritten in place, so a crash or kill -9 loses at most the

@@ -1,9 +1,14 @@
 #include "keystore.h"
 
+#include <QCoreApplication>
 #include <QTimer>
 
-#ifdef AGENTLOOP_HAVE_KEYCHAIN
+#if defined(Q_OS_WIN)
+#include <qt_windows.h>
+#include <wincred.h>
+#elif defined(AGENTLOOP_HAVE_KEYCHAIN)
 #include <qt6keychain/keychain.h>
+#define AGENTLOOP_KEYCHAIN_JOBS
 #endif
 
 #include <memory>
@@ -21,7 +26,7 @@ KeyStore::KeyStore(Backend backend, const QString &service, QObject *parent)
     , m_backend(backend)
     , m_service(service)
 {
-#ifndef AGENTLOOP_HAVE_KEYCHAIN
+#if !defined(AGENTLOOP_HAVE_KEYCHAIN) && !defined(Q_OS_WIN)
     if (m_backend == Backend::System) {
         m_backend = Backend::SessionOnly;
         m_availability = Availability::Unavailable;
@@ -66,8 +71,8 @@ void KeyStore::start(Operation operation, const QString &key)
     else if (operation == Operation::Delete)
         m_sessionKey.clear();
     ++m_pending;
-#ifdef AGENTLOOP_HAVE_KEYCHAIN
-    if (m_availability != Availability::Unavailable) {
+#if defined(AGENTLOOP_HAVE_KEYCHAIN) || defined(Q_OS_WIN)
+    if (m_backend == Backend::System && m_availability != Availability::Unavailable) {
         startJob(operation, key);
         return;
     }
@@ -108,7 +113,70 @@ void KeyStore::setAvailability(Availability availability, const QString &reason)
     emit availabilityChanged(availability);
 }
 
-#ifdef AGENTLOOP_HAVE_KEYCHAIN
+#if defined(Q_OS_WIN)
+namespace {
+
+// "Agent Loop/OPENAI_API_KEY": a generic credential, listed under Windows Credentials.
+QString credentialTarget(const QString &service)
+{
+    return service + u'/' + QString::fromLatin1(KeyStore::keyName);
+}
+
+QString windowsErrorText(DWORD code)
+{
+    return QCoreApplication::translate("Gui::KeyStore", "Credential Manager error %1: %2")
+            .arg(code)
+            .arg(qt_error_string(int(code)));
+}
+
+} // namespace
+
+// Credential Manager answers at once (no unlock prompt, no service to wait for), so the call is
+// made here and only its answer is delivered later, as the class promises.
+void KeyStore::startJob(Operation operation, const QString &key)
+{
+    const QString target = credentialTarget(m_service);
+    const auto targetName = reinterpret_cast<LPCWSTR>(target.utf16());
+    DWORD error = ERROR_SUCCESS;
+    QString stored = m_sessionKey;
+    if (operation == Operation::Read || operation == Operation::Probe) {
+        PCREDENTIALW credential = nullptr;
+        if (CredReadW(targetName, CRED_TYPE_GENERIC, 0, &credential)) {
+            stored = QString::fromUtf8(reinterpret_cast<const char *>(credential->CredentialBlob),
+                                       qsizetype(credential->CredentialBlobSize));
+            CredFree(credential);
+        } else {
+            error = GetLastError();
+            stored.clear();
+        }
+    } else if (operation == Operation::Write && !key.isEmpty()) {
+        QByteArray secret = key.toUtf8();
+        CREDENTIALW credential{};
+        credential.Type = CRED_TYPE_GENERIC;
+        credential.TargetName = const_cast<LPWSTR>(targetName);
+        credential.CredentialBlobSize = DWORD(secret.size());
+        credential.CredentialBlob = reinterpret_cast<LPBYTE>(secret.data());
+        credential.Persist = CRED_PERSIST_LOCAL_MACHINE;
+        const QString userName = QString::fromLatin1(keyName);
+        credential.UserName = const_cast<LPWSTR>(reinterpret_cast<LPCWSTR>(userName.utf16()));
+        if (!CredWriteW(&credential, 0))
+            error = GetLastError();
+        secret.fill('\0');
+    } else if (!CredDeleteW(targetName, CRED_TYPE_GENERIC, 0)) {
+        error = GetLastError();
+    }
+
+    if (error != ERROR_SUCCESS && error != ERROR_NOT_FOUND) {
+        setAvailability(Availability::Unavailable, windowsErrorText(error));
+        QTimer::singleShot(0, this, [this, operation] { finishInMemory(operation); });
+        return;
+    }
+    setAvailability(Availability::Available);
+    QTimer::singleShot(0, this, [this, operation, stored] { finish(operation, true, stored); });
+}
+#endif
+
+#ifdef AGENTLOOP_KEYCHAIN_JOBS
 void KeyStore::startJob(Operation operation, const QString &key)
 {
     QKeychain::Job *job = nullptr;

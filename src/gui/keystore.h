@@ -5,8 +5,9 @@
 
 namespace Gui {
 
-// Keeps the API key in the operating system's credential store (Windows Credential Manager,
-// macOS Keychain, Secret Service on Linux) through QtKeychain. Never in a file.
+// Keeps the API key in the operating system's credential store: Windows Credential Manager
+// through its own API, the macOS Keychain or Secret Service on Linux through QtKeychain. Never in
+// a file.
 //
 // The store is asynchronous (it may even ask the user to unlock it), so every call returns at
 // once and is answered by exactly one signal, always later (never from inside the call):
@@ -32,7 +33,8 @@ class KeyStore final : public QObject
     Q_OBJECT
 public:
     enum class Backend {
-        System,      // QtKeychain when the build has it, else SessionOnly
+        System,      // Credential Manager on Windows; QtKeychain elsewhere when the build
+                     // has it, else SessionOnly
         SessionOnly, // never touches any store: memory for this session only
     };
     Q_ENUM(Backend)
@@ -80,7 +82,7 @@ private:
     void finishInMemory(Operation operation);
     void finish(Operation operation, bool ok, const QString &key);
     void setAvailability(Availability availability, const QString &reason = {});
-#ifdef AGENTLOOP_HAVE_KEYCHAIN
+#if defined(AGENTLOOP_HAVE_KEYCHAIN) || defined(Q_OS_WIN)
     void startJob(Operation operation, const QString &key);
 #endif
 

@@ -630,7 +630,7 @@ void MainWindow::connectController()
     connect(&m_controller, &AgentController::failed, this, &MainWindow::onFailed);
 }
 
-void MainWindow::start()
+void MainWindow::start(const QString &task)
 {
     if (m_started)
         return;
@@ -644,7 +644,7 @@ void MainWindow::start()
                 m_keyStore,
                 &KeyStore::keyRead,
                 this,
-                [this, firstStart](const QString &key) {
+                [this, firstStart, task](const QString &key) {
                     if (!key.isEmpty() && m_settings.apiKey.isEmpty()) {
                         AppSettings settings = m_settings;
                         settings.apiKey = key;
@@ -652,6 +652,7 @@ void MainWindow::start()
                     }
                     if (firstStart || (!m_settings.demoMode && !m_settings.isConfigured()))
                         openSettings();
+                    offerStartupTask(task);
                 },
                 Qt::SingleShotConnection);
         m_keyStore->readKey();
@@ -659,6 +660,17 @@ void MainWindow::start()
     }
     if (firstStart || (!m_settings.demoMode && !m_settings.isConfigured()))
         openSettings();
+    offerStartupTask(task);
+}
+
+void MainWindow::offerStartupTask(const QString &task)
+{
+    if (task.trimmed().isEmpty())
+        return;
+    m_prompt->setPlainText(task);
+    // While the settings are open, the task waits in the box for the user to send it.
+    if (!m_settingsDialog)
+        send();
 }
 
 void MainWindow::applySettings(const AppSettings &settings)

@@ -61,8 +61,9 @@ public:
     ~MainWindow() override;
 
     // Once shown: restores the window's layout, fetches the key from the credential store, and
-    // opens the settings on first start or when no usable provider is configured.
-    void start();
+    // opens the settings on first start or when no usable provider is configured. A task (from
+    // the command line) is put in the prompt box, and sent unless the settings come first.
+    void start(const QString &task = {});
 
     // Reconfigures the agent: provider, turn limit, workspace and tools. While a run is going,
     // the change waits for its end.
@@ -118,6 +119,7 @@ private:
     void createActions();
     void createStatusBar();
     void createConversationPanel();
+    void offerStartupTask(const QString &task);
     void saveMessage(const AgentLoop::Message &message);
     void renameConversation(const QString &id, const QString &title);
     void showHistory(const AgentLoop::History &history);

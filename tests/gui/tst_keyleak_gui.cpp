@@ -135,7 +135,7 @@ void tst_KeyLeakGui::initTestCase()
 {
     QVERIFY(root && root->isValid());
     // The app's own paths are in the temporary HOME (not QStandardPaths' test mode).
-    const QString data = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
     QVERIFY2(data.startsWith(root->path()), qPrintable(data));
     QVERIFY2(Gui::AppSettings::settingsFilePath().startsWith(root->path()),
              qPrintable(Gui::AppSettings::settingsFilePath()));
@@ -327,7 +327,7 @@ void tst_KeyLeakGui::searchWasMeaningful()
     QVERIFY2(QFileInfo(Gui::AppSettings::settingsFilePath()).size() > 0,
              qPrintable(Gui::AppSettings::settingsFilePath()));
     QStringList conversations;
-    QDirIterator it(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation),
+    QDirIterator it(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation),
                     QDir::Files,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
@@ -335,7 +335,7 @@ void tst_KeyLeakGui::searchWasMeaningful()
         if (it.fileInfo().size() > 0)
             conversations << path;
     }
-    QVERIFY2(!conversations.isEmpty(), "no conversation file was written under AppDataLocation");
+    QVERIFY2(!conversations.isEmpty(), "no conversation file was written under AppLocalDataLocation");
     QVERIFY(!m_clipboardTexts.isEmpty());
 }
 

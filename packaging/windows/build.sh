@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds Agent Loop for 64-bit Windows on Debian 12, packages it, and checks it under Wine:
+#
+#   packaging/windows/build.sh            everything below, in order
+#   packaging/windows/build.sh --no-test  build and package only
+#
+# 1. Installs what is missing (root: apt-get), including Debian's source lines for Qt.
+# 2. Builds Qt 6 for Windows from Debian's qt6-base source package, once; later runs reuse it
+#    from the cache directory ($AGENTLOOP_WINDOWS_CACHE, default ~/.cache/agentloop-windows).
+# 3. Cross-builds the app, the CLI and the whole test suite with mingw-w64 (build/windows/build).
+# 4. Deploys the DLLs and plugins the executables import next to them, strips them
+#    (build/windows/stage), and makes "Agent Loop Setup <version>.exe" (NSIS) and
+#    agentloop-<version>-win64.zip in build/windows.
+# 5. Under Wine and Xvfb: runs the CTest suite as Windows programs; installs the installer
+#    silently, runs the seed's example in the installed app against a fake provider, uninstalls
+#    silently and checks that only the user's data is left (smoke-test.sh).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cache=${AGENTLOOP_WINDOWS_CACHE:-$HOME/.cache/agentloop-windows}
+out=${AGENTLOOP_WINDOWS_OUT:-$root/build/windows}
+jobs=$(nproc)
+run_tests=1
+[[ "${1:-}" == "--no-test" ]] && run_tests=0
+
+log() { echo "[windows $(date +%T)] $*" >&2; }
+started=$SECONDS
+step_started=$SECONDS
+step() {
+    log "$1 (previous step: $((SECONDS - step_started)) s)"
+    step_started=$SECONDS
+}
+
+# shellcheck source=packaging/windows/qt.sh
+source "$here/qt.sh"
+# shellcheck source=packaging/windows/deploy.sh
+source "$here/deploy.sh"
+
+step "dependencies"
+"$root/tools/install-deps.sh" --windows >&2
+mkdir -p "$cache" "$out"
+
+step "Qt for Windows"
+qt_prefix=$(qt_for_windows)
+
+step "cross-building Agent Loop"
+build="$out/build"
+cmake -S "$root" -B "$build" -G Ninja \
+    -DCMAKE_TOOLCHAIN_FILE="$here/mingw-w64-x86_64.cmake" \
+    -DCMAKE_PREFIX_PATH="$qt_prefix" -DCMAKE_FIND_ROOT_PATH="$qt_prefix" \
+    -DQT_HOST_PATH=/usr -DQT_HOST_PATH_CMAKE_DIR=/usr/lib/x86_64-linux-gnu/cmake \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_BINDIR=. \
+    -DAGENTLOOP_WERROR=ON \
+    -DAGENTLOOP_BUILD_TESTS=ON \
+    -DCMAKE_CROSSCOMPILING_EMULATOR="$here/wine-run.sh;$out/wine.env" >&2
+cmake --build "$build" --parallel "$jobs"
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
+
+step "deploying and packaging $version"
+stage="$out/stage"
+rm -rf "$stage"
+cmake --install "$build" --prefix "$stage" >&2
+deploy_windows_runtime "$stage" "$qt_prefix"
+installer="$out/Agent Loop Setup $version.exe"
+makensis -V2 -INPUTCHARSET UTF8 \
+    -DVERSION="$version" -DSTAGE="$stage" -DOUTFILE="$installer" \
+    -DICON="$root/resources/icons/agentloop.ico" -DLICENSE="$root/LICENSE" \
+    "$here/installer.nsi" >&2
+portable="$out/agentloop-$version-win64.zip"
+rm -f "$portable"
+(cd "$stage/.." && rm -rf "Agent Loop $version" && cp -r stage "Agent Loop $version" \
+    && zip -qr -9 "$portable" "Agent Loop $version" && rm -rf "Agent Loop $version")
+log "installer: $installer ($(du -h "$installer" | cut -f1)); portable: $portable ($(du -h "$portable" | cut -f1))"
+
+if [[ $run_tests == 1 ]]; then
+    # shellcheck source=packaging/windows/wine.sh
+    source "$here/wine.sh"
+    step "preparing Wine"
+    prepare_wine "$out/wineprefix" "$qt_prefix"
+
+    step "the test suite as Windows programs, under Wine"
+    (cd "$build" && ctest --output-on-failure --timeout 600 -j "$jobs")
+
+    step "installer, seed example and uninstaller under Wine"
+    "$here/smoke-test.sh" "$installer" "$build"
+fi
+step "done in $((SECONDS - started)) s"

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The installer as a user meets it, under Wine and Xvfb (run by build.sh after prepare_wine):
+#
+#   smoke-test.sh "<out>/Agent Loop Setup x.y.z.exe" <cross-build folder>
+#
+# 1. Installs silently (/S), per machine, and checks the files, the Start menu shortcut and the
+#    "Apps & features" entry.
+# 2. Runs the seed's example in the installed app: agentloop-fakeprovider answers on 127.0.0.1,
+#    the app gets the task on its command line, the approval box is answered Yes with a key
+#    press, and the provider must receive the tool's result "42" paired by tool_call_id and the
+#    app must save the final answer in the conversation under %LOCALAPPDATA%.
+# 3. Uninstalls silently and checks that the program, its shortcut and its registry entries are
+#    gone while the user's settings and conversations are still there.
+set -euo pipefail
+
+installer=$1
+build=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+out=$(dirname "$installer")
+log() { echo "[smoke $(date +%T)] $*" >&2; }
+fail() {
+    log "FAILED: $*"
+    exit 1
+}
+# shellcheck source=packaging/windows/wine.sh
+source "$here/wine.sh"
+# shellcheck disable=SC1091
+source "$out/wine.env"
+
+work=$(mktemp -d)
+xvfb_pid=
+provider_pid=
+app_pid=
+cleanup() {
+    [[ -n "$app_pid" ]] && kill "$app_pid" 2>/dev/null || true
+    [[ -n "$provider_pid" ]] && kill "$provider_pid" 2>/dev/null || true
+    wineserver -k 2>/dev/null || true
+    [[ -n "$xvfb_pid" ]] && kill "$xvfb_pid" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Waits up to $1 seconds for the command after it to succeed.
+wait_for() {
+    local seconds=$1
+    shift
+    local deadline=$((SECONDS + seconds))
+    until "$@"; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.5
+    done
+}
+
+display=:$((90 + RANDOM % 100))
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb_pid=$!
+export DISPLAY=$display
+wait_for 10 xdpyinfo >/dev/null 2>&1 \
+    || fail "Xvfb did not start on $display"
+
+drive_c="$WINEPREFIX/drive_c"
+program_dir="$drive_c/Program Files/Agent Loop"
+start_menu="$drive_c/ProgramData/Microsoft/Windows/Start Menu/Programs/Agent Loop.lnk"
+uninstall_key='HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall\AgentLoop'
+user_dir=$(find "$drive_c/users" -mindepth 1 -maxdepth 1 -type d ! -name Public | head -1)
+roaming="$user_dir/AppData/Roaming"
+local_data="$user_dir/AppData/Local"
+rm -rf "$program_dir" "$roaming/AgentLoop" "$local_data/AgentLoop"
+
+log "1. installing silently: $(basename "$installer")"
+wine "$installer" /S /AllUsers
+wineserver -w
+[[ -f "$program_dir/agentloop.exe" && -f "$program_dir/agentloop-cli.exe" ]] \
+    || fail "agentloop.exe and agentloop-cli.exe are not in $program_dir"
+[[ -f "$program_dir/platforms/qwindows.dll" && -f "$program_dir/Uninstall.exe" ]] \
+    || fail "the Windows platform plugin or the uninstaller is missing"
+[[ -f "$start_menu" ]] || fail "no Start menu shortcut at $start_menu"
+wine reg query "$uninstall_key" /v DisplayVersion | grep -q DisplayVersion \
+    || fail "no Apps & features entry ($uninstall_key)"
+log "   installed: $(find "$program_dir" -type f | wc -l) files, $(du -sh "$program_dir" | cut -f1)"
+
+log "2. the seed's example in the installed app against agentloop-fakeprovider"
+wine "$build/tests/agentloop-fakeprovider.exe" --port-file "$(windows_path "$work/url")" \
+    --log "$(windows_path "$work/requests.jsonl")" >"$work/provider.log" 2>&1 &
+provider_pid=$!
+wait_for 30 test -s "$work/url" || fail "the fake provider did not start: $(cat "$work/provider.log")"
+base_url=$(cat "$work/url")
+# A workspace with a space and Chinese characters in its name.
+workspace_name="Agent Loop 工作区"
+mkdir -p "$user_dir/$workspace_name"
+mkdir -p "$roaming/AgentLoop"
+cat >"$roaming/AgentLoop/Agent Loop.ini" <<INI
+[provider]
+baseUrl=$base_url
+model=gpt-4.1
+storeKeyInPlainText=true
+apiKey=sk-smoke-test-not-a-real-key
+[agent]
+demoMode=false
+workspace=C:/users/$(basename "$user_dir")/$workspace_name
+INI
+task="运行 Write-Output 42,并告诉我结果"
+(cd "$program_dir" && wine ./agentloop.exe -platform windows "$task" >"$work/app.log" 2>&1) &
+app_pid=$!
+
+wait_for 60 test -s "$work/requests.jsonl" \
+    || fail "the app sent no request: $(tail -5 "$work/app.log")"
+# The approval box: Y is the mnemonic of its Yes button. Wine gives the box the focus as it
+# maps; the key goes to whatever has it, so retry until the second request arrives.
+approval=
+for _ in $(seq 1 40); do
+    approval=$(xdotool search --name "Approve tool call" 2>/dev/null | head -1 || true)
+    [[ -n "$approval" ]] && break
+    sleep 0.5
+done
+[[ -n "$approval" ]] || fail "no approval box appeared"
+second_request() { [[ $(wc -l <"$work/requests.jsonl") -ge 2 ]]; }
+for _ in $(seq 1 10); do
+    xdotool windowfocus "$approval" 2>/dev/null || true
+    xdotool key --clearmodifiers y
+    wait_for 3 second_request && break
+done
+second_request || fail "the approval was not answered: no second request reached the provider"
+
+tool_message=$(sed -n 2p "$work/requests.jsonl" | jq -c '[.messages[] | select(.role == "tool")] | last')
+[[ $(jq -r .tool_call_id <<<"$tool_message") == call_abc123 ]] \
+    || fail "the tool's result is not paired with call_abc123: $tool_message"
+[[ $(jq -r '.content | rtrimstr("\n") | rtrimstr("\r")' <<<"$tool_message") == 42 ]] \
+    || fail "the tool's result is not 42: $tool_message"
+log "   the provider received the tool's result: $tool_message"
+
+conversations="$local_data/AgentLoop/Agent Loop/conversations"
+answer_saved() { grep -qs "命令执行成功,输出是 42" "$conversations"/*.jsonl; }
+wait_for 30 answer_saved || fail "no saved conversation with the final answer under $conversations"
+log "   final answer saved in $(basename "$(ls "$conversations"/*.jsonl)")"
+xdotool search --name "Agent Loop" key --clearmodifiers ctrl+q 2>/dev/null || true
+wait_for 15 bash -c "! kill -0 $app_pid 2>/dev/null" || kill "$app_pid" 2>/dev/null || true
+app_pid=
+kill "$provider_pid" 2>/dev/null || true
+provider_pid=
+wineserver -w
+
+log "3. uninstalling silently"
+wine "$program_dir/Uninstall.exe" /S /AllUsers
+# The uninstaller copies itself to %TEMP% and runs from there: wait for its work, not its exit.
+wait_for 60 bash -c "[[ ! -e '$program_dir' ]]" || fail "$program_dir is still there: $(ls "$program_dir")"
+wineserver -w
+[[ ! -e "$start_menu" ]] || fail "the Start menu shortcut is still there"
+if wine reg query "$uninstall_key" >/dev/null 2>&1; then fail "the Apps & features entry is still there"; fi
+[[ -f "$roaming/AgentLoop/Agent Loop.ini" ]] || fail "the user's settings were removed"
+answer_saved || fail "the user's conversations were removed"
+log "   program, shortcut and registry entries gone; settings and conversations kept"
+log "passed"
