@@ -3,6 +3,7 @@
 // The server lives on this process's event loop, so every wait here spins the event loop
 // (QTest::qWaitFor / QTRY_*), never QProcess::waitForFinished().
 
+#include "commandrunner.h"
 #include "conversationstore.h"
 #include "fakechatserver.h"
 #include "pseudoterminal.h"
@@ -21,12 +22,15 @@
 
 #include <memory>
 
+#ifdef Q_OS_WIN
+#include <qt_windows.h>
+#include <tlhelp32.h>
+#else
 #include <cerrno>
 #include <csignal>
-#include <cstdlib>
-#include <fcntl.h>
 #include <sys/types.h>
 #include <unistd.h>
+#endif
 
 using namespace AgentLoop;
 using namespace Qt::StringLiterals;
@@ -44,17 +48,29 @@ const QString approvalHeader = u"Tool call needs approval: shell"_s;
 const QString allowQuestion = u"Allow this call? [y/N]"_s;
 const QString noInteractiveInput = u"No interactive input; the call is denied by default."_s;
 
+// The commands the fake model asks for are /bin/sh's, and cmd.exe's on Windows.
+#ifdef Q_OS_WIN
+QString touchCommand(const QString &file)
+{
+    return u"type nul > "_s + file;
+}
+const QString printWorkingDirectory = u"cd"_s;
+// Ctrl+D is not the end of input at a Windows console: Ctrl+Z and Enter are.
+const QByteArray endOfInputKeys = "\x1a\n";
+#else
+QString touchCommand(const QString &file)
+{
+    return u"touch "_s + file;
+}
+const QString printWorkingDirectory = u"pwd"_s;
+const QByteArray endOfInputKeys = "\x04";
+#endif
+const QString touchMarker = touchCommand(u"marker"_s);
+
 QString argumentsJson(const QString &command)
 {
     return QString::fromUtf8(
             QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
-}
-
-QString shellQuoted(const QString &path)
-{
-    QString quoted = path;
-    quoted.replace(u'\'', u"'\\''"_s);
-    return u'\'' + quoted + u'\'';
 }
 
 bool writeFile(const QString &path, const QByteArray &bytes)
@@ -79,11 +95,65 @@ quint16 closedPort()
     return probe.serverPort();
 }
 
-// The pid a command wrote to a file, once the whole line is there.
-qint64 pidFromFile(const QString &path)
+#ifdef Q_OS_WIN
+
+// A command that runs for a minute in a process of its own: ping, started by cmd.exe.
+const QString longCommand = u"ping -n 60 127.0.0.1 >nul"_s;
+
+// That process: the ping.exe below the CLI (CLI → cmd.exe → ping.exe).
+qint64 longCommandPid(qint64 cliPid, const QString &)
 {
-    const QByteArray line = readFile(path);
-    if (!line.endsWith('\n'))
+    const HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+    if (snapshot == INVALID_HANDLE_VALUE)
+        return 0;
+    QHash<DWORD, DWORD> parents;
+    QHash<DWORD, QString> names;
+    PROCESSENTRY32W entry{};
+    entry.dwSize = sizeof entry;
+    for (bool more = Process32FirstW(snapshot, &entry); more; more = Process32NextW(snapshot, &entry)) {
+        parents.insert(entry.th32ProcessID, entry.th32ParentProcessID);
+        names.insert(entry.th32ProcessID, QString::fromWCharArray(entry.szExeFile));
+    }
+    CloseHandle(snapshot);
+    for (auto it = names.cbegin(); it != names.cend(); ++it) {
+        if (it.value().compare(u"ping.exe"_s, Qt::CaseInsensitive) != 0)
+            continue;
+        const DWORD shell = parents.value(it.key());
+        if (shell != 0 && parents.value(shell) == DWORD(cliPid))
+            return it.key();
+    }
+    return 0;
+}
+
+bool processIsGone(qint64 pid)
+{
+    const HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, DWORD(pid));
+    if (!process)
+        return true;
+    DWORD exitCode = 0;
+    const bool running = GetExitCodeProcess(process, &exitCode) && exitCode == STILL_ACTIVE;
+    CloseHandle(process);
+    return !running;
+}
+
+void killProcess(qint64 pid)
+{
+    if (const HANDLE process = OpenProcess(PROCESS_TERMINATE, FALSE, DWORD(pid))) {
+        TerminateProcess(process, 1);
+        CloseHandle(process);
+    }
+}
+
+#else
+
+// A command that runs for a minute in a process of its own: sleep, in the background of the
+// shell, which writes its pid to a file in the working directory.
+const QString longCommand = u"sleep 60 & echo $! > sleep.pid; wait"_s;
+
+qint64 longCommandPid(qint64, const QString &workDirectory)
+{
+    const QByteArray line = readFile(QDir(workDirectory).filePath(u"sleep.pid"_s));
+    if (!line.endsWith('\n')) // not the whole line yet
         return 0;
     return line.trimmed().toLongLong();
 }
@@ -100,6 +170,13 @@ bool processIsGone(qint64 pid)
     const char state = line.at(nameEnd + 2);
     return state == 'Z' || state == 'X';
 }
+
+void killProcess(qint64 pid)
+{
+    ::kill(pid_t(pid), SIGKILL);
+}
+
+#endif
 
 // One agentloop-cli process with an explicit environment, working directory and standard input.
 class CliProcess final
@@ -128,10 +205,7 @@ public:
             m_process.setStandardInputFile(QProcess::nullDevice());
         } else if (input == Input::Terminal) {
             m_terminal = std::make_unique<PseudoTerminal>();
-            m_process.setStandardInputFile(QProcess::nullDevice());
-            // Runs in the child after QProcess has set up the standard channels.
-            m_process.setChildProcessModifier(
-                    [fd = m_terminal->slave()] { ::dup2(fd, STDIN_FILENO); });
+            m_terminal->attachTo(m_process);
         }
     }
 
@@ -181,7 +255,17 @@ public:
     }
     void closeInput() { m_process.closeWriteChannel(); }
 
-    bool interrupt() { return ::kill(pid_t(m_process.processId()), SIGINT) == 0; }
+    // Ctrl+C. A Windows console program gets it as a console control event from its console,
+    // which only a process attached to that console can send: it is typed at the terminal.
+    bool interrupt()
+    {
+#ifdef Q_OS_WIN
+        return m_terminal && m_terminal->type("\x03");
+#else
+        return ::kill(pid_t(m_process.processId()), SIGINT) == 0;
+#endif
+    }
+    qint64 processId() const { return m_process.processId(); }
 
     bool hasExited() const { return !m_finished.isEmpty(); }
     bool exitedNormally() const { return m_process.exitStatus() == QProcess::NormalExit; }
@@ -302,19 +386,47 @@ private:
     QString m_work;
     QString m_home;
     qint64 m_strayPid = 0;
+    ShellInfo m_shell = detectShell();
 };
+
+// The shell as the approval prompt names it.
+static QString shellPhrase(const ShellInfo &shell)
+{
+    switch (shell.kind) {
+    case ShellInfo::Cmd:
+        return u"Windows cmd.exe"_s;
+    case ShellInfo::PowerShellCore:
+    case ShellInfo::WindowsPowerShell:
+        return u"PowerShell"_s;
+    case ShellInfo::PosixShell:
+        break;
+    }
+    return u"POSIX shell (/bin/sh)"_s;
+}
+
+// For the rows that check what a command did: on Windows their commands are cmd.exe's.
+#define VERIFY_COMMANDS_RUN_IN_CMD_ON_WINDOWS() \
+    QVERIFY2(QSysInfo::productType() != u"windows"_s || m_shell.kind == ShellInfo::Cmd, \
+             qPrintable(u"the CLI would run this test's cmd.exe commands with "_s \
+                        + m_shell.displayName + u" ("_s + m_shell.program + u")"_s))
 
 void tst_Cli::initTestCase()
 {
     QVERIFY2(QFileInfo(QStringLiteral(AGENTLOOP_CLI_PATH)).isExecutable(), AGENTLOOP_CLI_PATH);
+    QVERIFY(m_binDir.isValid());
+#ifdef Q_OS_WIN
+    // The child gets this process's PATH (the CLI finds Qt's DLLs through it), and so picks the
+    // shell this process would.
+    m_shell = detectShell();
+#else
     // The child's PATH holds only what the tests' commands need, so that the CLI picks /bin/sh
     // even where pwsh is installed.
-    QVERIFY(m_binDir.isValid());
     for (const QString &tool : {u"touch"_s, u"sleep"_s}) {
         const QString path = QStandardPaths::findExecutable(tool);
         QVERIFY2(!path.isEmpty(), qPrintable(tool));
         QVERIFY(QFile::link(path, m_binDir.filePath(tool)));
     }
+#endif
 }
 
 void tst_Cli::init()
@@ -332,14 +444,22 @@ void tst_Cli::init()
 void tst_Cli::cleanup()
 {
     if (m_strayPid > 0 && !processIsGone(m_strayPid))
-        ::kill(pid_t(m_strayPid), SIGKILL);
+        killProcess(m_strayPid);
     m_dir.reset();
 }
 
 QProcessEnvironment tst_Cli::baseEnvironment() const
 {
     QProcessEnvironment environment;
+#ifdef Q_OS_WIN
+    const QProcessEnvironment system = QProcessEnvironment::systemEnvironment();
+    for (const QString &name : {u"PATH"_s, u"SystemRoot"_s, u"ComSpec"_s})
+        environment.insert(name, system.value(name));
+    environment.insert(u"TEMP"_s, m_home);
+    environment.insert(u"TMP"_s, m_home);
+#else
     environment.insert(u"PATH"_s, m_binDir.path());
+#endif
     environment.insert(u"HOME"_s, m_home);
     environment.insert(u"XDG_CONFIG_HOME"_s, m_home + u"/.config"_s);
     environment.insert(u"XDG_DATA_HOME"_s, m_home + u"/.local/share"_s);
@@ -427,14 +547,16 @@ void tst_Cli::usageErrors_data()
                            u"hi"_s,
                            u"--workspace"_s,
                            u"/nonexistent/agentloop-test-workspace"_s}
-            << u"The workspace /nonexistent/agentloop-test-workspace is not a folder that exists."_s
+            << u"The workspace %1 is not a folder that exists."_s.arg(
+                       QDir::toNativeSeparators(u"/nonexistent/agentloop-test-workspace"_s))
             << false;
     QTest::newRow("transcript in a folder that does not exist")
             << QStringList{u"--prompt"_s,
                            u"hi"_s,
                            u"--transcript"_s,
                            u"/nonexistent/agentloop-test/run.jsonl"_s}
-            << u"Configuration error: Cannot write the transcript /nonexistent/agentloop-test/run.jsonl"_s
+            << u"Configuration error: Cannot write the transcript %1"_s.arg(
+                       QDir::toNativeSeparators(u"/nonexistent/agentloop-test/run.jsonl"_s))
             << false;
 }
 
@@ -615,7 +737,7 @@ void tst_Cli::noTerminalDeniesByDefault()
     QFETCH(bool, pipe);
 
     FakeChatServer server;
-    const QString command = u"touch marker"_s;
+    const QString command = touchMarker;
     server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(command)),
                    FakeResponse::answer(u"I could not create the marker."_s)});
     CliProcess cli(environmentFor(server.baseUrl()),
@@ -654,6 +776,7 @@ void tst_Cli::noTerminalDeniesByDefault()
 // The seed's example, end to end at a terminal.
 void tst_Cli::seedExampleApprovedAtTerminal()
 {
+    VERIFY_COMMANDS_RUN_IN_CMD_ON_WINDOWS();
     FakeChatServer server;
     const QString prompt = u"run echo 42 and tell me the result"_s;
     server.script({FakeResponse::toolCall(u"call_abc123"_s, u"shell"_s, argumentsJson(u"echo 42"_s)),
@@ -666,7 +789,7 @@ void tst_Cli::seedExampleApprovedAtTerminal()
     QVERIFY2(lines.size() >= 4, cli.describe().constData());
     QCOMPARE(lines.at(0), approvalHeader);
     QCOMPARE(lines.at(1),
-             u"Reason: POSIX shell (/bin/sh) command execution requires explicit approval."_s);
+             u"Reason: %1 command execution requires explicit approval."_s.arg(shellPhrase(m_shell)));
     QCOMPARE(lines.at(2), u"Arguments: {\"command\":\"echo 42\"}"_s);
     QVERIFY2(lines.at(3).startsWith(allowQuestion), cli.describe().constData());
     QVERIFY(!cli.standardError().contains(noInteractiveInput));
@@ -700,16 +823,18 @@ void tst_Cli::terminalAnswers_data()
     QTest::newRow("empty line") << QByteArray("\n") << false;
     QTest::newRow("yes please") << QByteArray("yes please\n") << false;
     QTest::newRow("no") << QByteArray("no\n") << false;
-    QTest::newRow("Ctrl+D") << QByteArray("\x04") << false;
+    QTest::newRow("end of input (Ctrl+D)") << endOfInputKeys << false;
 }
 
 void tst_Cli::terminalAnswers()
 {
     QFETCH(QByteArray, keys);
     QFETCH(bool, allowed);
+    if (allowed)
+        VERIFY_COMMANDS_RUN_IN_CMD_ON_WINDOWS();
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(u"touch marker"_s)),
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(touchMarker)),
                    FakeResponse::answer(u"Done."_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
@@ -732,10 +857,11 @@ void tst_Cli::terminalAnswers()
 
 void tst_Cli::onePromptPerCall()
 {
+    VERIFY_COMMANDS_RUN_IN_CMD_ON_WINDOWS();
     FakeChatServer server;
     server.script(
-            {FakeResponse::toolCalls({{u"call_1"_s, u"shell"_s, argumentsJson(u"touch first"_s)},
-                                      {u"call_2"_s, u"shell"_s, argumentsJson(u"touch second"_s)}}),
+            {FakeResponse::toolCalls({{u"call_1"_s, u"shell"_s, argumentsJson(touchCommand(u"first"_s))},
+                                      {u"call_2"_s, u"shell"_s, argumentsJson(touchCommand(u"second"_s))}}),
              FakeResponse::answer(u"One of two."_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"create two files"_s}));
@@ -744,16 +870,16 @@ void tst_Cli::onePromptPerCall()
     QTest::qWait(200);
     // The second call waits for the first answer.
     QCOMPARE(cli.standardError().count(allowQuestion), 1);
-    QVERIFY(cli.standardError().contains(u"Arguments: {\"command\":\"touch first\"}"_s));
-    QVERIFY(!cli.standardError().contains(u"touch second"_s));
+    QVERIFY(cli.standardError().contains(u"Arguments: "_s + argumentsJson(touchCommand(u"first"_s))));
+    QVERIFY(!cli.standardError().contains(touchCommand(u"second"_s)));
     QVERIFY(cli.type("y\n"));
 
     QVERIFY2(cli.waitForStandardError(allowQuestion, 2), cli.describe().constData());
     QVERIFY(QTest::qWaitFor([&] { return QFileInfo::exists(workPath(u"first"_s)); }, 5000));
     const QString err = cli.standardError();
-    const QStringList second = promptLines(err, err.indexOf(u"touch first"_s));
+    const QStringList second = promptLines(err, err.indexOf(touchCommand(u"first"_s)));
     QVERIFY2(second.size() >= 4, cli.describe().constData());
-    QCOMPARE(second.at(2), u"Arguments: {\"command\":\"touch second\"}"_s);
+    QCOMPARE(second.at(2), u"Arguments: "_s + argumentsJson(touchCommand(u"second"_s)));
     QVERIFY(cli.type("n\n"));
     COMPARE_EXIT(cli, 0);
 
@@ -809,10 +935,11 @@ void tst_Cli::argumentsCannotHideTheCommand()
 
 void tst_Cli::workspaceIsWhereCommandsRun()
 {
+    VERIFY_COMMANDS_RUN_IN_CMD_ON_WINDOWS();
     const QString workspace = QFileInfo(m_dir->filePath(u"elsewhere"_s)).absoluteFilePath();
     QVERIFY(QDir().mkpath(workspace));
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(u"pwd"_s)),
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(printWorkingDirectory)),
                    FakeResponse::answer(u"Listed."_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"where am I"_s, u"--workspace"_s, workspace}));
@@ -820,15 +947,16 @@ void tst_Cli::workspaceIsWhereCommandsRun()
     QVERIFY(cli.type("y\n"));
     COMPARE_EXIT(cli, 0);
 
-    QVERIFY2(cli.standardError().contains(u"Workspace: "_s + workspace), cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"Workspace: "_s + QDir::toNativeSeparators(workspace)),
+             cli.describe().constData());
     QCOMPARE(server.requests().size(), 2);
     // The system prompt names it, and the command ran there.
     const QString systemPrompt = server.requests().at(0).messages().first()[u"content"_s].toString();
-    QVERIFY2(systemPrompt.contains(workspace), qPrintable(systemPrompt));
+    QVERIFY2(systemPrompt.contains(QDir::toNativeSeparators(workspace)), qPrintable(systemPrompt));
     const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
     QCOMPARE(toolMessages.size(), 1);
     QCOMPARE(toolMessages.first().value(u"content"_s).toString(),
-             QFileInfo(workspace).canonicalFilePath());
+             QDir::toNativeSeparators(QFileInfo(workspace).canonicalFilePath()));
 }
 
 void tst_Cli::agentFailures_data()
@@ -863,7 +991,7 @@ void tst_Cli::agentFailures()
     FakeChatServer server;
     server.script({toolCall ? FakeResponse::toolCall(u"call_1"_s,
                                                      u"shell"_s,
-                                                     argumentsJson(u"touch marker"_s))
+                                                     argumentsJson(touchMarker))
                             : FakeResponse::answer(content, finishReason),
                    FakeResponse::answer(u"a second request must not be sent"_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work);
@@ -1074,7 +1202,8 @@ void tst_Cli::interruptWhileWaitingForModel()
 {
     FakeChatServer server;
     server.script({FakeResponse::neverAnswer()});
-    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    // At a terminal: where Ctrl+C is pressed.
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
     QTRY_COMPARE_WITH_TIMEOUT(server.requests().size(), 1, promptTimeoutMs);
 
@@ -1088,7 +1217,7 @@ void tst_Cli::interruptWhileWaitingForModel()
 void tst_Cli::interruptAtApprovalPrompt()
 {
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(u"touch marker"_s)),
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(touchMarker)),
                    FakeResponse::answer(u"must not be asked"_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
@@ -1105,18 +1234,17 @@ void tst_Cli::interruptAtApprovalPrompt()
 
 void tst_Cli::interruptWhileCommandRuns()
 {
-    const QString pidFile = workPath(u"sleep.pid"_s);
-    const QString command = u"sleep 60 & echo $! > %1; wait"_s.arg(shellQuoted(pidFile));
+    VERIFY_COMMANDS_RUN_IN_CMD_ON_WINDOWS();
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(command)),
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(longCommand)),
                    FakeResponse::answer(u"must not be asked"_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"wait a minute"_s}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
     QVERIFY(cli.type("y\n"));
 
-    QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(pidFile) > 0, promptTimeoutMs);
-    const qint64 sleepPid = pidFromFile(pidFile);
+    QTRY_VERIFY_WITH_TIMEOUT(longCommandPid(cli.processId(), m_work) > 0, promptTimeoutMs);
+    const qint64 sleepPid = longCommandPid(cli.processId(), m_work);
     m_strayPid = sleepPid;
     QVERIFY(!processIsGone(sleepPid));
 
@@ -1138,7 +1266,7 @@ void tst_Cli::transcriptRecordsEveryExchange()
     FakeChatServer server;
     const QList<FakeResponse> responses{FakeResponse::toolCall(u"call_1"_s,
                                                                u"shell"_s,
-                                                               argumentsJson(u"touch marker"_s)),
+                                                               argumentsJson(touchMarker)),
                                         FakeResponse::answer(u"Done."_s)};
     server.script(responses);
     const QString transcript = workPath(u"run.jsonl"_s);
@@ -1174,6 +1302,7 @@ void tst_Cli::transcriptRecordsEveryExchange()
 // of the run is appended to the file.
 void tst_Cli::conversationIsContinuedAndExtended()
 {
+    VERIFY_COMMANDS_RUN_IN_CMD_ON_WINDOWS();
     ConversationStore store(workPath(u"conversations"_s));
     ConversationWriter writer;
     QVERIFY(writer.create(store, u"earlier"_s, testModel, QUrl(u"http://127.0.0.1:1/v1"_s)));
@@ -1193,7 +1322,7 @@ void tst_Cli::conversationIsContinuedAndExtended()
     const QByteArray before = readFile(path);
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(u"touch marker"_s)),
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(touchMarker)),
                    FakeResponse::answer(u"Done."_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"now create the marker"_s, u"--conversation"_s, path}));

@@ -14,7 +14,10 @@
 #include <memory>
 #include <optional>
 
-#ifdef Q_OS_UNIX
+#if defined(Q_OS_WIN)
+#include <qt_windows.h>
+#include <tlhelp32.h>
+#elif defined(Q_OS_UNIX)
 #include <cerrno>
 #include <csignal>
 #include <sys/types.h>
@@ -31,6 +34,51 @@ constexpr int finishTimeoutMs = 20000;
 ShellInfo posixShell()
 {
     return {ShellInfo::PosixShell, u"/bin/sh"_s, u"/bin/sh"_s};
+}
+
+ShellInfo cmdShell()
+{
+    return {ShellInfo::Cmd, qEnvironmentVariable("ComSpec", u"cmd.exe"_s), u"cmd.exe"_s};
+}
+
+// The shell the real-process tests run: cmd.exe on Windows (always there; under Wine the only
+// one), /bin/sh elsewhere. PowerShell runs only in rows of its own, where detectShell() finds it.
+ShellInfo testShell()
+{
+#ifdef Q_OS_WIN
+    return cmdShell();
+#else
+    return posixShell();
+#endif
+}
+
+bool testShellIsCmd()
+{
+    return testShell().kind == ShellInfo::Cmd;
+}
+
+// A command as /bin/sh and as cmd.exe spell it; the test runs the one for testShell().
+QString spelled(const QString &sh, const QString &cmd)
+{
+    return testShellIsCmd() ? cmd : sh;
+}
+
+// The end of a line the shell's echo prints.
+QString newline()
+{
+    return testShellIsCmd() ? u"\r\n"_s : u"\n"_s;
+}
+
+// The shell a data row is written for: "sh" and "cmd" are testShell(); "PowerShell" is what
+// detectShell() finds, if it finds PowerShell.
+std::optional<ShellInfo> shellForRow(const QString &name)
+{
+    if (name != u"PowerShell")
+        return testShell();
+    const ShellInfo detected = detectShell();
+    if (detected.kind == ShellInfo::PowerShellCore || detected.kind == ShellInfo::WindowsPowerShell)
+        return detected;
+    return std::nullopt;
 }
 
 CommandRequest request(const QString &command)
@@ -53,7 +101,6 @@ std::optional<CommandOutcome> runToEnd(CommandRunner &runner, const CommandReque
     return spy.first().first().value<CommandOutcome>();
 }
 
-#ifdef Q_OS_UNIX
 QString shellQuoted(const QString &path)
 {
     QString quoted = path;
@@ -61,6 +108,62 @@ QString shellQuoted(const QString &path)
     return u'\'' + quoted + u'\'';
 }
 
+// A command whose shell waits for a grandchild that would run for 300 s. /bin/sh writes the
+// grandchild's pid to pidFile; under cmd.exe the grandchild is a ping.exe started by a child cmd.
+QString commandWaitingForAGrandchild(const QString &pidFile)
+{
+    return spelled(u"sleep 300 & echo $! > %1; wait"_s.arg(shellQuoted(pidFile)),
+                   u"cmd /d /c ping -n 300 127.0.0.1 >nul"_s);
+}
+
+#if defined(Q_OS_WIN)
+// Every process below a command's shell, as far as the test has seen it. Processes are
+// remembered, since a parent may exit before its child is looked for: Wine's start.exe does.
+class DescendantTracker
+{
+public:
+    explicit DescendantTracker(qint64 root) { m_depth.insert(root, 0); }
+
+    // A process named exeName at least minimumDepth levels below the shell, 0 while none runs.
+    qint64 find(QStringView exeName, int minimumDepth)
+    {
+        HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+        if (snapshot == INVALID_HANDLE_VALUE)
+            return 0;
+        QList<PROCESSENTRY32W> processes;
+        PROCESSENTRY32W entry{};
+        entry.dwSize = sizeof entry;
+        for (BOOL more = Process32FirstW(snapshot, &entry); more;
+             more = Process32NextW(snapshot, &entry))
+            processes << entry;
+        CloseHandle(snapshot);
+
+        qint64 found = 0;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (const PROCESSENTRY32W &process : processes) {
+                const qint64 pid = process.th32ProcessID;
+                const auto parent = m_depth.constFind(qint64(process.th32ParentProcessID));
+                if (pid == 0 || parent == m_depth.cend())
+                    continue;
+                if (!m_depth.contains(pid)) {
+                    m_depth.insert(pid, *parent + 1);
+                    grew = true;
+                }
+                if (m_depth.value(pid) >= minimumDepth
+                    && QString::fromWCharArray(process.szExeFile)
+                                       .compare(exeName, Qt::CaseInsensitive)
+                               == 0)
+                    found = pid;
+            }
+        }
+        return found;
+    }
+
+private:
+    QHash<qint64, int> m_depth;
+};
+#elif defined(Q_OS_UNIX)
 // The pid a command wrote to a file, once the whole line is there.
 qint64 pidFromFile(const QString &path)
 {
@@ -90,6 +193,63 @@ bool processIsGone(qint64 pid)
 }
 #endif
 
+// Finds the grandchild of commandWaitingForAGrandchild() (or of any command whose grandchild is,
+// under cmd.exe, a ping.exe started by a child), and waits for it to run. 0: it never did.
+qint64 waitForGrandchild(const CommandRun *run, const QString &pidFile)
+{
+    qint64 pid = 0;
+#if defined(Q_OS_WIN)
+    Q_UNUSED(pidFile)
+    DescendantTracker tracker(run->processId());
+    if (!QTest::qWaitFor([&] { return (pid = tracker.find(u"ping.exe", 2)) > 0; }, 5000))
+        return 0;
+#else
+    Q_UNUSED(run)
+    if (!QTest::qWaitFor([&] { return (pid = pidFromFile(pidFile)) > 0; }, 5000))
+        return 0;
+#endif
+    return pid;
+}
+
+// A process the test watches until it is gone. On Windows it holds a handle to it, so that its
+// id cannot pass to another process meanwhile.
+class WatchedProcess
+{
+public:
+    explicit WatchedProcess(qint64 pid)
+        : m_pid(pid)
+    {
+#ifdef Q_OS_WIN
+        m_handle = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, DWORD(pid));
+#endif
+    }
+    ~WatchedProcess()
+    {
+#ifdef Q_OS_WIN
+        if (m_handle)
+            CloseHandle(m_handle);
+#endif
+    }
+    Q_DISABLE_COPY_MOVE(WatchedProcess)
+
+    bool isGone() const
+    {
+#if defined(Q_OS_WIN)
+        return !m_handle || WaitForSingleObject(m_handle, 0) == WAIT_OBJECT_0;
+#elif defined(Q_OS_UNIX)
+        return processIsGone(m_pid);
+#else
+        return true;
+#endif
+    }
+
+private:
+    qint64 m_pid;
+#ifdef Q_OS_WIN
+    HANDLE m_handle = nullptr;
+#endif
+};
+
 QString decodePowerShellScript(const QStringList &arguments)
 {
     QStringDecoder fromUtf16Le(QStringDecoder::Utf16LE);
@@ -105,12 +265,13 @@ class tst_CommandRunner : public QObject
 private slots:
     void initTestCase();
 
-    // Real processes through /bin/sh.
+    // Real processes through testShell(): /bin/sh, or cmd.exe on Windows.
     void echoExitsZero();
     void exitCodeIsKept();
     void commandsDoNotSeeTheApiKey();
     void standardOutputAndErrorAreSeparate();
     void workingDirectoryIsHonoured();
+    void nonAsciiOutputRoundTrips_data();
     void nonAsciiOutputRoundTrips();
     void characterSplitAcrossReadsDecodes();
     void largeNonAsciiOutputDecodes();
@@ -141,9 +302,6 @@ private slots:
     void fakeNeverFinishingRunEndsOnlyWhenCancelled();
     void fakeNeverFinishingRunTimesOut();
     void fakeCopiesShareTheScript();
-
-private:
-    void requirePosix();
 };
 
 void tst_CommandRunner::initTestCase()
@@ -151,22 +309,16 @@ void tst_CommandRunner::initTestCase()
     qRegisterMetaType<CommandOutcome>();
 }
 
-void tst_CommandRunner::requirePosix()
-{
-#ifndef Q_OS_UNIX
-    QSKIP("These commands are written for /bin/sh");
-#endif
-}
-
 void tst_CommandRunner::commandsDoNotSeeTheApiKey()
 {
-    requirePosix();
     qputenv("OPENAI_API_KEY", "sk-runner-test-key");
     qputenv("AGENTLOOP_TEST_MARKER", "inherited");
-    ProcessCommandRunner runner(posixShell());
+    ProcessCommandRunner runner(testShell());
     QObject owner;
+    // cmd.exe leaves the name of an unset variable as it is.
     CommandRun *run = runner.start(
-            request(u"printf '%s/%s' \"${OPENAI_API_KEY-unset}\" \"$AGENTLOOP_TEST_MARKER\""_s),
+            request(spelled(u"printf '%s/%s' \"${OPENAI_API_KEY-unset}\" \"$AGENTLOOP_TEST_MARKER\""_s,
+                            u"echo %OPENAI_API_KEY%/%AGENTLOOP_TEST_MARKER%"_s)),
             &owner);
     QSignalSpy spy(run, &CommandRun::finished);
     QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, finishTimeoutMs);
@@ -174,13 +326,12 @@ void tst_CommandRunner::commandsDoNotSeeTheApiKey()
     qunsetenv("AGENTLOOP_TEST_MARKER");
     // The rest of the environment is inherited; only the key is withheld.
     QCOMPARE(spy.first().first().value<CommandOutcome>().standardOutput.render(),
-             u"unset/inherited"_s);
+             spelled(u"unset/inherited"_s, u"%OPENAI_API_KEY%/inherited\r\n"_s));
 }
 
 void tst_CommandRunner::echoExitsZero()
 {
-    requirePosix();
-    ProcessCommandRunner runner(posixShell());
+    ProcessCommandRunner runner(testShell());
     QObject owner;
     CommandRun *run = runner.start(request(u"echo hello"_s), &owner);
     QCOMPARE(run->parent(), &owner);
@@ -190,8 +341,8 @@ void tst_CommandRunner::echoExitsZero()
     const auto outcome = spy.first().first().value<CommandOutcome>();
     QCOMPARE(outcome.status, CommandOutcome::Exited);
     QCOMPARE(outcome.exitCode, 0);
-    QCOMPARE(outcome.standardOutput.render(), u"hello\n"_s);
-    QCOMPARE(outcome.standardOutput.totalChars, 6);
+    QCOMPARE(outcome.standardOutput.render(), u"hello"_s + newline());
+    QCOMPARE(outcome.standardOutput.totalChars, 5 + newline().size());
     QVERIFY(!outcome.standardOutput.isTruncated());
     QVERIFY(outcome.standardError.render().isEmpty());
     QVERIFY(outcome.errorString.isEmpty());
@@ -200,81 +351,131 @@ void tst_CommandRunner::echoExitsZero()
 
 void tst_CommandRunner::exitCodeIsKept()
 {
-    requirePosix();
-    ProcessCommandRunner runner(posixShell());
-    const auto outcome = runToEnd(runner, request(u"echo partial; exit 3"_s));
+    ProcessCommandRunner runner(testShell());
+    const auto outcome = runToEnd(runner,
+                                  request(spelled(u"echo partial; exit 3"_s,
+                                                  u"echo partial& exit /b 3"_s)));
     QVERIFY(outcome);
     QCOMPARE(outcome->status, CommandOutcome::Exited);
     QCOMPARE(outcome->exitCode, 3);
-    QCOMPARE(outcome->standardOutput.render(), u"partial\n"_s);
+    QCOMPARE(outcome->standardOutput.render(), u"partial"_s + newline());
 }
 
 void tst_CommandRunner::standardOutputAndErrorAreSeparate()
 {
-    requirePosix();
-    ProcessCommandRunner runner(posixShell());
-    const auto outcome = runToEnd(runner, request(u"echo out; echo err >&2; echo out2"_s));
+    ProcessCommandRunner runner(testShell());
+    const auto outcome = runToEnd(runner,
+                                  request(spelled(u"echo out; echo err >&2; echo out2"_s,
+                                                  u"echo out& echo err>&2& echo out2"_s)));
     QVERIFY(outcome);
     QCOMPARE(outcome->exitCode, 0);
-    QCOMPARE(outcome->standardOutput.render(), u"out\nout2\n"_s);
-    QCOMPARE(outcome->standardError.render(), u"err\n"_s);
+    QCOMPARE(outcome->standardOutput.render(), u"out"_s + newline() + u"out2"_s + newline());
+    QCOMPARE(outcome->standardError.render(), u"err"_s + newline());
 }
 
 void tst_CommandRunner::workingDirectoryIsHonoured()
 {
-    requirePosix();
-    QTemporaryDir dir(QDir::tempPath() + u"/agent loop 工作 区-XXXXXX"_s);
+    QTemporaryDir dir(QDir::tempPath() + u"/Agent Loop 工作区 ü-XXXXXX"_s);
     QVERIFY2(dir.isValid(), qPrintable(dir.errorString()));
-    ProcessCommandRunner runner(posixShell());
-    CommandRequest r = request(u"pwd"_s);
+    ProcessCommandRunner runner(testShell());
+    CommandRequest r = request(spelled(u"pwd"_s, u"cd"_s));
     r.workingDirectory = dir.path();
     const auto outcome = runToEnd(runner, r);
     QVERIFY(outcome);
     QCOMPARE(outcome->status, CommandOutcome::Exited);
-    QCOMPARE(outcome->standardOutput.render(), QFileInfo(dir.path()).canonicalFilePath() + u'\n');
+    QString printed = outcome->standardOutput.render();
+    QVERIFY2(printed.endsWith(newline()), qPrintable(printed));
+    printed.chop(newline().size());
+    // The shell's own spelling of the path (native separators), every character intact.
+    QVERIFY2(printed.contains(QDir::toNativeSeparators(u"/Agent Loop 工作区 ü-"_s)),
+             qPrintable(printed));
+    QCOMPARE(QFileInfo(printed).canonicalFilePath(), QFileInfo(dir.path()).canonicalFilePath());
+}
+
+void tst_CommandRunner::nonAsciiOutputRoundTrips_data()
+{
+    QTest::addColumn<QString>("shell");
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QString>("standardOutput");
+    QTest::addColumn<QString>("standardError");
+
+#ifdef Q_OS_WIN
+    // chcp 65001 is what makes cmd.exe write UTF-8 instead of the OEM code page.
+    QTest::newRow("cmd: echo") << u"cmd"_s << u"echo 中文 ünïcödé& echo é😀>&2"_s
+                               << u"中文 ünïcödé\r\n"_s << u"é😀\r\n"_s;
+    QTest::newRow("cmd: argument of a child process")
+            << u"cmd"_s << u"cmd /d /c echo 中文 ünïcödé"_s << u"中文 ünïcödé\r\n"_s << QString();
+    QTest::newRow("PowerShell: Write-Output")
+            << u"PowerShell"_s << u"Write-Output '中文 ünïcödé'"_s << u"中文 ünïcödé\r\n"_s
+            << QString();
+#else
+    QTest::newRow("sh: printf") << u"sh"_s << u"printf '中文 ünïcödé\\n'; printf 'é😀\\n' >&2"_s
+                                << u"中文 ünïcödé\n"_s << u"é😀\n"_s;
+    QTest::newRow("sh: argument of a child process")
+            << u"sh"_s << u"sh -c 'printf \"%s\\n\" \"$0\"' '中文 ünïcödé'"_s << u"中文 ünïcödé\n"_s
+            << QString();
+#endif
 }
 
 void tst_CommandRunner::nonAsciiOutputRoundTrips()
 {
-    requirePosix();
-    ProcessCommandRunner runner(posixShell());
-    const auto outcome = runToEnd(runner, request(u"printf '中文\\n'; printf 'é😀\\n' >&2"_s));
+    QFETCH(QString, shell);
+    QFETCH(QString, command);
+    QFETCH(QString, standardOutput);
+    QFETCH(QString, standardError);
+
+    const std::optional<ShellInfo> info = shellForRow(shell);
+    if (!info)
+        QSKIP(qPrintable(u"PowerShell is not installed here; detectShell() chose %1"_s.arg(
+                detectShell().displayName)));
+    ProcessCommandRunner runner(*info);
+    const auto outcome = runToEnd(runner, request(command));
     QVERIFY(outcome);
-    QCOMPARE(outcome->standardOutput.render(), u"中文\n"_s);
-    QCOMPARE(outcome->standardError.render(), u"é😀\n"_s);
+    QCOMPARE(outcome->status, CommandOutcome::Exited);
+    QCOMPARE(outcome->exitCode, 0);
+    QCOMPARE(outcome->standardOutput.render(), standardOutput);
+    QCOMPARE(outcome->standardError.render(), standardError);
 }
 
 void tst_CommandRunner::characterSplitAcrossReadsDecodes()
 {
-    requirePosix();
-    // 中 is E4 B8 AD; the sleep makes the first byte arrive in a read of its own.
-    ProcessCommandRunner runner(posixShell());
-    const auto outcome = runToEnd(runner,
-                                  request(u"printf 'a\\344'; sleep 0.3; printf '\\270\\255b\\n'"_s));
+    // 中 is E4 B8 AD; the pause makes its first byte arrive in a read of its own. cmd.exe writes
+    // through the console code page: in 1252, ä, ¸ and the soft hyphen are exactly those bytes.
+    ProcessCommandRunner runner(testShell());
+    const auto outcome = runToEnd(
+            runner,
+            request(spelled(u"printf 'a\\344'; sleep 0.3; printf '\\270\\255b\\n'"_s,
+                            u"chcp 1252>nul& <nul set /p =aä& ping -n 2 127.0.0.1 >nul& "
+                            u"echo ¸\u00ADb"_s)));
     QVERIFY(outcome);
-    QCOMPARE(outcome->standardOutput.render(), u"a中b\n"_s);
+    QCOMPARE(outcome->standardOutput.render(), u"a中b"_s + newline());
 }
 
 void tst_CommandRunner::largeNonAsciiOutputDecodes()
 {
-    requirePosix();
-    // 28-byte lines: pipe reads of any power-of-two size end inside a character.
-    ProcessCommandRunner runner(posixShell());
-    CommandRequest r = request(u"yes 中中中中中中中中中 | head -n 30000"_s);
+    // 28-byte lines (29 with cmd.exe's CR): pipe reads of any power-of-two size end inside a
+    // character.
+    ProcessCommandRunner runner(testShell());
+    CommandRequest r = request(spelled(u"yes 中中中中中中中中中 | head -n 30000"_s,
+                                       u"for /l %i in (1,1,30000) do @echo 中中中中中中中中中"_s));
     r.outputLimit = 1000000;
+    r.timeout = 0ms;
+    const QString line = u"中中中中中中中中中"_s + newline();
     const auto outcome = runToEnd(runner, r);
     QVERIFY(outcome);
     QCOMPARE(outcome->exitCode, 0);
-    QCOMPARE(outcome->standardOutput.totalChars, 300000);
+    QCOMPARE(outcome->standardOutput.totalChars, 30000 * line.size());
     QVERIFY(!outcome->standardOutput.isTruncated());
-    QCOMPARE(outcome->standardOutput.render(), u"中中中中中中中中中\n"_s.repeated(30000));
+    QCOMPARE(outcome->standardOutput.render(), line.repeated(30000));
 }
 
 void tst_CommandRunner::outputEndingInsideACharacterShowsReplacement()
 {
-    requirePosix();
-    ProcessCommandRunner runner(posixShell());
-    const auto outcome = runToEnd(runner, request(u"printf 'a\\344\\270'"_s));
+    // The first two bytes of 中 (E4 B8), and the end: in code page 1252 they are ä and ¸.
+    ProcessCommandRunner runner(testShell());
+    const auto outcome = runToEnd(runner,
+                                  request(spelled(u"printf 'a\\344\\270'"_s,
+                                                  u"chcp 1252>nul& <nul set /p =aä¸"_s)));
     QVERIFY(outcome);
     const QString text = outcome->standardOutput.render();
     QVERIFY2(text.startsWith(u'a') && text.size() >= 2, qPrintable(text));
@@ -283,58 +484,69 @@ void tst_CommandRunner::outputEndingInsideACharacterShowsReplacement()
 
 void tst_CommandRunner::outputIsCappedHeadAndTail()
 {
-    requirePosix();
-    ProcessCommandRunner runner(posixShell());
-    CommandRequest r = request(u"yes x | head -c 5000000; echo done >&2"_s);
+    // cmd.exe echoes slowly: longer lines, fewer of them.
+    const QString line = spelled(u"x"_s, QString(98, u'x')) + newline();
+    const qint64 lines = testShellIsCmd() ? 5000 : 2500000;
+    ProcessCommandRunner runner(testShell());
+    CommandRequest r = request(
+            spelled(u"yes x | head -c 5000000; echo done >&2"_s,
+                    u"(for /l %i in (1,1,5000) do @echo %1)& echo done>&2"_s.arg(QString(98, u'x'))));
     r.outputLimit = 30000;
+    r.timeout = 0ms;
     const auto outcome = runToEnd(runner, r);
     QVERIFY(outcome);
     QCOMPARE(outcome->exitCode, 0);
     const CapturedText &out = outcome->standardOutput;
-    QCOMPARE(out.totalChars, 5000000);
+    const qint64 total = lines * line.size();
+    QCOMPARE(out.totalChars, total);
     QVERIFY(out.isTruncated());
-    QVERIFY(out.head.size() <= 15000 && out.tail.size() <= 15000);
-    QCOMPARE(out.head, u"x\n"_s.repeated(7500));
-    QCOMPARE(out.tail, u"x\n"_s.repeated(7500));
-    QCOMPARE(out.cutChars(), 5000000 - 30000);
-    const QString note
-            = u"\n[... 4970000 characters cut; the stream had 5000000 characters in total ...]\n"_s;
+    const QString whole = line.repeated(30000 / line.size() + 2);
+    QCOMPARE(out.head, whole.left(15000));
+    QCOMPARE(out.tail, whole.right(15000));
+    QCOMPARE(out.cutChars(), total - 30000);
+    const QString note = u"\n[... %1 characters cut; the stream had %2 characters in total ...]\n"_s
+                                 .arg(total - 30000)
+                                 .arg(total);
     QCOMPARE(out.render(), out.head + note + out.tail);
     // The other stream is captured on its own and untouched by this one's cap.
-    QCOMPARE(outcome->standardError.render(), u"done\n"_s);
+    QCOMPARE(outcome->standardError.render(), u"done"_s + newline());
 }
 
 void tst_CommandRunner::timeoutKillsTheProcessTree()
 {
-    requirePosix();
-#ifdef Q_OS_UNIX
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString pidFile = dir.filePath(u"grandchild.pid"_s);
-    ProcessCommandRunner runner(posixShell());
-    CommandRequest r = request(u"sleep 300 & echo $! > %1; wait"_s.arg(shellQuoted(pidFile)));
-    r.timeout = 1s;
+    ProcessCommandRunner runner(testShell());
+    CommandRequest r = request(commandWaitingForAGrandchild(pidFile));
+    r.timeout = 3s;
 
     QElapsedTimer clock;
     clock.start();
-    const auto outcome = runToEnd(runner, r);
-    QVERIFY(outcome);
-    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
-    QCOMPARE(outcome->status, CommandOutcome::TimedOut);
-    QVERIFY(outcome->durationMs >= 900);
-    QVERIFY(!outcome->errorString.isEmpty());
-    const qint64 grandchild = pidFromFile(pidFile);
-    QVERIFY(grandchild > 0);
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(grandchild), 5000);
-#endif
+    QObject owner;
+    CommandRun *run = runner.start(r, &owner);
+    QSignalSpy spy(run, &CommandRun::finished);
+    const qint64 grandchildPid = waitForGrandchild(run, pidFile);
+    QVERIFY(grandchildPid > 0);
+    const WatchedProcess grandchild(grandchildPid);
+    QVERIFY(!grandchild.isGone());
+
+    QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, finishTimeoutMs);
+    QVERIFY2(clock.elapsed() < 15000, qPrintable(QString::number(clock.elapsed())));
+    const auto outcome = spy.first().first().value<CommandOutcome>();
+    QCOMPARE(outcome.status, CommandOutcome::TimedOut);
+    QVERIFY(outcome.durationMs >= 2900);
+    QVERIFY(!outcome.errorString.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(grandchild.isGone(), 5000);
 }
 
 void tst_CommandRunner::timeoutEscalatesToKill()
 {
-    requirePosix();
-    // SIGTERM is ignored by the shell and, inherited, by sleep: only SIGKILL ends them.
-    ProcessCommandRunner runner(posixShell());
-    CommandRequest r = request(u"trap '' TERM; sleep 300; echo survived"_s);
+    // /bin/sh: SIGTERM is ignored by the shell and, inherited, by sleep; only SIGKILL, after the
+    // grace, ends them. Windows has no SIGTERM for console programs: the job is killed at once.
+    ProcessCommandRunner runner(testShell());
+    CommandRequest r = request(spelled(u"trap '' TERM; sleep 300; echo survived"_s,
+                                       u"ping -n 300 127.0.0.1 >nul& echo survived"_s));
     r.timeout = 300ms;
     QObject owner;
     CommandRun *run = runner.start(r, &owner);
@@ -347,26 +559,25 @@ void tst_CommandRunner::timeoutEscalatesToKill()
     QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
     const auto outcome = spy.first().first().value<CommandOutcome>();
     QCOMPARE(outcome.status, CommandOutcome::TimedOut);
-    QVERIFY(outcome.durationMs >= 1500); // the timeout plus the grace before SIGKILL
+    // The timeout, plus on Unix the grace before SIGKILL.
+    QVERIFY(outcome.durationMs >= (testShellIsCmd() ? 300 : 1500));
     QVERIFY(outcome.standardOutput.render().isEmpty());
 }
 
 void tst_CommandRunner::cancelKillsTheProcessTree()
 {
-    requirePosix();
-#ifdef Q_OS_UNIX
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString pidFile = dir.filePath(u"grandchild.pid"_s);
-    ProcessCommandRunner runner(posixShell());
+    ProcessCommandRunner runner(testShell());
     QObject owner;
-    CommandRun *run = runner.start(request(u"sleep 300 & echo $! > %1; wait"_s.arg(
-                                           shellQuoted(pidFile))),
-                                   &owner);
+    CommandRun *run = runner.start(request(commandWaitingForAGrandchild(pidFile)), &owner);
     QSignalSpy spy(run, &CommandRun::finished);
-    QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(pidFile) > 0, 5000);
-    const qint64 grandchild = pidFromFile(pidFile);
-    const qint64 shell = run->processId();
+    const WatchedProcess shell(run->processId());
+    const qint64 grandchildPid = waitForGrandchild(run, pidFile);
+    QVERIFY(grandchildPid > 0);
+    const WatchedProcess grandchild(grandchildPid);
+    QVERIFY(!grandchild.isGone());
 
     QElapsedTimer clock;
     clock.start();
@@ -378,68 +589,74 @@ void tst_CommandRunner::cancelKillsTheProcessTree()
     const auto outcome = spy.first().first().value<CommandOutcome>();
     QCOMPARE(outcome.status, CommandOutcome::Cancelled);
     QVERIFY(!outcome.errorString.isEmpty());
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(grandchild), 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(shell), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(grandchild.isGone(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(shell.isGone(), 5000);
     QTest::qWait(200);
     QCOMPARE(spy.size(), 1);
-#endif
 }
 
 void tst_CommandRunner::backgroundLeftoversAreKilledAfterExit()
 {
-    requirePosix();
-#ifdef Q_OS_UNIX
-    ProcessCommandRunner runner(posixShell());
-    // The leftover keeps stdout open too: finishing must not wait for it.
-    const auto outcome = runToEnd(runner, request(u"sleep 300 & echo $!"_s));
-    QVERIFY(outcome);
-    QCOMPARE(outcome->status, CommandOutcome::Exited);
-    QCOMPARE(outcome->exitCode, 0);
-    QVERIFY(outcome->durationMs < 5000);
-    const qint64 leftover = outcome->standardOutput.render().trimmed().toLongLong();
-    QVERIFY(leftover > 0);
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(leftover), 5000);
-#endif
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString pidFile = dir.filePath(u"leftover.pid"_s);
+    ProcessCommandRunner runner(testShell());
+    // The leftover keeps the output pipe open too: finishing must not wait for it. cmd.exe lingers
+    // two seconds, so that the test sees the leftover (a ping.exe under a child cmd) run.
+    QObject owner;
+    CommandRun *run = runner.start(
+            request(spelled(u"sleep 300 & echo $! > %1; echo done"_s.arg(shellQuoted(pidFile)),
+                            u"start /b cmd /d /c ping -n 300 127.0.0.1 >nul& "
+                            u"ping -n 3 127.0.0.1 >nul& echo done"_s)),
+            &owner);
+    QSignalSpy spy(run, &CommandRun::finished);
+    const qint64 leftoverPid = waitForGrandchild(run, pidFile);
+    QVERIFY(leftoverPid > 0);
+    const WatchedProcess leftover(leftoverPid);
+
+    QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, 10000);
+    const auto outcome = spy.first().first().value<CommandOutcome>();
+    QCOMPARE(outcome.status, CommandOutcome::Exited);
+    QCOMPARE(outcome.exitCode, 0);
+    QCOMPARE(outcome.standardOutput.render(), u"done"_s + newline());
+    QVERIFY(outcome.durationMs < 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(leftover.isGone(), 5000);
 }
 
 void tst_CommandRunner::deletingARunningRunKillsTheProcessTree()
 {
-    requirePosix();
-#ifdef Q_OS_UNIX
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString pidFile = dir.filePath(u"grandchild.pid"_s);
-    ProcessCommandRunner runner(posixShell());
+    ProcessCommandRunner runner(testShell());
     auto owner = std::make_unique<QObject>();
-    CommandRun *run = runner.start(request(u"sleep 300 & echo $! > %1; wait"_s.arg(
-                                           shellQuoted(pidFile))),
-                                   owner.get());
-    QTRY_VERIFY_WITH_TIMEOUT(pidFromFile(pidFile) > 0, 5000);
-    const qint64 grandchild = pidFromFile(pidFile);
-    const qint64 shell = run->processId();
+    CommandRun *run = runner.start(request(commandWaitingForAGrandchild(pidFile)), owner.get());
+    const WatchedProcess shell(run->processId());
+    const qint64 grandchildPid = waitForGrandchild(run, pidFile);
+    QVERIFY(grandchildPid > 0);
+    const WatchedProcess grandchild(grandchildPid);
+    QVERIFY(!grandchild.isGone());
     owner.reset();
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(grandchild), 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(shell), 5000);
-#endif
+    QTRY_VERIFY_WITH_TIMEOUT(grandchild.isGone(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(shell.isGone(), 5000);
 }
 
 void tst_CommandRunner::standardInputIsClosed()
 {
-    requirePosix();
-    ProcessCommandRunner runner(posixShell());
-    CommandRequest r = request(u"cat; echo after"_s);
+    // Both would wait for input forever on an open, silent standard input.
+    ProcessCommandRunner runner(testShell());
+    CommandRequest r = request(spelled(u"cat; echo after"_s, u"set /p line=& echo after"_s));
     r.timeout = 10s;
     const auto outcome = runToEnd(runner, r);
     QVERIFY(outcome);
     QCOMPARE(outcome->status, CommandOutcome::Exited);
-    QCOMPARE(outcome->standardOutput.render(), u"after\n"_s);
+    QCOMPARE(outcome->standardOutput.render(), u"after"_s + newline());
     QVERIFY(outcome->durationMs < 5000);
 }
 
 void tst_CommandRunner::missingWorkingDirectoryFailsToStart()
 {
-    requirePosix();
-    ProcessCommandRunner runner(posixShell());
+    ProcessCommandRunner runner(testShell());
     CommandRequest r = request(u"echo never"_s);
     r.workingDirectory = QDir::tempPath() + u"/agentloop-no-such-dir-工作"_s;
     const auto outcome = runToEnd(runner, r);
@@ -469,22 +686,28 @@ void tst_CommandRunner::missingShellFailsToStart()
 
 void tst_CommandRunner::crashReportsTheSignal()
 {
-    requirePosix();
-#ifdef Q_OS_UNIX
-    ProcessCommandRunner runner(posixShell());
+    ProcessCommandRunner runner(testShell());
+#ifdef Q_OS_WIN
+    // A crashed process's exit code is its exception code; cmd.exe can exit with one
+    // (STATUS_ACCESS_VIOLATION here), which Windows reports exactly as it would a crash.
+    const auto outcome = runToEnd(runner, request(u"echo before& exit -1073741819"_s));
+    const int expectedCode = int(0xC0000005);
+    const QString expectedWhy = u"c0000005"_s;
+#else
     const auto outcome = runToEnd(runner, request(u"echo before; kill -KILL $$"_s));
+    const int expectedCode = SIGKILL;
+    const QString expectedWhy = u"signal %1"_s.arg(SIGKILL);
+#endif
     QVERIFY(outcome);
     QCOMPARE(outcome->status, CommandOutcome::Crashed);
-    QCOMPARE(outcome->exitCode, SIGKILL);
-    QCOMPARE(outcome->standardOutput.render(), u"before\n"_s);
-    QVERIFY(!outcome->errorString.isEmpty());
-#endif
+    QCOMPARE(outcome->exitCode, expectedCode);
+    QCOMPARE(outcome->standardOutput.render(), u"before"_s + newline());
+    QVERIFY2(outcome->errorString.contains(expectedWhy), qPrintable(outcome->errorString));
 }
 
 void tst_CommandRunner::finishedIsEmittedExactlyOnceAndLater()
 {
-    requirePosix();
-    ProcessCommandRunner runner(posixShell());
+    ProcessCommandRunner runner(testShell());
     QObject owner;
     CommandRun *run = runner.start(request(u"exit 0"_s), &owner);
     QSignalSpy spy(run, &CommandRun::finished);
@@ -549,8 +772,7 @@ void tst_CommandRunner::argumentsForPowerShell()
 void tst_CommandRunner::argumentsForCmd()
 {
     const QString command = u"dir \"C:\\Program Files\" & echo 中文"_s;
-    QCOMPARE(ProcessCommandRunner::argumentsFor({ShellInfo::Cmd, u"cmd.exe"_s, u"cmd.exe"_s},
-                                                command),
+    QCOMPARE(ProcessCommandRunner::argumentsFor(cmdShell(), command),
              QStringList({u"/d"_s, u"/s"_s, u"/c"_s, u"chcp 65001>nul & "_s + command}));
 }
 

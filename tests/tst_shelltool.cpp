@@ -34,8 +34,10 @@ private slots:
     void outputCap();
     void invokeRunsThePreparedCommandInTheWorkspace();
     void cancelledRunIsACancelledResult();
+    void descriptionNamesTheShellThatRuns();
     void realShell_data();
     void realShell();
+    void realShellOutputIsCapped();
     void realShellWorkingDirectoryIsTheWorkspace();
 };
 
@@ -46,6 +48,38 @@ constexpr int processTimeoutMs = 15000;
 ShellInfo posixShell()
 {
     return {ShellInfo::PosixShell, u"/bin/sh"_s, u"/bin/sh"_s};
+}
+
+// The shell the real-process tests run: cmd.exe on Windows (always there; under Wine the only
+// one), /bin/sh elsewhere. PowerShell runs only in rows of its own, where detectShell() finds it.
+ShellInfo testShell()
+{
+#ifdef Q_OS_WIN
+    return {ShellInfo::Cmd, qEnvironmentVariable("ComSpec", u"cmd.exe"_s), u"cmd.exe"_s};
+#else
+    return posixShell();
+#endif
+}
+
+bool isPowerShell(const ShellInfo &shell)
+{
+    return shell.kind == ShellInfo::PowerShellCore || shell.kind == ShellInfo::WindowsPowerShell;
+}
+
+// The shell a data row is written for: "sh" and "cmd" are testShell(); "PowerShell" is what
+// detectShell() finds, if it finds PowerShell.
+std::optional<ShellInfo> shellForRow(const QString &name)
+{
+    if (name != u"PowerShell")
+        return testShell();
+    const ShellInfo detected = detectShell();
+    return isPowerShell(detected) ? std::optional(detected) : std::nullopt;
+}
+
+QString powerShellMissing()
+{
+    return u"PowerShell is not installed here; detectShell() chose %1"_s.arg(
+            detectShell().displayName);
 }
 
 CapturedText captured(const QString &text)
@@ -228,6 +262,12 @@ void tst_ShellTool::resultFor_data()
             << exited(0, u"中文\n"_s) << u"中文"_s << true << true << QString() << 0;
     QTest::newRow("exit 0: inner newlines kept")
             << exited(0, u"a\nb\n\n"_s) << u"a\nb\n"_s << true << true << QString() << 0;
+    QTest::newRow("exit 0: CRLF line ends (cmd.exe, PowerShell)")
+            << exited(0, u"a\r\nb\r\n"_s) << u"a\r\nb"_s << true << true << QString() << 0;
+    QTest::newRow("exit 1: CRLF before [stderr]")
+            << exited(1, u"out\r\n"_s, u"err\r\n"_s)
+            << u"shell_failed: exit code 1\nout\n[stderr]\nerr"_s << true << false
+            << u"shell_failed"_s << 1;
     QTest::newRow("exit 0: no output")
             << exited(0, {}) << u"(no output)"_s << true << true << QString() << 0;
     QTest::newRow("exit 0: stdout and stderr both kept")
@@ -382,61 +422,174 @@ void tst_ShellTool::cancelledRunIsACancelledResult()
     QVERIFY(!result.ok);
 }
 
-void tst_ShellTool::realShell_data()
+void tst_ShellTool::descriptionNamesTheShellThatRuns()
 {
-    QTest::addColumn<QString>("command");
-    QTest::addColumn<QString>("content");
-    QTest::addColumn<bool>("ok");
-    QTest::addColumn<int>("exitCode");
-
-    QTest::newRow("echo 42") << u"echo 42"_s << u"42"_s << true << 0;
-    QTest::newRow("Chinese") << u"printf '中文'"_s << u"中文"_s << true << 0;
-    QTest::newRow("exit 3") << u"exit 3"_s << u"shell_failed: exit code 3\n(no output)"_s << false
-                            << 3;
-    QTest::newRow("stderr and exit 1")
-            << u"echo out; echo err >&2; exit 1"_s
-            << u"shell_failed: exit code 1\nout\n[stderr]\nerr"_s << false << 1;
-}
-
-void tst_ShellTool::realShell()
-{
-    QFETCH(QString, command);
-    QFETCH(QString, content);
-    QFETCH(bool, ok);
-    QFETCH(int, exitCode);
-
+    // The shell detectShell() finds is the one the model is told about, and the one that runs:
+    // each probe prints something only that shell would.
+    const auto runner = std::make_shared<ProcessCommandRunner>();
     QTemporaryDir workspace;
     QVERIFY(workspace.isValid());
     ShellToolOptions options;
     options.workspace = workspace.path();
     options.timeout = 10s;
-    const ShellTool tool(std::make_shared<ProcessCommandRunner>(posixShell()), options);
+    const ShellTool tool(runner, options);
 
+    QString named;
+    QString probe;
+    QString printed;
+    switch (runner->shell().kind) {
+    case ShellInfo::Cmd:
+        named = u"cmd.exe"_s;
+        probe = u"echo %ComSpec%"_s; // sh and PowerShell print it as it is
+        printed = u"cmd.exe"_s;
+        break;
+    case ShellInfo::PowerShellCore:
+    case ShellInfo::WindowsPowerShell:
+        named = u"PowerShell"_s;
+        probe = u"'Power' + 'Shell ' + $PSVersionTable.PSEdition"_s;
+        printed = u"PowerShell "_s;
+        break;
+    case ShellInfo::PosixShell:
+        named = u"POSIX shell (/bin/sh)"_s;
+        probe = u"echo \"$0\""_s;
+        printed = u"/bin/sh"_s;
+        break;
+    }
+    QVERIFY2(tool.description().contains(named), qPrintable(tool.description()));
+    QCOMPARE(tool.definition()[u"function"_s][u"description"_s].toString(), tool.description());
+    QVERIFY2(tool.approvalReason().contains(named), qPrintable(tool.approvalReason()));
+
+    const std::optional<ToolResult> result = runCommand(tool, probe);
+    QVERIFY(result);
+    QVERIFY2(result->ok, qPrintable(result->content));
+    QVERIFY2(result->content.contains(printed, Qt::CaseInsensitive), qPrintable(result->content));
+}
+
+void tst_ShellTool::realShell_data()
+{
+    QTest::addColumn<QString>("shell");
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QString>("content");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<int>("exitCode");
+
+#ifdef Q_OS_WIN
+    // cmd.exe and PowerShell end lines with CRLF: the model gets neither the trailing CR nor LF.
+    QTest::newRow("cmd: echo 42") << u"cmd"_s << u"echo 42"_s << u"42"_s << true << 0;
+    QTest::newRow("cmd: Chinese") << u"cmd"_s << u"echo 中文 ünïcödé"_s << u"中文 ünïcödé"_s
+                                  << true << 0;
+    QTest::newRow("cmd: exit 3") << u"cmd"_s << u"exit /b 3"_s
+                                 << u"shell_failed: exit code 3\n(no output)"_s << false << 3;
+    QTest::newRow("cmd: stderr and exit 1")
+            << u"cmd"_s << u"echo out& echo err>&2& exit /b 1"_s
+            << u"shell_failed: exit code 1\nout\n[stderr]\nerr"_s << false << 1;
+    // cmd.exe leaves the name of an unset variable as it is.
+    QTest::newRow("cmd: API key withheld") << u"cmd"_s << u"echo %OPENAI_API_KEY%"_s
+                                           << u"%OPENAI_API_KEY%"_s << true << 0;
+    QTest::newRow("PowerShell: echo 42")
+            << u"PowerShell"_s << u"Write-Output 42"_s << u"42"_s << true << 0;
+    QTest::newRow("PowerShell: Chinese") << u"PowerShell"_s << u"Write-Output '中文 ünïcödé'"_s
+                                         << u"中文 ünïcödé"_s << true << 0;
+    QTest::newRow("PowerShell: exit 3") << u"PowerShell"_s << u"exit 3"_s
+                                        << u"shell_failed: exit code 3\n(no output)"_s << false
+                                        << 3;
+    QTest::newRow("PowerShell: API key withheld")
+            << u"PowerShell"_s << u"if ($env:OPENAI_API_KEY) { 'set' } else { 'unset' }"_s
+            << u"unset"_s << true << 0;
+#else
+    QTest::newRow("sh: echo 42") << u"sh"_s << u"echo 42"_s << u"42"_s << true << 0;
+    QTest::newRow("sh: Chinese") << u"sh"_s << u"printf '中文 ünïcödé'"_s << u"中文 ünïcödé"_s
+                                 << true << 0;
+    QTest::newRow("sh: exit 3") << u"sh"_s << u"exit 3"_s
+                                << u"shell_failed: exit code 3\n(no output)"_s << false << 3;
+    QTest::newRow("sh: stderr and exit 1")
+            << u"sh"_s << u"echo out; echo err >&2; exit 1"_s
+            << u"shell_failed: exit code 1\nout\n[stderr]\nerr"_s << false << 1;
+    QTest::newRow("sh: API key withheld")
+            << u"sh"_s << u"echo \"${OPENAI_API_KEY-unset}\""_s << u"unset"_s << true << 0;
+#endif
+}
+
+void tst_ShellTool::realShell()
+{
+    QFETCH(QString, shell);
+    QFETCH(QString, command);
+    QFETCH(QString, content);
+    QFETCH(bool, ok);
+    QFETCH(int, exitCode);
+
+    const std::optional<ShellInfo> info = shellForRow(shell);
+    if (!info)
+        QSKIP(qPrintable(powerShellMissing()));
+    QTemporaryDir workspace;
+    QVERIFY(workspace.isValid());
+    ShellToolOptions options;
+    options.workspace = workspace.path();
+    options.timeout = 10s;
+    const ShellTool tool(std::make_shared<ProcessCommandRunner>(*info), options);
+
+    qputenv("OPENAI_API_KEY", "sk-shelltool-test-key");
     const std::optional<ToolResult> result = runCommand(tool, command);
+    qunsetenv("OPENAI_API_KEY");
     QVERIFY2(result, "the command did not report exactly one result");
     QCOMPARE(result->content, content);
     QCOMPARE(result->ok, ok);
     QCOMPARE(result->exitCode, exitCode);
 }
 
-void tst_ShellTool::realShellWorkingDirectoryIsTheWorkspace()
+void tst_ShellTool::realShellOutputIsCapped()
 {
     QTemporaryDir workspace;
     QVERIFY(workspace.isValid());
     ShellToolOptions options;
     options.workspace = workspace.path();
-    options.timeout = 10s;
-    const ShellTool tool(std::make_shared<ProcessCommandRunner>(posixShell()), options);
+    options.timeout = 30s;
+    options.outputLimit = 1000;
+    const ShellTool tool(std::make_shared<ProcessCommandRunner>(testShell()), options);
 
-    const std::optional<ToolResult> result = runCommand(tool, u"pwd -P"_s);
+    const bool cmd = testShell().kind == ShellInfo::Cmd;
+    const std::optional<ToolResult> result
+            = runCommand(tool,
+                         cmd ? u"for /l %i in (1,1,500) do @echo line %i"_s
+                             : u"i=1; while [ $i -le 500 ]; do echo line $i; i=$((i+1)); done"_s);
     QVERIFY(result);
-    QVERIFY(result->ok);
-    QCOMPARE(result->content, QFileInfo(workspace.path()).canonicalFilePath());
+    QVERIFY2(result->ok, qPrintable(result->content));
+    // "line 1" to "line 500", a line break after each: 4392 characters, 4892 with CRs.
+    const qint64 total = cmd ? 4892 : 4392;
+    QVERIFY2(result->content.startsWith(u"line 1"_s), qPrintable(result->content.left(100)));
+    QVERIFY2(result->content.endsWith(u"line 499"_s + (cmd ? u"\r\n"_s : u"\n"_s) + u"line 500"_s),
+             qPrintable(result->content.right(100)));
+    QVERIFY2(result->content.contains(
+                     u"characters cut; the output had %1 characters in total ...]"_s.arg(total)),
+             qPrintable(result->content));
+    QVERIFY(result->content.size() <= options.outputLimit + 200);
+}
 
-    // And a relative path resolves there, too.
-    const std::optional<ToolResult> written = runCommand(tool, u"echo hi > made-here.txt"_s);
-    QVERIFY(written && written->ok);
-    QVERIFY(QFileInfo::exists(QDir(workspace.path()).filePath(u"made-here.txt"_s)));
+void tst_ShellTool::realShellWorkingDirectoryIsTheWorkspace()
+{
+    QTemporaryDir workspace(QDir::tempPath() + u"/Agent Loop 工作区-XXXXXX"_s);
+    QVERIFY2(workspace.isValid(), qPrintable(workspace.errorString()));
+    ShellToolOptions options;
+    options.workspace = workspace.path();
+    options.timeout = 10s;
+    const ShellTool tool(std::make_shared<ProcessCommandRunner>(testShell()), options);
+
+    const bool cmd = testShell().kind == ShellInfo::Cmd;
+    const std::optional<ToolResult> result = runCommand(tool, cmd ? u"cd"_s : u"pwd -P"_s);
+    QVERIFY(result);
+    QVERIFY2(result->ok, qPrintable(result->content));
+    // What the model reads is the path in the shell's own spelling, every character intact.
+    QVERIFY2(result->content.contains(QDir::toNativeSeparators(u"/Agent Loop 工作区-"_s)),
+             qPrintable(result->content));
+    QCOMPARE(QFileInfo(result->content).canonicalFilePath(),
+             QFileInfo(workspace.path()).canonicalFilePath());
+
+    // And a relative path resolves there, too, with a non-ASCII name (the same quoting works in
+    // all three shells).
+    const std::optional<ToolResult> written = runCommand(tool, u"echo hi > \"made here 文件.txt\""_s);
+    QVERIFY(written);
+    QVERIFY2(written->ok, qPrintable(written->content));
+    QVERIFY(QFileInfo::exists(QDir(workspace.path()).filePath(u"made here 文件.txt"_s)));
 }
 
 QTEST_GUILESS_MAIN(tst_ShellTool)

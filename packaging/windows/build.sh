@@ -63,6 +63,7 @@ stage="$out/stage"
 rm -rf "$stage"
 cmake --install "$build" --prefix "$stage" >&2
 deploy_windows_runtime "$stage" "$qt_prefix"
+cp "$root/LICENSE" "$stage/LICENSE.txt"
 installer="$out/Agent Loop Setup $version.exe"
 makensis -V2 -INPUTCHARSET UTF8 \
     -DVERSION="$version" -DSTAGE="$stage" -DOUTFILE="$installer" \
@@ -81,7 +82,13 @@ if [[ $run_tests == 1 ]]; then
     prepare_wine "$out/wineprefix" "$qt_prefix"
 
     step "the test suite as Windows programs, under Wine"
-    (cd "$build" && ctest --output-on-failure --timeout 600 -j "$jobs")
+    # One wineserver for the whole run, started before two tests race to start it.
+    wineserver -p
+    wine cmd /c exit >/dev/null 2>&1
+    suite=0
+    (cd "$build" && ctest --output-on-failure --timeout 600 -j "$jobs") || suite=$?
+    wineserver -k || true
+    [[ $suite == 0 ]] || exit "$suite"
 
     step "installer, seed example and uninstaller under Wine"
     "$here/smoke-test.sh" "$installer" "$build"

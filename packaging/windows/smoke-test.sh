@@ -13,8 +13,8 @@
 #    gone while the user's settings and conversations are still there.
 set -euo pipefail
 
-installer=$1
-build=$2
+installer=$(realpath "$1")
+build=$(realpath "$2")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=$(dirname "$installer")
 log() { echo "[smoke $(date +%T)] $*" >&2; }
@@ -26,6 +26,13 @@ fail() {
 source "$here/wine.sh"
 # shellcheck disable=SC1091
 source "$out/wine.env"
+# A Windows of its own, fresh each time, like a machine the app was never on. The installed app
+# must find every DLL in its own folder: only the fake provider, run from the build, gets the
+# DLL path of the build's Qt.
+build_dll_path=$WINEPATH
+unset WINEPATH
+export WINEPREFIX="$out/wineprefix-smoke"
+rm -rf "$WINEPREFIX"
 
 work=$(mktemp -d)
 xvfb_pid=
@@ -50,6 +57,10 @@ wait_for() {
         sleep 0.5
     done
 }
+
+log "0. a fresh Wine prefix"
+wineboot --init >/dev/null 2>&1
+wineserver -w
 
 display=:$((90 + RANDOM % 100))
 Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
@@ -80,7 +91,7 @@ wine reg query "$uninstall_key" /v DisplayVersion | grep -q DisplayVersion \
 log "   installed: $(find "$program_dir" -type f | wc -l) files, $(du -sh "$program_dir" | cut -f1)"
 
 log "2. the seed's example in the installed app against agentloop-fakeprovider"
-wine "$build/tests/agentloop-fakeprovider.exe" --port-file "$(windows_path "$work/url")" \
+WINEPATH=$build_dll_path wine "$build/agentloop-fakeprovider.exe" --port-file "$(windows_path "$work/url")" \
     --log "$(windows_path "$work/requests.jsonl")" >"$work/provider.log" 2>&1 &
 provider_pid=$!
 wait_for 30 test -s "$work/url" || fail "the fake provider did not start: $(cat "$work/provider.log")"

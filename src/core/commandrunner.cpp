@@ -130,6 +130,16 @@ private:
     qint64 m_total = 0;
 };
 
+#ifdef Q_OS_WIN
+// Wine installs a powershell.exe that is a stub: it runs nothing, prints nothing and exits 0, so
+// every command would "succeed" silently. Wine's ntdll exports wine_get_version.
+bool runsUnderWine()
+{
+    const HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+    return ntdll && GetProcAddress(ntdll, "wine_get_version");
+}
+#endif
+
 QString powerShellScript(const QString &command)
 {
     // Without this, Windows PowerShell writes in the OEM code page and mangles every non-ASCII
@@ -157,15 +167,17 @@ ShellInfo detectShell()
     if (!pwsh.isEmpty())
         return {ShellInfo::PowerShellCore, pwsh, u"PowerShell 7 (pwsh)"_s};
 #ifdef Q_OS_WIN
-    QString powershell = QStandardPaths::findExecutable(u"powershell"_s);
-    if (powershell.isEmpty()) {
-        const QString builtIn = qEnvironmentVariable("SystemRoot")
-                                + u"\\System32\\WindowsPowerShell\\v1.0\\powershell.exe"_s;
-        if (QFileInfo(builtIn).isFile())
-            powershell = builtIn;
+    if (!runsUnderWine()) {
+        QString powershell = QStandardPaths::findExecutable(u"powershell"_s);
+        if (powershell.isEmpty()) {
+            const QString builtIn = qEnvironmentVariable("SystemRoot")
+                                    + u"\\System32\\WindowsPowerShell\\v1.0\\powershell.exe"_s;
+            if (QFileInfo(builtIn).isFile())
+                powershell = builtIn;
+        }
+        if (!powershell.isEmpty())
+            return {ShellInfo::WindowsPowerShell, powershell, u"Windows PowerShell"_s};
     }
-    if (!powershell.isEmpty())
-        return {ShellInfo::WindowsPowerShell, powershell, u"Windows PowerShell"_s};
     QString cmd = qEnvironmentVariable("ComSpec");
     if (cmd.isEmpty() || !QFileInfo(cmd).isFile())
         cmd = QStandardPaths::findExecutable(u"cmd"_s);

@@ -18,8 +18,8 @@ struct ShellInfo
     QString displayName; // "PowerShell 7 (pwsh)", "Windows PowerShell", "cmd.exe", "/bin/sh"
 };
 
-// Which shell this machine offers: pwsh on PATH, else powershell.exe on Windows, else cmd.exe on
-// Windows, else /bin/sh.
+// Which shell this machine offers: pwsh on PATH, else powershell.exe on Windows (but not under
+// Wine, whose powershell.exe is a stub), else cmd.exe on Windows, else /bin/sh.
 ShellInfo detectShell();
 
 struct CommandRequest

@@ -62,14 +62,22 @@ QString capMiddle(const QString &text, qsizetype limit, qint64 totalChars)
            + text.right(half);
 }
 
+// cmd.exe and PowerShell end their lines with CRLF: chopping only the LF would leave the model a
+// stray CR after the last line (and before "[stderr]").
+void chopLineBreak(QString &text)
+{
+    if (text.endsWith(u"\r\n"_s))
+        text.chop(2);
+    else if (text.endsWith(u'\n'))
+        text.chop(1);
+}
+
 QString outputText(const CommandOutcome &outcome, qsizetype limit)
 {
     QString out = outcome.standardOutput.render();
     QString err = outcome.standardError.render();
-    if (out.endsWith(u'\n'))
-        out.chop(1);
-    if (err.endsWith(u'\n'))
-        err.chop(1);
+    chopLineBreak(out);
+    chopLineBreak(err);
     QString text;
     if (!out.isEmpty() && !err.isEmpty())
         text = out + u"\n[stderr]\n"_s + err;

@@ -7,6 +7,9 @@
 //
 // secretServiceRoundTrip runs this executable again under dbus-run-session with a fresh
 // gnome-keyring-daemon, when both are installed, to exercise the real Secret Service path.
+// On Windows the settings file is redirected with QSettings::setPath (Windows keeps it under the
+// AppData known folder, not HOME), and credentialManagerRoundTrip uses the real Credential
+// Manager with an entry of its own.
 
 #include "appsettings.h"
 #include "keystore.h"
@@ -24,6 +27,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#ifdef Q_OS_WIN
+#include <qt_windows.h>
+#include <wincred.h>
+#endif
+
 using namespace Qt::StringLiterals;
 using Gui::AppSettings;
 using Gui::KeyStore;
@@ -39,6 +47,7 @@ private slots:
     void unreachableSystemStoreKeepsTheKeyOffDisk();
     void plainTextOptInWritesTheIniOnlyThen();
     void secretServiceRoundTrip();
+    void credentialManagerRoundTrip();
 
 private:
     AppSettings settingsWithKey() const;
@@ -159,6 +168,9 @@ void tst_KeyStore::sessionOnlyKeepsTheKeyOffDisk()
 
 void tst_KeyStore::unreachableSystemStoreKeepsTheKeyOffDisk()
 {
+#ifdef Q_OS_WIN
+    QSKIP("Windows' Credential Manager is part of the system and always reachable");
+#endif
     if (!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
         QSKIP("a D-Bus session bus is set for this run; the unreachable store is tested without");
     // The real backend, with nothing to talk to.
@@ -202,9 +214,13 @@ void tst_KeyStore::plainTextOptInWritesTheIniOnlyThen()
     const QStringList holders = filesHoldingTheKey();
     QCOMPARE(holders.size(), 1);
     QVERIFY2(holders.first().startsWith(iniPath + u':'), qPrintable(holders.join(u'\n')));
+#ifdef Q_OS_UNIX
+    // On Windows the file is private through its folder's ACL (%APPDATA% is the user's), which
+    // Qt's permission bits do not describe.
     QCOMPARE(QFileInfo(AppSettings::settingsFilePath()).permissions()
                      & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
              QFileDevice::Permissions());
+#endif
     const AppSettings loaded = AppSettings::load(QProcessEnvironment(), root->path());
     QCOMPARE(loaded.apiKey, m_key);
     QVERIFY(loaded.storeKeyInPlainText);
@@ -313,6 +329,50 @@ void tst_KeyStore::secretServiceRoundTrip()
     QCOMPARE(readAgain.first().first().toString(), QString());
 }
 
+void tst_KeyStore::credentialManagerRoundTrip()
+{
+#ifndef Q_OS_WIN
+    QSKIP("Windows' Credential Manager exists only on Windows");
+#else
+    KeyStore store(KeyStore::Backend::System, testService());
+    QSignalSpy written(&store, &KeyStore::keyWritten);
+    settingsWithKey().save(store);
+    QTRY_COMPARE(written.size(), 1);
+    QVERIFY2(written.first().first().toBool(), qPrintable(store.unavailableReason()));
+    QCOMPARE(store.availability(), KeyStore::Availability::Available);
+
+    // What the user sees in Credential Manager: a generic credential "<service>/OPENAI_API_KEY".
+    const QString target = store.service() + u"/OPENAI_API_KEY"_s;
+    PCREDENTIALW credential = nullptr;
+    QVERIFY(CredReadW(reinterpret_cast<LPCWSTR>(target.utf16()), CRED_TYPE_GENERIC, 0,
+                      &credential));
+    const QByteArray secret(reinterpret_cast<const char *>(credential->CredentialBlob),
+                            qsizetype(credential->CredentialBlobSize));
+    CredFree(credential);
+    QCOMPARE(QString::fromUtf8(secret), m_key);
+    QVERIFY(!settingsFileBytes().contains(m_key.toUtf8()));
+    QVERIFY2(filesHoldingTheKey().isEmpty(), qPrintable(filesHoldingTheKey().join(u'\n')));
+
+    // A new store object (the next start of the app) reads it back.
+    KeyStore other(KeyStore::Backend::System, store.service());
+    QSignalSpy read(&other, &KeyStore::keyRead);
+    other.readKey();
+    QTRY_COMPARE(read.size(), 1);
+    QCOMPARE(read.first().first().toString(), m_key);
+
+    QSignalSpy deleted(&store, &KeyStore::keyDeleted);
+    store.deleteKey();
+    QTRY_COMPARE(deleted.size(), 1);
+    QVERIFY(!CredReadW(reinterpret_cast<LPCWSTR>(target.utf16()), CRED_TYPE_GENERIC, 0,
+                       &credential));
+    QCOMPARE(GetLastError(), DWORD(ERROR_NOT_FOUND));
+    QSignalSpy readAgain(&other, &KeyStore::keyRead);
+    other.readKey();
+    QTRY_COMPARE(readAgain.size(), 1);
+    QCOMPARE(readAgain.first().first().toString(), QString());
+#endif
+}
+
 // Not QTEST_MAIN: the environment must be set before the QApplication exists.
 int main(int argc, char *argv[])
 {
@@ -347,6 +407,9 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QApplication::setOrganizationName(u"AgentLoop"_s);
     QApplication::setApplicationName(u"AgentLoop"_s);
+#ifdef Q_OS_WIN
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, home.path());
+#endif
     tst_KeyStore test;
     return QTest::qExec(&test, argc, argv);
 }

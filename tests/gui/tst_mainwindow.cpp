@@ -14,6 +14,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
@@ -45,6 +46,22 @@ QString shellArguments(const QString &command)
 {
     return QString::fromUtf8(
             QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
+}
+
+// A command that runs for 30 s in the shell the window uses (detectShell()'s). The other commands
+// here (echo, and > to a file) mean the same in /bin/sh, cmd.exe and PowerShell.
+QString longCommand()
+{
+    switch (detectShell().kind) {
+    case ShellInfo::Cmd:
+        return u"ping -n 30 127.0.0.1 >nul"_s;
+    case ShellInfo::PowerShellCore:
+    case ShellInfo::WindowsPowerShell:
+        return u"Start-Sleep -Seconds 30"_s;
+    case ShellInfo::PosixShell:
+        break;
+    }
+    return u"sleep 30"_s;
 }
 
 QMessageBox *visibleMessageBox()
@@ -108,7 +125,8 @@ struct Fixture
 
     Gui::KeyStore keyStore;
     FakeChatServer server;
-    QTemporaryDir workspace;
+    // Spaces and non-ASCII characters, as in a user's real folder names.
+    QTemporaryDir workspace{QDir::tempPath() + u"/Agent Loop 工作区-XXXXXX"_s};
     std::unique_ptr<MainWindow> window;
 };
 
@@ -142,8 +160,6 @@ private:
 void tst_MainWindow::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
-    if (detectShell().kind != ShellInfo::PosixShell)
-        QSKIP("the commands below are written for a POSIX shell");
 }
 
 void tst_MainWindow::init()
@@ -372,7 +388,7 @@ void tst_MainWindow::stopDuringALongCommand()
 {
     Fixture f;
     QVERIFY(f.waitForWindow());
-    f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(u"sleep 30"_s)),
+    f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(longCommand())),
                      FakeResponse::answer(u"unused"_s)});
     f.type(u"Sleep"_s);
     QMessageBox *box = nullptr;

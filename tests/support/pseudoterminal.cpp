@@ -1,8 +1,13 @@
 #include "pseudoterminal.h"
 
-#include <QtGlobal>
+#include <QProcess>
 
-#ifdef Q_OS_UNIX
+#ifdef Q_OS_WIN
+#include <qt_windows.h>
+
+#include <thread>
+#include <vector>
+#else
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -10,40 +15,142 @@
 
 namespace AgentLoop {
 
-#ifdef Q_OS_UNIX
+#ifdef Q_OS_WIN
+
+struct PseudoTerminal::Private
+{
+    HPCON console = nullptr;
+    HANDLE keys = nullptr;   // what is typed: the console's input
+    HANDLE screen = nullptr; // what the console shows, read and dropped
+    std::thread drain;
+    std::vector<char> attributes; // the PROC_THREAD_ATTRIBUTE_LIST naming the console
+    STARTUPINFOEXW startup{};
+};
 
 PseudoTerminal::PseudoTerminal()
+    : d(std::make_unique<Private>())
 {
-    m_master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (m_master < 0)
+    HANDLE inputRead = nullptr;
+    HANDLE outputWrite = nullptr;
+    if (!CreatePipe(&inputRead, &d->keys, nullptr, 0))
         return;
-    if (::grantpt(m_master) != 0 || ::unlockpt(m_master) != 0)
+    if (!CreatePipe(&d->screen, &outputWrite, nullptr, 0)) {
+        CloseHandle(inputRead);
         return;
-    if (const char *name = ::ptsname(m_master))
-        m_slave = ::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    }
+    const HRESULT created = CreatePseudoConsole(COORD{120, 40}, inputRead, outputWrite, 0,
+                                                &d->console);
+    // The console holds its own copies of these ends.
+    CloseHandle(inputRead);
+    CloseHandle(outputWrite);
+    if (FAILED(created)) {
+        d->console = nullptr;
+        return;
+    }
+    // The console blocks once its screen output is not read.
+    d->drain = std::thread([screen = d->screen] {
+        char buffer[4096];
+        DWORD count = 0;
+        while (ReadFile(screen, buffer, DWORD(sizeof buffer), &count, nullptr) && count > 0) {
+        }
+    });
+
+    SIZE_T size = 0;
+    InitializeProcThreadAttributeList(nullptr, 1, 0, &size);
+    d->attributes.resize(size);
+    auto *list = reinterpret_cast<LPPROC_THREAD_ATTRIBUTE_LIST>(d->attributes.data());
+    if (!InitializeProcThreadAttributeList(list, 1, 0, &size)
+        || !UpdateProcThreadAttribute(list, 0, PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE, d->console,
+                                      sizeof(HPCON), nullptr, nullptr)) {
+        d->attributes.clear();
+        return;
+    }
+    d->startup.lpAttributeList = list;
 }
 
 PseudoTerminal::~PseudoTerminal()
 {
-    if (m_slave >= 0)
-        ::close(m_slave);
-    if (m_master >= 0)
-        ::close(m_master);
+    if (!d->attributes.empty())
+        DeleteProcThreadAttributeList(d->startup.lpAttributeList);
+    if (d->console)
+        ClosePseudoConsole(d->console); // ends the drain's ReadFile
+    if (d->keys)
+        CloseHandle(d->keys);
+    if (d->drain.joinable())
+        d->drain.join();
+    if (d->screen)
+        CloseHandle(d->screen);
+}
+
+bool PseudoTerminal::isOpen() const
+{
+    return d->console && !d->attributes.empty();
+}
+
+void PseudoTerminal::attachTo(QProcess &process)
+{
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.setCreateProcessArgumentsModifier([this](QProcess::CreateProcessArguments *args) {
+        d->startup.StartupInfo = *args->startupInfo;
+        d->startup.StartupInfo.cb = sizeof(STARTUPINFOEXW);
+        // No standard input handle: the child opens its console's input instead, while its
+        // standard output and error stay QProcess's pipes.
+        d->startup.StartupInfo.hStdInput = nullptr;
+        args->startupInfo = &d->startup.StartupInfo;
+        args->flags |= EXTENDED_STARTUPINFO_PRESENT;
+    });
 }
 
 bool PseudoTerminal::type(const QByteArray &keys)
 {
-    return ::write(m_master, keys.constData(), size_t(keys.size())) == keys.size();
+    DWORD written = 0;
+    return WriteFile(d->keys, keys.constData(), DWORD(keys.size()), &written, nullptr)
+           && written == DWORD(keys.size());
 }
 
 #else
 
-PseudoTerminal::PseudoTerminal() = default;
-PseudoTerminal::~PseudoTerminal() = default;
-
-bool PseudoTerminal::type(const QByteArray &)
+struct PseudoTerminal::Private
 {
-    return false;
+    int master = -1;
+    int slave = -1;
+};
+
+PseudoTerminal::PseudoTerminal()
+    : d(std::make_unique<Private>())
+{
+    d->master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (d->master < 0)
+        return;
+    if (::grantpt(d->master) != 0 || ::unlockpt(d->master) != 0)
+        return;
+    if (const char *name = ::ptsname(d->master))
+        d->slave = ::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+}
+
+PseudoTerminal::~PseudoTerminal()
+{
+    if (d->slave >= 0)
+        ::close(d->slave);
+    if (d->master >= 0)
+        ::close(d->master);
+}
+
+bool PseudoTerminal::isOpen() const
+{
+    return d->master >= 0 && d->slave >= 0;
+}
+
+void PseudoTerminal::attachTo(QProcess &process)
+{
+    process.setStandardInputFile(QProcess::nullDevice());
+    // Runs in the child after QProcess has set up the standard channels.
+    process.setChildProcessModifier([fd = d->slave] { ::dup2(fd, STDIN_FILENO); });
+}
+
+bool PseudoTerminal::type(const QByteArray &keys)
+{
+    return ::write(d->master, keys.constData(), size_t(keys.size())) == keys.size();
 }
 
 #endif

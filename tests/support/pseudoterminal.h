@@ -2,10 +2,16 @@
 
 #include <QByteArray>
 
+#include <memory>
+
+class QProcess;
+
 namespace AgentLoop {
 
-// The master side of a pseudo-terminal whose slave becomes a child's standard input, so that
-// isatty(0) is true there, as in a terminal window. Unix only: elsewhere isOpen() is false.
+// A terminal the test types into, made the standard input of a child process, so that the child
+// sees an interactive terminal, as in a terminal window. On Unix a pseudo-terminal (isatty(0) is
+// true in the child); on Windows a pseudo console (ConPTY: the child's standard input is a
+// console, and Ctrl+C typed at it reaches the child as a console control event).
 class PseudoTerminal final
 {
 public:
@@ -14,14 +20,16 @@ public:
     PseudoTerminal(const PseudoTerminal &) = delete;
     PseudoTerminal &operator=(const PseudoTerminal &) = delete;
 
-    bool isOpen() const { return m_master >= 0 && m_slave >= 0; }
-    int slave() const { return m_slave; }
+    bool isOpen() const;
+    // Makes the terminal the standard input of process when it is started next; standard output
+    // and error stay QProcess's. The terminal must outlive the start.
+    void attachTo(QProcess &process);
     // What the user types.
     bool type(const QByteArray &keys);
 
 private:
-    int m_master = -1;
-    int m_slave = -1;
+    struct Private;
+    std::unique_ptr<Private> d;
 };
 
 } // namespace AgentLoop
