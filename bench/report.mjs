@@ -61,6 +61,20 @@ const rows = [
     ratioName: 'curl / ours', op: '<=', target: 2,
     swap: true,
   },
+  {
+    id: 'stream-qnam', what: '1. Stream, 64 MiB SSE: share of what QNetworkAccessManager delivers',
+    a: ['1-stream', 'throughput', 'qnam-drain'], aName: 'QNAM alone (readAll() and discard)',
+    b: ['1-stream', 'throughput', 'agentloop'], bName: 'Agent Loop ChatClient',
+    ratioName: 'QNAM alone / ours',
+    swap: true,
+  },
+  {
+    id: 'stream-qnam-curl', what: '1. Stream, 64 MiB SSE: QNetworkAccessManager alone vs curl',
+    a: ['1-stream', 'throughput', 'curl'], aName: 'curl -s -o /dev/null',
+    b: ['1-stream', 'throughput', 'qnam-drain'], bName: 'QNAM alone (readAll() and discard)',
+    ratioName: 'curl / QNAM alone',
+    swap: true,
+  },
   ...[100, 1000, 5000].map((n) => ({
     id: `request-${n}`, what: `2. Next request body, ${n} messages + 1 (20 MB of tool output)`,
     a: ['2-request', `build-${n}`, 'node'], aName: 'Node JSON.stringify',

@@ -1,9 +1,11 @@
 // libFuzzer target: everything that reads a provider's answer. The bytes are read as a
 // non-streamed response body, as one stream payload, as an SSE stream and as one payload per line.
-// An assembled message must survive the wire format unchanged (it is sent back next turn).
+// An assembled message must survive the wire format unchanged (it is sent back next turn), and the
+// stream's chunk scanner must read every payload as QJsonDocument does.
 #include "completion.h"
 #include "sseparser.h"
 #include "streamassembler.h"
+#include "streamstate.h"
 
 #include <cstdlib>
 
@@ -53,5 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     (void) lines.toolCalls();
     checkRoundTrip(lines.result());
+
+    if (!compareChunkReadings({bytes}).isEmpty()
+        || !compareChunkReadings(bytes.split('\n')).isEmpty())
+        std::abort();
     return 0;
 }

@@ -1,6 +1,7 @@
 #include "completion.h"
 #include "sseparser.h"
 #include "streamassembler.h"
+#include "streamstate.h"
 #include "testjson.h"
 
 #include <QDir>
@@ -38,6 +39,11 @@ private slots:
     void textDeltasAsTheyArrive();
     void reasoningContent();
     void hasOutputOnlyOnceTheModelAnswers();
+
+    void scannerReadsRecordingsAsJsonDocument_data();
+    void scannerReadsRecordingsAsJsonDocument();
+    void scannerReadsChunksAsJsonDocument_data();
+    void scannerReadsChunksAsJsonDocument();
 };
 
 namespace {
@@ -708,3 +714,162 @@ void tst_StreamAssembler::hasOutputOnlyOnceTheModelAnswers()
 
 QTEST_GUILESS_MAIN(tst_StreamAssembler)
 #include "tst_streamassembler.moc"
+
+void tst_StreamAssembler::scannerReadsRecordingsAsJsonDocument_data()
+{
+    recordedStreams_data();
+}
+
+// Every chunk real providers sent is read by the scanner, and read as QJsonDocument reads it.
+void tst_StreamAssembler::scannerReadsRecordingsAsJsonDocument()
+{
+    SKIP_WITHOUT_VECTORS();
+    QFETCH(QString, path);
+    SseParser parser;
+    Payloads payloads;
+    const auto collect = [&](const SseEventView &event) { payloads.append(event.data.toByteArray()); };
+    QVERIFY(parser.feed(readVector(path), collect));
+    QVERIFY(parser.finish(collect));
+    QVERIFY(payloads.size() > 2);
+
+    qsizetype jsonDocumentChunks = -1;
+    QCOMPARE(compareChunkReadings(payloads, &jsonDocumentChunks), QString());
+    QCOMPARE(jsonDocumentChunks, 0);
+}
+
+void tst_StreamAssembler::scannerReadsChunksAsJsonDocument_data()
+{
+    QTest::addColumn<Payloads>("payloads");
+    QTest::addColumn<bool>("scanned"); // the scanner reads every payload itself
+
+    const auto delta = [](const QByteArray &json) {
+        return R"({"id":"c","model":"m","choices":[{"index":0,"delta":)" + json
+               + R"(,"finish_reason":null}]})";
+    };
+    const auto text = [&](const QByteArray &jsonString) {
+        return delta(R"({"content":)" + jsonString + "}");
+    };
+    const auto calls = [&](const QByteArray &jsonArray) {
+        return delta(R"({"tool_calls":)" + jsonArray + "}");
+    };
+
+    // What the scanner reads itself.
+    QTest::newRow("escapes") << Payloads{text(R"("a\"b\\c\/d\b\f\n\r\t\u00e9\u6D4B")")} << true;
+    QTest::newRow("surrogate pair, escaped")
+            << Payloads{text(R"("\ud83d\ude00 and \uD83D\uDE00")")} << true;
+    QTest::newRow("raw UTF-8") << Payloads{text("\"\xF0\x9F\x98\x80 caf\xC3\xA9 \xE6\xB5\x8B\"")}
+                               << true;
+    QTest::newRow("lone surrogates") << Payloads{text(R"("\ud800x\udc00")")} << true;
+    QTest::newRow("noncharacter") << Payloads{text("\"\xEF\xBF\xBE\"")} << true;
+    QTest::newRow("NUL and raw control characters")
+            << Payloads{text(QByteArray(R"("\u0000 )") + '\x01' + "\t\"")} << true;
+    QTest::newRow("any key order")
+            << Payloads{R"({"choices":[{"finish_reason":null,"delta":{"content":"x","role":)"
+                        R"("assistant"},"index":0}],"model":"m","id":"c"})"}
+            << true;
+    QTest::newRow("whitespace everywhere")
+            << Payloads{"{ \"id\" : \"c\" ,\n\t\"choices\" :\r\n [ { \"index\" : 0 , \"delta\" "
+                        ": { \"content\" : \"x\" } } ] , \"usage\" : null }"}
+            << true;
+    QTest::newRow("unknown nested fields")
+            << Payloads{R"({"id":"c","x":{"y":[1,-2.5,1.5e-05,{"z":null,"w":[true,false]}]},)"
+                        R"("choices":[{"index":0,"logprobs":{"content":[{"token":"x","logprob":)"
+                        R"(-0.25,"bytes":[120]}]},"delta":{"audio":{"a":"\u00e9"},"content":"x"}}]})"}
+            << true;
+    QTest::newRow("content null, then text")
+            << Payloads{text("null"), text(R"("x")")} << true;
+    QTest::newRow("content only empty") << Payloads{text(R"("")")} << true;
+    QTest::newRow("several choices")
+            << Payloads{R"({"choices":[{"index":1,"delta":{"content":"no"}},{"index":0,"delta":)"
+                        R"({"content":"yes"}},{"delta":{"content":", no index"}},{"index":-0,)"
+                        R"("delta":{"content":", minus zero"}}]})"}
+            << true;
+    QTest::newRow("several tool calls in one chunk")
+            << Payloads{calls(R"([{"index":1,"id":"call_b","type":"function","function":{"name":)"
+                              R"("b","arguments":"{"}},{"index":0,"id":"call_a","function":)"
+                              R"({"name":"a","arguments":"{\"x\""}}])"),
+                        calls(R"([{"index":0,"function":{"arguments":":1}"}},{"index":1,)"
+                              R"("function":{"arguments":"}"}}])")}
+            << true;
+    QTest::newRow("tool calls without index")
+            << Payloads{calls(R"([{"id":"call_a","function":{"name":"a","arguments":"{"}}])"),
+                        calls(R"([{"function":{"arguments":"}"}}])"),
+                        calls(R"([{"id":"call_b","function":{"name":"b","arguments":null}}])"),
+                        calls(R"([{"index":null,"function":{"arguments":"{}"}}])")}
+            << true;
+    QTest::newRow("tool call indexes out of int range")
+            << Payloads{calls(R"([{"index":-1,"id":"call_a","function":{"name":"a"}}])"),
+                        calls(R"([{"index":99999999999,"id":"call_b","function":{"name":"b"}}])")}
+            << true;
+    QTest::newRow("reasoning")
+            << Payloads{delta(R"({"reasoning_content":"think"})"),
+                        delta(R"({"reasoning_content":null,"reasoning":" more"})"),
+                        delta(R"({"reasoning":"ignored","reasoning_content":""})"),
+                        text(R"("answer")")}
+            << true;
+    QTest::newRow("refusal") << Payloads{delta(R"({"refusal":"no","content":null})"),
+                                         delta(R"({"refusal":null})")}
+                             << true;
+    QTest::newRow("usage")
+            << Payloads{text(R"("x")"),
+                        R"({"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":)"
+                        R"(2,"total_tokens":3,"prompt_tokens_details":{"cached_tokens":0}}})"}
+            << true;
+    QTest::newRow("usage null, then partial")
+            << Payloads{text(R"("x")"), R"({"choices":null,"usage":null})",
+                        R"({"usage":{"total_tokens":5,"prompt_tokens":null}})"}
+            << true;
+    QTest::newRow("error null") << Payloads{R"({"error":null,"choices":[{"delta":{"content":"x"}}]})"}
+                                << true;
+    QTest::newRow("id and model null, then set")
+            << Payloads{R"({"id":null,"model":null,"choices":[{"delta":{"content":"x"}}]})",
+                        R"({"id":"c2","model":"m2","choices":[{"delta":null}]})"}
+            << true;
+
+    // What it leaves to QJsonDocument, which must still give the same outcome.
+    QTest::newRow("arguments sent as an object")
+            << Payloads{calls(R"([{"index":0,"id":"call_a","function":{"name":"a","arguments":)"
+                              R"({"x":[1,"y"]}}}])")}
+            << false;
+    QTest::newRow("duplicate key") << Payloads{delta(R"({"content":"a","content":"b"})")} << false;
+    QTest::newRow("escaped key") << Payloads{delta(R"({"cont\u0065nt":"x"})")} << false;
+    QTest::newRow("unknown escape") << Payloads{text(R"("a\qb")")} << false;
+    QTest::newRow("fraction as index")
+            << Payloads{R"({"choices":[{"index":0.0,"delta":{"content":"x"}}]})"} << false;
+    QTest::newRow("index as string")
+            << Payloads{R"({"choices":[{"index":"0","delta":{"content":"x"}}]})"} << false;
+    QTest::newRow("number out of range")
+            << Payloads{R"({"x":1e400,"choices":[{"delta":{"content":"x"}}]})"} << false;
+    QTest::newRow("provider error")
+            << Payloads{text(R"("x")"), R"({"error":{"message":"boom"}})"} << false;
+    QTest::newRow("truncated") << Payloads{R"({"choices":[{"delta":{"content":"x"})"} << false;
+    QTest::newRow("trailing comma") << Payloads{R"({"choices":[],})"} << false;
+    QTest::newRow("overlong UTF-8") << Payloads{text("\"\xC0\x80\"")} << false;
+    QTest::newRow("UTF-8 surrogate") << Payloads{text("\"\xED\xA0\x80\"")} << false;
+    QTest::newRow("past U+10FFFF") << Payloads{text("\"\xF5\x80\x80\x80\"")} << false;
+    QTest::newRow("cut UTF-8") << Payloads{text("\"\xE6\xB5\"")} << false;
+    QTest::newRow("not an object") << Payloads{"[1]", "\"x\"", "42"} << false;
+    QTest::newRow("byte order mark") << Payloads{"\xEF\xBB\xBF" + text(R"("x")")} << false;
+    QTest::newRow("deep nesting")
+            << Payloads{"{\"x\":" + QByteArray(100, '[') + QByteArray(100, ']')
+                        + R"(,"choices":[{"delta":{"content":"x"}}]})"}
+            << false;
+    QTest::newRow("choice not an object") << Payloads{R"({"choices":[1]})"} << false;
+    QTest::newRow("delta not an object") << Payloads{delta(R"("x")")} << false;
+}
+
+// The same chunks read by the scanner and by QJsonDocument alone show the same thing at every
+// step: text and reasoning deltas, tool calls, errors, and the final completion.
+void tst_StreamAssembler::scannerReadsChunksAsJsonDocument()
+{
+    QFETCH(Payloads, payloads);
+    QFETCH(bool, scanned);
+    const Payloads ending{
+            R"({"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})", done};
+    qsizetype jsonDocumentChunks = -1;
+    QCOMPARE(compareChunkReadings(payloads + ending, &jsonDocumentChunks), QString());
+    if (scanned)
+        QCOMPARE(jsonDocumentChunks, 0);
+    else
+        QVERIFY(jsonDocumentChunks > 0);
+}

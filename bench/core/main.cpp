@@ -3,6 +3,7 @@
 //
 //   agentloop-bench serve --bytes N --info FILE   serve the SSE stream on 127.0.0.1 until killed
 //   agentloop-bench stream --url URL --runs N     case 1: ChatClient throughput
+//   agentloop-bench drain --url URL --runs N      case 1: QNAM alone, readAll() and discard
 //   agentloop-bench request --runs N --dump DIR   case 2: requestBody(); writes the bodies to DIR
 //   agentloop-bench tool --runs N                 case 6: shell tool vs QProcess
 
@@ -24,6 +25,9 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -65,19 +69,33 @@ int serve(qsizetype bytes, const QString &infoPath)
     return QCoreApplication::exec();
 }
 
+// What case 1 posts, to ChatClient and to the bare QNetworkAccessManager alike.
+const QByteArray streamRequest = R"({"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],)"
+                                 R"("stream":true,"stream_options":{"include_usage":true}})";
+
+void printThroughput(qint64 bytes, double seconds, const QString &subject)
+{
+    printSample(u"1-stream"_s,
+                u"throughput"_s,
+                u"MB/s"_s,
+                double(bytes) / 1e6 / seconds,
+                true,
+                subject);
+}
+
 // Case 1: postChatCompletion with a streamed answer, until completed().
 int stream(const QUrl &baseUrl, int runs, qint64 bytes)
 {
     ChatClient client;
     ProviderSettings settings;
     settings.baseUrl = baseUrl;
-    settings.apiKey = u"bench"_s;
+    // As long as a real key: the response is searched for it (redaction), and how fast depends on
+    // its length.
+    settings.apiKey = u"sk-bench-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"_s;
     settings.model = u"gpt-4o"_s;
     settings.stream = true;
     settings.retry.maxRetries = 0;
     client.setSettings(settings);
-    const QByteArray request = R"({"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],)"
-                               R"("stream":true,"stream_options":{"include_usage":true}})";
     for (int run = 0; run < runs; ++run) {
         QEventLoop loop;
         std::optional<Completion> result;
@@ -95,7 +113,7 @@ int stream(const QUrl &baseUrl, int runs, qint64 bytes)
         });
         QElapsedTimer clock;
         clock.start();
-        client.postChatCompletion(1, request);
+        client.postChatCompletion(1, streamRequest);
         loop.exec();
         const double seconds = double(clock.nsecsElapsed()) / 1e9;
         QObject::disconnect(done);
@@ -113,12 +131,40 @@ int stream(const QUrl &baseUrl, int runs, qint64 bytes)
                      .arg(result->message.content().size())
                      .arg(result->message.toolCalls().size())
                      .arg(arguments));
-        printSample(u"1-stream"_s,
-                    u"throughput"_s,
-                    u"MB/s"_s,
-                    double(bytes) / 1e6 / seconds,
-                    true,
-                    u"agentloop"_s);
+        printThroughput(bytes, seconds, u"agentloop"_s);
+    }
+    return 0;
+}
+
+// Case 1's ceiling for any QNAM client: the same request and bytes, with QNetworkAccessManager
+// doing its own HTTP and chunked decoding and the client nothing but readAll() and discard.
+int drain(const QUrl &baseUrl, int runs, qint64 bytes)
+{
+    QNetworkAccessManager network;
+    for (int run = 0; run < runs; ++run) {
+        QNetworkRequest post(ChatClient::endpoint(baseUrl, u"/chat/completions"_s));
+        post.setRawHeader("Content-Type", "application/json");
+        QEventLoop loop;
+        qint64 received = 0;
+        QElapsedTimer clock;
+        clock.start();
+        QNetworkReply *reply = network.post(post, streamRequest);
+        QObject::connect(reply, &QNetworkReply::readyRead, &loop, [&] {
+            received += reply->readAll().size();
+        });
+        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        loop.exec();
+        received += reply->readAll().size();
+        const double seconds = double(clock.nsecsElapsed()) / 1e9;
+        const bool ok = reply->error() == QNetworkReply::NoError && received == bytes;
+        const QString error = reply->errorString();
+        reply->deleteLater();
+        if (!ok) {
+            note(u"drain: got %1 of %2 bytes: %3"_s.arg(received).arg(bytes).arg(error));
+            return 1;
+        }
+        note(u"drain run %1: %2 s"_s.arg(run + 1).arg(seconds, 0, 'f', 3));
+        printThroughput(bytes, seconds, u"qnam-drain"_s);
     }
     return 0;
 }
@@ -244,7 +290,7 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Agent Loop core benchmarks (see bench/README.md)"_s);
     parser.addHelpOption();
-    parser.addPositionalArgument(u"mode"_s, u"serve, stream, request or tool"_s);
+    parser.addPositionalArgument(u"mode"_s, u"serve, stream, drain, request or tool"_s);
     const QCommandLineOption bytesOption(u"bytes"_s,
                                          u"Size of the SSE stream."_s,
                                          u"n"_s,
@@ -252,7 +298,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption infoOption(u"info"_s,
                                         u"serve: where to write port and size."_s,
                                         u"file"_s);
-    const QCommandLineOption urlOption(u"url"_s, u"stream: the server's base URL."_s, u"url"_s);
+    const QCommandLineOption urlOption(u"url"_s,
+                                       u"stream, drain: the server's base URL."_s,
+                                       u"url"_s);
     const QCommandLineOption runsOption(u"runs"_s, u"Samples per figure."_s, u"n"_s, u"5"_s);
     const QCommandLineOption iterationsOption(u"iterations"_s,
                                               u"tool: spawns per sample."_s,
@@ -271,6 +319,8 @@ int main(int argc, char *argv[])
         return serve(parser.value(bytesOption).toLongLong(), parser.value(infoOption));
     if (mode == u"stream")
         return stream(QUrl(parser.value(urlOption)), runs, parser.value(bytesOption).toLongLong());
+    if (mode == u"drain")
+        return drain(QUrl(parser.value(urlOption)), runs, parser.value(bytesOption).toLongLong());
     if (mode == u"request")
         return request(runs, parser.value(dumpOption));
     if (mode == u"tool")

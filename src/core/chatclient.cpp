@@ -182,8 +182,8 @@ void ChatClient::readChatCompletion()
     QNetworkReply *reply = m_reply;
     if (!reply || !reply->isOpen())
         return;
-    const QByteArray bytes = reply->readAll();
-    if (bytes.isEmpty())
+    const qint64 available = reply->bytesAvailable();
+    if (available <= 0)
         return;
     // Whether this is a stream is the answer's decision, not the request's: a provider that
     // ignores `stream: true` sends one JSON body, which is parsed whole at the end.
@@ -193,15 +193,19 @@ void ChatClient::readChatCompletion()
         if (status == 200 && type.contains("event-stream"))
             m_stream.emplace();
     }
-    m_received += bytes;
+    // Read straight onto the end of the kept response: the bytes the inspector shows are the
+    // bytes the parser reads, copied once. (resize() grows the buffer geometrically.)
+    const qsizetype start = m_received.size();
+    m_received.resize(start + qsizetype(available));
+    const qint64 read = reply->read(m_received.data() + start, available);
+    m_received.resize(start + qsizetype(std::max<qint64>(read, 0)));
     if (!m_stream)
         return;
-    if (const Result<QList<SseEvent>> events = m_sse.feed(bytes); events) {
-        for (const SseEvent &event : *events)
-            static_cast<void>(m_stream->addEvent(event)); // an error is kept for result()
-    } else {
+    if (const Result<void> fed = m_sse.feed(QByteArrayView(m_received).sliced(start),
+                                            streamEventHandler());
+        !fed) {
         // A line past the parser's bound: stop reading rather than grow without end.
-        m_streamFailure = events.error();
+        m_streamFailure = fed.error();
         reply->abort(); // finished() follows at once
         return;
     }
@@ -209,6 +213,14 @@ void ChatClient::readChatCompletion()
         emit textDelta(text);
     if (const QString reasoning = m_stream->takeReasoningDelta(); !reasoning.isEmpty())
         emit reasoningDelta(reasoning);
+}
+
+SseParser::EventHandler ChatClient::streamEventHandler()
+{
+    // Capturing only `this` keeps the std::function in its small buffer: no allocation per read.
+    return [this](const SseEventView &event) {
+        static_cast<void>(m_stream->addEvent(event)); // an error is kept for result()
+    };
 }
 
 void ChatClient::finishChatCompletion()
@@ -222,6 +234,7 @@ void ChatClient::finishChatCompletion()
 
     m_exchange.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     m_exchange.responseHeaders = reply->rawHeaderPairs();
+    m_received.squeeze(); // the exchange keeps it: no room to spare from the geometric growth
     m_exchange.responseBody = redacted(m_received, m_settings.apiKey);
     m_exchange.durationMs = m_clock.elapsed();
     m_exchange.streamed = m_stream.has_value();
@@ -254,10 +267,7 @@ void ChatClient::finishStream(QNetworkReply *reply)
 {
     // Taken before the unterminated last event is flushed: that one may be cut off mid-line.
     const bool providerReportedError = m_stream->hasError();
-    if (const Result<QList<SseEvent>> events = m_sse.finish(); events) {
-        for (const SseEvent &event : *events)
-            static_cast<void>(m_stream->addEvent(event));
-    }
+    static_cast<void>(m_sse.finish(streamEventHandler()));
     if (m_streamFailure) {
         emit responseReceived(m_exchange);
         emit failed(*std::exchange(m_streamFailure, std::nullopt));

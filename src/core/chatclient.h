@@ -79,6 +79,7 @@ private:
     QNetworkReply *send(const QByteArray &method, const QString &path, const QByteArray &body);
     void startAttempt();
     void readChatCompletion();
+    SseParser::EventHandler streamEventHandler();
     void finishChatCompletion();
     void finishStream(QNetworkReply *reply);
     bool scheduleRetry(QNetworkReply *reply);

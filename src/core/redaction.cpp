@@ -1,5 +1,7 @@
 #include "redaction.h"
 
+#include <QByteArrayMatcher>
+
 namespace AgentLoop {
 
 // Very short "keys" (a test's "x") would shred every text they appear in; real keys are long.
@@ -10,8 +12,14 @@ static bool worthRedacting(const QString &secret)
 
 QByteArray redacted(QByteArray bytes, const QString &secret)
 {
-    if (worthRedacting(secret))
-        bytes.replace(secret.toUtf8(), QByteArray(redactedMarker));
+    if (!worthRedacting(secret))
+        return bytes;
+    // A streamed response body is tens of MB and almost never holds the key, but replace() copies
+    // it all first even when nothing matches: look before. (A matcher, because contains() hashes
+    // every position for keys of up to 5 bytes.)
+    const QByteArray key = secret.toUtf8();
+    if (QByteArrayMatcher(key).indexIn(bytes) >= 0)
+        bytes.replace(key, QByteArray(redactedMarker));
     return bytes;
 }
 

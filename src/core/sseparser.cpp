@@ -29,6 +29,15 @@ qsizetype find(QByteArrayView bytes, qsizetype from, char c)
     return hit ? static_cast<const char *>(hit) - bytes.data() : bytes.size();
 }
 
+SseParser::EventHandler collectInto(QList<SseEvent> &events)
+{
+    return [&events](const SseEventView &event) {
+        events.append(SseEvent{event.event.toByteArray(),
+                               event.data.toByteArray(),
+                               event.id.toByteArray()});
+    };
+}
+
 } // namespace
 
 SseParser::SseParser(qsizetype maxLineLength)
@@ -52,11 +61,10 @@ bool SseParser::fail()
     return false;
 }
 
-Result<QList<SseEvent>> SseParser::feed(QByteArrayView chunk)
+Result<void> SseParser::feed(QByteArrayView chunk, const EventHandler &onEvent)
 {
     if (m_error)
         return *m_error;
-    QList<SseEvent> events;
     // The byte order mark may itself be split across chunks: hold its bytes until it is complete
     // or turns out to be something else.
     while (!m_pastStart && !chunk.isEmpty()) {
@@ -66,33 +74,48 @@ Result<QList<SseEvent>> SseParser::feed(QByteArrayView chunk)
                 m_pastStart = true;
         } else {
             m_pastStart = true;
-            if (!consume(QByteArrayView(byteOrderMark, m_bomBytesSeen), events))
+            if (!consume(QByteArrayView(byteOrderMark, m_bomBytesSeen), onEvent))
                 return *m_error;
         }
     }
-    if (!consume(chunk, events))
+    if (!consume(chunk, onEvent))
         return *m_error;
+    return {};
+}
+
+Result<void> SseParser::finish(const EventHandler &onEvent)
+{
+    if (m_error)
+        return *m_error;
+    if (!m_pastStart && !consume(QByteArrayView(byteOrderMark, m_bomBytesSeen), onEvent))
+        return *m_error;
+    if (!m_line.isEmpty()) {
+        const QByteArray line = std::exchange(m_line, {});
+        if (!processLine(line, onEvent))
+            return *m_error;
+    }
+    dispatch(onEvent);
+    reset();
+    return {};
+}
+
+Result<QList<SseEvent>> SseParser::feed(QByteArrayView chunk)
+{
+    QList<SseEvent> events;
+    if (const Result<void> fed = feed(chunk, collectInto(events)); !fed)
+        return fed.error();
     return events;
 }
 
 Result<QList<SseEvent>> SseParser::finish()
 {
-    if (m_error)
-        return *m_error;
     QList<SseEvent> events;
-    if (!m_pastStart && !consume(QByteArrayView(byteOrderMark, m_bomBytesSeen), events))
-        return *m_error;
-    if (!m_line.isEmpty()) {
-        const QByteArray line = std::exchange(m_line, {});
-        if (!processLine(line, events))
-            return *m_error;
-    }
-    dispatch(events);
-    reset();
+    if (const Result<void> finished = finish(collectInto(events)); !finished)
+        return finished.error();
     return events;
 }
 
-bool SseParser::consume(QByteArrayView bytes, QList<SseEvent> &events)
+bool SseParser::consume(QByteArrayView bytes, const EventHandler &onEvent)
 {
     qsizetype pos = 0;
     if (m_skipLineFeed && !bytes.isEmpty()) {
@@ -116,10 +139,11 @@ bool SseParser::consume(QByteArrayView bytes, QList<SseEvent> &events)
         }
         bool ok = true;
         if (m_line.isEmpty()) {
-            ok = processLine(bytes.sliced(pos, end - pos), events);
+            ok = processLine(bytes.sliced(pos, end - pos), onEvent);
         } else {
             m_line.append(bytes.sliced(pos, end - pos));
-            ok = processLine(std::exchange(m_line, {}), events);
+            ok = processLine(m_line, onEvent);
+            m_line.resize(0); // keeps the capacity for the next line split across chunks
         }
         if (!ok)
             return false;
@@ -134,10 +158,10 @@ bool SseParser::consume(QByteArrayView bytes, QList<SseEvent> &events)
     return true;
 }
 
-bool SseParser::processLine(QByteArrayView line, QList<SseEvent> &events)
+bool SseParser::processLine(QByteArrayView line, const EventHandler &onEvent)
 {
     if (line.isEmpty()) {
-        dispatch(events);
+        dispatch(onEvent);
         return true;
     }
     if (line.front() == ':')
@@ -165,15 +189,12 @@ bool SseParser::processLine(QByteArrayView line, QList<SseEvent> &events)
     return true;
 }
 
-void SseParser::dispatch(QList<SseEvent> &events)
+void SseParser::dispatch(const EventHandler &onEvent)
 {
-    if (m_data.isEmpty()) {
-        m_eventType.clear();
-        return;
-    }
-    m_data.chop(1); // the '\n' after the last data line
-    events.append(
-            SseEvent{std::exchange(m_eventType, {}), std::exchange(m_data, {}), m_lastEventId});
+    if (!m_data.isEmpty()) // without the '\n' after the last data line
+        onEvent(SseEventView{m_eventType, QByteArrayView(m_data).chopped(1), m_lastEventId});
+    m_eventType.clear();
+    m_data.resize(0); // keeps the capacity: most events are about the same size
 }
 
 } // namespace AgentLoop

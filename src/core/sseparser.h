@@ -7,6 +7,7 @@
 #include <QList>
 #include <QMetaType>
 
+#include <functional>
 #include <optional>
 
 namespace AgentLoop {
@@ -19,6 +20,15 @@ struct SseEvent
     QByteArray id; // the last `id:` seen so far in the stream (it carries over, as in EventSource)
 
     friend bool operator==(const SseEvent &, const SseEvent &) = default;
+};
+
+// The same event as SseParser hands it to a handler: views into the parser's buffers, valid
+// during the call only.
+struct SseEventView
+{
+    QByteArrayView event;
+    QByteArrayView data;
+    QByteArrayView id;
 };
 
 // An incremental Server-Sent Events parser (the WHATWG "event stream" format, the subset
@@ -42,11 +52,17 @@ class SseParser final
 public:
     static constexpr qsizetype DefaultMaxLineLength = 16 * 1024 * 1024;
 
+    using EventHandler = std::function<void(const SseEventView &)>;
+
     explicit SseParser(qsizetype maxLineLength = DefaultMaxLineLength);
 
-    // The events completed by this chunk, in order (often none).
-    Result<QList<SseEvent>> feed(QByteArrayView chunk);
+    // Calls onEvent for each event this chunk completes, in order, as soon as it is complete:
+    // nothing is copied or collected on the way.
+    Result<void> feed(QByteArrayView chunk, const EventHandler &onEvent);
     // The end of the stream: the event still pending, if any. Then resets, ready for a new stream.
+    Result<void> finish(const EventHandler &onEvent);
+    // The same, with the events collected: those completed by this chunk (often none).
+    Result<QList<SseEvent>> feed(QByteArrayView chunk);
     Result<QList<SseEvent>> finish();
     // Forgets everything, as for a new stream.
     void reset();
@@ -54,14 +70,14 @@ public:
     qsizetype maxLineLength() const { return m_maxLineLength; }
 
 private:
-    bool consume(QByteArrayView bytes, QList<SseEvent> &events);
-    bool processLine(QByteArrayView line, QList<SseEvent> &events);
-    void dispatch(QList<SseEvent> &events);
+    bool consume(QByteArrayView bytes, const EventHandler &onEvent);
+    bool processLine(QByteArrayView line, const EventHandler &onEvent);
+    void dispatch(const EventHandler &onEvent);
     bool fail();
 
     qsizetype m_maxLineLength;
     QByteArray m_line; // the incomplete line at the end of the previous chunk
-    QByteArray m_data;
+    QByteArray m_data; // the data lines of the pending event, each followed by '\n'
     QByteArray m_eventType;
     QByteArray m_lastEventId;
     qsizetype m_bomBytesSeen = 0; // bytes of a possible byte order mark seen at the start

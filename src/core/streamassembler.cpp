@@ -6,6 +6,7 @@
 #include <QJsonParseError>
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -28,11 +29,11 @@ QString excerpt(QByteArrayView bytes)
     return text;
 }
 
-Error providerError(const QByteArray &payload)
+Error providerError(QByteArrayView payload)
 {
     Error error;
     error.kind = Error::Protocol;
-    error.providerMessage = providerErrorMessage(payload);
+    error.providerMessage = providerErrorMessage(payload.toByteArray());
     error.message = StreamText::tr("The provider reported an error in the stream: %1")
                             .arg(error.providerMessage.isEmpty() ? excerpt(payload)
                                                                  : error.providerMessage);
@@ -42,10 +43,64 @@ Error providerError(const QByteArray &payload)
 }
 
 // Ids and names are whole tokens: the first one sent is kept, repeats in later fragments are not.
-void keepFirst(QString &field, const QJsonValue &value)
+void keepFirst(QString &field, QStringView value)
 {
     if (field.isEmpty())
         field = value.toString();
+}
+
+// Keeps a string alive for the views of a ChunkDelta (a deque never moves its elements).
+QStringView keep(std::deque<QString> &texts, QString text)
+{
+    return texts.emplace_back(std::move(text));
+}
+
+ToolCallDelta toolCallDeltaFromJson(const QJsonObject &fragment, std::deque<QString> &texts)
+{
+    ToolCallDelta call;
+    if (const QJsonValue index = fragment.value(u"index"_s); index.isDouble())
+        call.index = index.toInteger();
+    call.id = keep(texts, fragment.value(u"id"_s).toString());
+    const QJsonObject function = fragment.value(u"function"_s).toObject();
+    call.name = keep(texts, function.value(u"name"_s).toString());
+    const QJsonValue arguments = function.value(u"arguments"_s);
+    if (arguments.isString()) {
+        call.arguments = keep(texts, arguments.toString());
+    } else if (arguments.isObject()) { // some providers send the object itself, whole
+        call.arguments = keep(texts,
+                              QString::fromUtf8(QJsonDocument(arguments.toObject())
+                                                        .toJson(QJsonDocument::Compact)));
+        call.argumentsAreWhole = true;
+    }
+    return call;
+}
+
+// The chunk as QJsonDocument reads it: what ChunkScanner must agree with, field for field.
+ChunkDelta chunkDeltaFromJson(const QJsonObject &root, std::deque<QString> &texts)
+{
+    ChunkDelta chunk;
+    chunk.id = keep(texts, root.value(u"id"_s).toString());
+    chunk.model = keep(texts, root.value(u"model"_s).toString());
+    chunk.usage = usageFromJson(root.value(u"usage"_s));
+    for (const QJsonValue &choiceValue : root.value(u"choices"_s).toArray()) {
+        const QJsonObject choiceObject = choiceValue.toObject();
+        const QJsonValue index = choiceObject.value(u"index"_s);
+        if (!index.isUndefined() && !index.isNull() && index.toInteger(-1) != 0)
+            continue;
+        ChoiceDelta &choice = chunk.choices.emplace_back();
+        const QJsonObject delta = choiceObject.value(u"delta"_s).toObject();
+        if (const QJsonValue content = delta.value(u"content"_s); content.isString())
+            choice.content = keep(texts, content.toString());
+        choice.refusal = keep(texts, delta.value(u"refusal"_s).toString());
+        QJsonValue reasoning = delta.value(u"reasoning_content"_s);
+        if (!reasoning.isString())
+            reasoning = delta.value(u"reasoning"_s);
+        choice.reasoning = keep(texts, reasoning.toString());
+        for (const QJsonValue &fragment : delta.value(u"tool_calls"_s).toArray())
+            choice.toolCalls.append(toolCallDeltaFromJson(fragment.toObject(), texts));
+        choice.finishReason = keep(texts, choiceObject.value(u"finish_reason"_s).toString());
+    }
+    return chunk;
 }
 
 } // namespace
@@ -56,7 +111,7 @@ Result<void> StreamAssembler::fail(Error error)
     return *m_error;
 }
 
-Result<void> StreamAssembler::addEvent(const SseEvent &event)
+Result<void> StreamAssembler::addEvent(const SseEventView &event)
 {
     if (event.event == "error") {
         if (m_error)
@@ -83,7 +138,19 @@ Result<void> StreamAssembler::addPayload(QByteArrayView data)
         m_done = true;
         return {};
     }
+    if (m_reading == ChunkReading::Scanner) {
+        ChunkDelta chunk;
+        if (m_scanner.scan(payload, {m_id.isEmpty(), m_model.isEmpty()}, chunk)) {
+            add(chunk);
+            return {};
+        }
+    }
+    return addWithJsonDocument(payload);
+}
 
+Result<void> StreamAssembler::addWithJsonDocument(QByteArrayView payload)
+{
+    ++m_jsonDocumentChunks;
     const QByteArray bytes = payload.toByteArray();
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
@@ -105,73 +172,63 @@ Result<void> StreamAssembler::addPayload(QByteArrayView data)
     if (!error.isUndefined() && !error.isNull())
         return fail(providerError(bytes));
 
-    if (m_id.isEmpty())
-        m_id = root.value(u"id"_s).toString();
-    if (m_model.isEmpty())
-        m_model = root.value(u"model"_s).toString();
-    // With stream_options.include_usage the usage arrives in a last chunk whose choices are [].
-    if (const auto usage = usageFromJson(root.value(u"usage"_s)))
-        m_usage = usage;
-    for (const QJsonValue &choice : root.value(u"choices"_s).toArray()) {
-        const QJsonObject choiceObject = choice.toObject();
-        const QJsonValue index = choiceObject.value(u"index"_s);
-        if (index.isUndefined() || index.isNull() || index.toInteger(-1) == 0)
-            addChoice(choiceObject);
-    }
+    std::deque<QString> texts;
+    add(chunkDeltaFromJson(root, texts));
     return {};
 }
 
-void StreamAssembler::addChoice(const QJsonObject &choice)
+void StreamAssembler::add(const ChunkDelta &chunk)
 {
-    m_choiceSeen = true;
-    const QJsonObject delta = choice.value(u"delta"_s).toObject();
-
-    const QJsonValue content = delta.value(u"content"_s);
-    if (content.isString()) {
-        m_contentSeen = true;
-        const QString text = content.toString();
-        m_content += text;
-        m_textDelta += text;
-        m_hasOutput = m_hasOutput || !text.isEmpty();
-    }
-    const QString refusal = delta.value(u"refusal"_s).toString();
-    if (!refusal.isEmpty()) {
-        m_refusal += refusal;
-        m_textDelta += refusal;
-        m_hasOutput = true;
-    }
-    QJsonValue reasoning = delta.value(u"reasoning_content"_s);
-    if (!reasoning.isString())
-        reasoning = delta.value(u"reasoning"_s);
-    if (const QString text = reasoning.toString(); !text.isEmpty()) {
-        m_reasoning += text;
-        m_reasoningDelta += text;
-        m_hasOutput = true;
-    }
-    for (const QJsonValue &fragment : delta.value(u"tool_calls"_s).toArray())
-        addToolCall(fragment.toObject());
-
-    const QString finishReason = choice.value(u"finish_reason"_s).toString();
-    if (!finishReason.isEmpty())
-        m_finishReason = finishReason;
+    if (m_id.isEmpty())
+        m_id = chunk.id.toString();
+    if (m_model.isEmpty())
+        m_model = chunk.model.toString();
+    // With stream_options.include_usage the usage arrives in a last chunk whose choices are [].
+    if (chunk.usage)
+        m_usage = chunk.usage;
+    for (const ChoiceDelta &choice : chunk.choices)
+        addChoice(choice);
 }
 
-void StreamAssembler::addToolCall(const QJsonObject &fragment)
+void StreamAssembler::addChoice(const ChoiceDelta &choice)
 {
-    const QJsonValue indexValue = fragment.value(u"index"_s);
-    const QJsonValue idValue = fragment.value(u"id"_s);
+    m_choiceSeen = true;
+    if (choice.content) {
+        m_contentSeen = true;
+        m_content += *choice.content;
+        m_textDelta += *choice.content;
+        m_hasOutput = m_hasOutput || !choice.content->isEmpty();
+    }
+    if (!choice.refusal.isEmpty()) {
+        m_refusal += choice.refusal;
+        m_textDelta += choice.refusal;
+        m_hasOutput = true;
+    }
+    if (!choice.reasoning.isEmpty()) {
+        m_reasoning += choice.reasoning;
+        m_reasoningDelta += choice.reasoning;
+        m_hasOutput = true;
+    }
+    for (const ToolCallDelta &fragment : choice.toolCalls)
+        addToolCall(fragment);
+    if (!choice.finishReason.isEmpty())
+        m_finishReason = choice.finishReason.toString();
+}
+
+void StreamAssembler::addToolCall(const ToolCallDelta &fragment)
+{
     int index = 0;
-    if (indexValue.isDouble()) {
-        index = int(std::clamp<qint64>(indexValue.toInteger(),
+    if (fragment.index) {
+        index = int(std::clamp<qint64>(*fragment.index,
                                        std::numeric_limits<int>::min(),
                                        std::numeric_limits<int>::max()));
     } else if (m_calls.isEmpty()) {
         index = 0;
     } else {
         // No index (some gateways): a new id starts the next call, anything else continues.
-        const QString id = idValue.toString();
         const QString lastId = m_calls.value(m_lastCallIndex).id;
-        const bool startsNewCall = !id.isEmpty() && !lastId.isEmpty() && id != lastId;
+        const bool startsNewCall = !fragment.id.isEmpty() && !lastId.isEmpty()
+                                   && fragment.id != lastId;
         const int lastKey = m_calls.lastKey();
         index = startsNewCall && lastKey < std::numeric_limits<int>::max() ? lastKey + 1
                                                                            : m_lastCallIndex;
@@ -180,15 +237,14 @@ void StreamAssembler::addToolCall(const QJsonObject &fragment)
     m_hasOutput = true;
 
     ToolCall &call = m_calls[index];
-    keepFirst(call.id, idValue);
-    const QJsonObject function = fragment.value(u"function"_s).toObject();
-    keepFirst(call.name, function.value(u"name"_s));
-    const QJsonValue arguments = function.value(u"arguments"_s);
-    if (arguments.isString())
-        call.arguments += arguments.toString();
-    else if (arguments.isObject()) // some providers send the object itself, whole
-        call.arguments = QString::fromUtf8(
-                QJsonDocument(arguments.toObject()).toJson(QJsonDocument::Compact));
+    keepFirst(call.id, fragment.id);
+    keepFirst(call.name, fragment.name);
+    if (!fragment.arguments)
+        return;
+    if (fragment.argumentsAreWhole)
+        call.arguments = fragment.arguments->toString();
+    else
+        call.arguments += *fragment.arguments;
 }
 
 QList<ToolCall> StreamAssembler::toolCalls() const

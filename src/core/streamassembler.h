@@ -1,5 +1,6 @@
 #pragma once
 
+#include "chunkscanner.h"
 #include "completion.h"
 #include "result.h"
 #include "sseparser.h"
@@ -39,11 +40,24 @@ namespace AgentLoop {
 class StreamAssembler final
 {
 public:
+    // How chunks are read. The scanner reads the usual chunk shapes without building a DOM and
+    // leaves every other chunk to QJsonDocument, with the same outcome; JsonDocumentOnly is there
+    // for the tests and the fuzzer that compare the two.
+    enum class ChunkReading { Scanner, JsonDocumentOnly };
+
+    explicit StreamAssembler(ChunkReading reading = ChunkReading::Scanner)
+        : m_reading(reading)
+    {}
+
     // One `data:` payload. An error (a payload that is not a JSON object, an `error` object) is
     // returned, kept for result(), and ends the stream.
     Result<void> addPayload(QByteArrayView data);
     // One event from SseParser: its data, or an error when the event is named `error`.
-    Result<void> addEvent(const SseEvent &event);
+    Result<void> addEvent(const SseEventView &event);
+    Result<void> addEvent(const SseEvent &event)
+    {
+        return addEvent(SseEventView{event.event, event.data, event.id});
+    }
 
     // The outcome, to ask for once the network reply has finished. A stream cut before both
     // `[DONE]` and a finish_reason is an error (Qt may report a cut chunked stream as success).
@@ -70,10 +84,19 @@ public:
     // on a broken stream must not be retried silently, or the user would see the text twice.
     bool hasOutput() const { return m_hasOutput; }
 
+    // How many chunks went to QJsonDocument (all of them with JsonDocumentOnly).
+    qsizetype jsonDocumentChunks() const { return m_jsonDocumentChunks; }
+
 private:
     Result<void> fail(Error error);
-    void addChoice(const QJsonObject &choice);
-    void addToolCall(const QJsonObject &fragment);
+    Result<void> addWithJsonDocument(QByteArrayView payload);
+    void add(const ChunkDelta &chunk);
+    void addChoice(const ChoiceDelta &choice);
+    void addToolCall(const ToolCallDelta &fragment);
+
+    ChunkReading m_reading;
+    ChunkScanner m_scanner;
+    qsizetype m_jsonDocumentChunks = 0;
 
     QString m_content;
     QString m_refusal;
