@@ -426,7 +426,7 @@ void tst_CommandRunner::nonAsciiOutputRoundTrips()
 
     const std::optional<ShellInfo> info = shellForRow(shell);
     if (!info)
-        QSKIP(qPrintable(u"PowerShell is not installed here; detectShell() chose %1"_s.arg(
+        QSKIP(qPrintable(u"no working PowerShell here (Wine's powershell.exe is a stub); detectShell() chose %1"_s.arg(
                 detectShell().displayName)));
     ProcessCommandRunner runner(*info);
     const auto outcome = runToEnd(runner, request(command));
