@@ -6,6 +6,7 @@
 // Usage: agentloop-bench-gui --case NAME [--samples N]; one JSON line per figure and sample on
 // stdout, diagnostics on stderr. --startup is the child mode of 5-startup.
 
+#include "applicationicon.h"
 #include "appsettings.h"
 #include "benchcommon.h"
 #include "chatmodel.h"
@@ -21,7 +22,6 @@
 #include <QApplication>
 #include <QDeadlineTimer>
 #include <QEventLoop>
-#include <QIcon>
 #include <QJsonArray>
 #include <QProcess>
 #include <QScrollBar>
@@ -510,14 +510,6 @@ void startup(int samples)
     }
 }
 
-QIcon applicationIcon()
-{
-    QIcon icon;
-    for (const int size : {16, 24, 32, 48, 64, 128, 256, 512})
-        icon.addFile(u":/icons/agentloop-%1.png"_s.arg(size), QSize(size, size));
-    return icon;
-}
-
 // The child of 5-startup: the app's main() up to the first shown window, with demo settings, a
 // temporary conversation directory and the key kept in memory (no credential store, and no
 // start(): it follows the first show and would open the first-start settings dialog).
@@ -527,7 +519,7 @@ int startupChild(QApplication &app)
     QApplication::setApplicationName(u"AgentLoop"_s);
     QApplication::setApplicationVersion(QStringLiteral(AGENTLOOP_VERSION));
     QGuiApplication::setDesktopFileName(u"agentloop"_s);
-    QApplication::setWindowIcon(applicationIcon());
+    QApplication::setWindowIcon(Gui::applicationIcon());
     installTranslations(app);
     QTemporaryDir conversations;
     QTemporaryDir workspace;

@@ -1,26 +1,14 @@
+#include "applicationicon.h"
 #include "appsettings.h"
 #include "i18n.h"
 #include "mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QIcon>
 #include <QStyleHints>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QIcon applicationIcon()
-{
-    QIcon icon;
-    for (const int size : {16, 24, 32, 48, 64, 128, 256, 512})
-        icon.addFile(u":/icons/agentloop-%1.png"_s.arg(size), QSize(size, size));
-    return icon;
-}
-
-} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -33,7 +21,7 @@ int main(int argc, char *argv[])
     QApplication::setApplicationVersion(QStringLiteral(AGENTLOOP_VERSION));
     // Wayland matches the window to packaging/linux/agentloop.desktop by this name.
     QGuiApplication::setDesktopFileName(u"agentloop"_s);
-    QApplication::setWindowIcon(applicationIcon());
+    QApplication::setWindowIcon(Gui::applicationIcon());
 #if defined(Q_OS_WIN) && QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
     // The classic Windows style has no dark variant; Fusion follows the system's dark palette.
     if (QGuiApplication::styleHints()->colorScheme() == Qt::ColorScheme::Dark

@@ -3,17 +3,16 @@
 #include "chatmodel.h"
 #include "chatstyle.h"
 #include "jsonformat.h"
+#include "markdownbody.h"
 
 #include <QAbstractItemView>
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QDesktopServices>
-#include <QFontDatabase>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextCursor>
 #include <QTextDocument>
@@ -65,16 +64,6 @@ int viewWidth(const QStyleOptionViewItem &option)
     return option.rect.width();
 }
 
-QFont monospaceFont(const QFont &base)
-{
-    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    if (base.pointSizeF() > 0)
-        mono.setPointSizeF(base.pointSizeF());
-    else if (base.pixelSize() > 0)
-        mono.setPixelSize(base.pixelSize());
-    return mono;
-}
-
 QString durationText(qint64 ms)
 {
     if (ms < 0)
@@ -84,64 +73,10 @@ QString durationText(qint64 ms)
     return ChatDelegate::tr("%1 s").arg(QLocale().toString(double(ms) / 1000.0, 'f', 1));
 }
 
-std::unique_ptr<QTextDocument> newDocument(const QFont &font)
-{
-    auto document = std::make_unique<QTextDocument>();
-    document->setDefaultFont(font);
-    document->setDocumentMargin(0);
-    document->setUndoRedoEnabled(false);
-    QTextOption textOption = document->defaultTextOption();
-    textOption.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-    document->setDefaultTextOption(textOption);
-    return document;
-}
-
 std::unique_ptr<QTextDocument> plainDocument(const QString &text, const QFont &font)
 {
-    auto document = newDocument(font);
+    auto document = newTextDocument(font);
     document->setPlainText(text);
-    return document;
-}
-
-// Code blocks and inline code get a tinted background; fenced code wraps instead of running
-// past the card's edge.
-void styleMarkdownCode(QTextDocument &document, const QFont &mono, const ChatColors &colors)
-{
-    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
-        QTextBlockFormat blockFormat = block.blockFormat();
-        const bool codeBlock = blockFormat.hasProperty(QTextFormat::BlockCodeLanguage)
-                               || blockFormat.hasProperty(QTextFormat::BlockCodeFence);
-        QTextCursor cursor(block);
-        if (codeBlock) {
-            blockFormat.setNonBreakableLines(false);
-            blockFormat.setBackground(colors.codeBackground);
-            cursor.setBlockFormat(blockFormat);
-        }
-        for (auto it = block.begin(); !it.atEnd(); ++it) {
-            const QTextFragment fragment = it.fragment();
-            QTextCharFormat format = fragment.charFormat();
-            if (!codeBlock && !format.fontFixedPitch())
-                continue;
-            format.setFontFamilies(QStringList{mono.family()});
-            format.setFontFixedPitch(true);
-            if (!codeBlock)
-                format.setBackground(colors.codeBackground);
-            QTextCursor fragmentCursor(&document);
-            fragmentCursor.setPosition(fragment.position());
-            fragmentCursor.setPosition(fragment.position() + fragment.length(),
-                                       QTextCursor::KeepAnchor);
-            fragmentCursor.setCharFormat(format);
-        }
-    }
-}
-
-std::unique_ptr<QTextDocument> markdownDocument(const QString &text,
-                                                const QFont &font,
-                                                const ChatColors &colors)
-{
-    auto document = newDocument(font);
-    document->setMarkdown(text, QTextDocument::MarkdownDialectGitHub);
-    styleMarkdownCode(*document, monospaceFont(font), colors);
     return document;
 }
 
@@ -149,7 +84,7 @@ std::unique_ptr<QTextDocument> errorDocument(const QString &message,
                                              const QString &hint,
                                              const QFont &font)
 {
-    auto document = newDocument(font);
+    auto document = newTextDocument(font);
     QTextCursor cursor(document.get());
     QTextCharFormat bold;
     bold.setFontWeight(QFont::Bold);
@@ -186,6 +121,8 @@ struct ChatDelegate::Layout
     QRect header;
     QString headerText;
     QRect body;
+    // The body: an assistant's answer as Markdown sections, any other item as one document.
+    std::unique_ptr<MarkdownBody> markdown;
     std::unique_ptr<QTextDocument> document;
     QRect toggle; // "Show all" / "Show less"; empty when the output is short
     QString toggleText;
@@ -194,6 +131,8 @@ struct ChatDelegate::Layout
     bool reasoningFold = false;
     std::unique_ptr<QTextDocument> reasoningDocument;
     QRect reasoningRect;
+    // The item changed since: laid out again when next needed, reusing markdown.
+    bool stale = false;
 };
 
 ChatDelegate::ChatDelegate(QObject *parent)
@@ -212,7 +151,9 @@ void ChatDelegate::invalidateAll()
 void ChatDelegate::invalidate(const QModelIndex &index)
 {
     const quint64 id = index.data(ChatModel::ItemIdRole).toULongLong();
-    m_layouts.remove(id);
+    // Kept until then: a streamed answer that grew parses and lays out only its new sections.
+    if (Layout *layout = m_layouts.object(id))
+        layout->stale = true;
     m_sizes.remove(id);
 }
 
@@ -238,9 +179,13 @@ const ChatDelegate::Layout &ChatDelegate::layoutFor(const QStyleOptionViewItem &
     const quint64 id = index.data(ChatModel::ItemIdRole).toULongLong();
     const bool collapsed = index.data(ChatModel::CollapsedRole).toBool();
     if (const Layout *layout = m_layouts.object(id);
-        layout && layout->width == width && layout->collapsed == collapsed)
+        layout && !layout->stale && layout->width == width && layout->collapsed == collapsed)
         return *layout;
-    std::unique_ptr<Layout> layout = makeLayout(option, index, width);
+    const std::unique_ptr<Layout> previous(m_layouts.take(id));
+    std::unique_ptr<Layout> layout = makeLayout(option,
+                                                index,
+                                                width,
+                                                previous ? std::move(previous->markdown) : nullptr);
     ++m_layoutCount;
     if (width == m_sizesWidth || m_sizesWidth < 0) {
         m_sizesWidth = width;
@@ -251,9 +196,11 @@ const ChatDelegate::Layout &ChatDelegate::layoutFor(const QStyleOptionViewItem &
     return *stored;
 }
 
-std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(const QStyleOptionViewItem &option,
-                                                               const QModelIndex &index,
-                                                               int width) const
+std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
+        const QStyleOptionViewItem &option,
+        const QModelIndex &index,
+        int width,
+        std::unique_ptr<MarkdownBody> markdown) const
 {
     auto layout = std::make_unique<Layout>();
     layout->width = width;
@@ -294,7 +241,9 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(const QStyleOptio
             layout->headerText = tr("Assistant (incomplete)");
             break;
         }
-        layout->document = markdownDocument(text, font, colors);
+        layout->markdown = markdown ? std::move(markdown)
+                                    : std::make_unique<MarkdownBody>(font, colors.codeBackground);
+        layout->markdown->setText(text);
         const QString reasoning = index.data(ChatModel::ReasoningRole).toString();
         if (!reasoning.isEmpty()) {
             layout->reasoningFold = true;
@@ -356,11 +305,15 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(const QStyleOptio
     }
     }
 
-    if (kind != ChatItem::UserPrompt)
+    if (layout->markdown)
+        layout->markdown->setTextWidth(textWidth);
+    else if (kind != ChatItem::UserPrompt)
         layout->document->setTextWidth(textWidth);
     // An answer that so far is all reasoning has no body yet.
     const bool emptyBody = layout->reasoningFold && text.isEmpty();
-    const int bodyHeight = emptyBody ? 0 : int(std::ceil(layout->document->size().height()));
+    const qreal textHeight = layout->markdown ? layout->markdown->height()
+                                              : layout->document->size().height();
+    const int bodyHeight = emptyBody ? 0 : int(std::ceil(textHeight));
 
     const int cardX = kind == ChatItem::UserPrompt ? width - m.outerX - cardWidth : m.outerX;
     int y = kind == ChatItem::Notice ? 0 : m.padY;
@@ -537,11 +490,21 @@ void ChatDelegate::paint(QPainter *painter,
 
     painter->save();
     painter->translate(layout.body.topLeft());
-    QAbstractTextDocumentLayout::PaintContext context;
-    context.palette = option.palette;
-    context.palette.setColor(QPalette::Text, textColor);
-    context.clip = QRectF(0, 0, layout.body.width(), layout.body.height());
-    layout.document->documentLayout()->draw(painter, context);
+    QPalette textPalette = option.palette;
+    textPalette.setColor(QPalette::Text, textColor);
+    // Only what is in view: a long answer or output is mostly outside it.
+    QRectF clip(0, 0, layout.body.width(), layout.body.height());
+    if (const auto *view = qobject_cast<const QAbstractItemView *>(option.widget))
+        clip &= QRectF(view->viewport()->rect().translated(-option.rect.topLeft()
+                                                           - layout.body.topLeft()));
+    if (layout.markdown) {
+        layout.markdown->draw(painter, textPalette, clip);
+    } else {
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.palette = textPalette;
+        context.clip = clip;
+        layout.document->documentLayout()->draw(painter, context);
+    }
     painter->restore();
 
     if (layout.reasoningFold) {
@@ -603,9 +566,8 @@ ChatDelegate::Hit ChatDelegate::hitTest(const QStyleOptionViewItem &option,
     const QPoint local = pos - option.rect.topLeft();
     if (layout.toggle.contains(local))
         return Hit::Toggle;
-    if (layout.body.contains(local) && kindOf(index) == ChatItem::AssistantText) {
-        const QString anchor = layout.document->documentLayout()->anchorAt(local
-                                                                           - layout.body.topLeft());
+    if (layout.body.contains(local) && layout.markdown) {
+        const QString anchor = layout.markdown->anchorAt(local - layout.body.topLeft());
         if (!anchor.isEmpty()) {
             if (href)
                 *href = anchor;
@@ -662,7 +624,9 @@ QWidget *ChatDelegate::createEditor(QWidget *parent,
     editor->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard
                                     | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     const Layout &layout = layoutFor(option, index);
-    QTextDocument *document = layout.document->clone(editor);
+    QTextDocument *document = layout.markdown ? layout.markdown->wholeDocument().release()
+                                              : layout.document->clone(editor);
+    document->setParent(editor);
     editor->setDocument(document);
     document->setDocumentMargin(0);
     return editor;

@@ -10,11 +10,14 @@ class QTextDocument;
 
 namespace Gui {
 
+class MarkdownBody;
+
 // Paints the items of a ChatModel as cards: user prompts as accent bubbles on the right,
 // assistant text as rendered Markdown, tool calls and results in monospace, denials and errors
 // in their own colours. Text layout is the expensive part, so the height of every item is
 // cached per view width and the laid-out documents of recently painted items are kept: adding
-// an item lays out that item only.
+// an item lays out that item only, and an answer that grows lays out only its new Markdown
+// sections (MarkdownBody).
 class ChatDelegate final : public QStyledItemDelegate
 {
     Q_OBJECT
@@ -72,7 +75,8 @@ private:
     const Layout &layoutFor(const QStyleOptionViewItem &option, const QModelIndex &index) const;
     std::unique_ptr<Layout> makeLayout(const QStyleOptionViewItem &option,
                                        const QModelIndex &index,
-                                       int width) const;
+                                       int width,
+                                       std::unique_ptr<MarkdownBody> markdown) const;
 
     mutable QCache<quint64, Layout> m_layouts;
     mutable QHash<quint64, CachedSize> m_sizes;

@@ -169,6 +169,7 @@ Inspector::Inspector(QWidget *parent)
     };
     applyWrap(true);
     connect(m_wrap, &QCheckBox::toggled, this, applyWrap);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { fillResponsePages(false); });
 
     m_summary->setObjectName(u"inspectorSummary"_s);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -270,13 +271,15 @@ QString Inspector::requestText() const
     return m_request->toPlainText();
 }
 
-QString Inspector::responseText() const
+QString Inspector::responseText()
 {
+    fillResponsePages(true);
     return m_response->toPlainText();
 }
 
-QString Inspector::assembledText() const
+QString Inspector::assembledText()
 {
+    fillResponsePages(true);
     return m_assembled->toPlainText();
 }
 
@@ -330,6 +333,55 @@ void Inspector::showRow(int row)
         highlight(m_requestHighlighter,
                   isJsonDocument(exchange.requestBody) ? m_request->document() : nullptr);
     }
+    const bool streamed = record.state == TurnRecord::State::Answered && exchange.streamed;
+    // The usage and the finish reason arrive after the body: the pages stay as they are then.
+    if (!sameRow || int(record.state) != m_responsePagesState) {
+        m_responsePagesState = int(record.state);
+        m_responsePagesFilled = false;
+        fillResponsePages(false);
+    }
+    showAssembledTab(streamed);
+    m_headers->setPlainText(headersText(record));
+    showTree();
+
+    const QString status = record.state == TurnRecord::State::Answered
+                                   ? (exchange.httpStatus > 0
+                                              ? tr("HTTP %1").arg(exchange.httpStatus)
+                                              : tr("no HTTP answer"))
+                                   : (record.state == TurnRecord::State::Pending ? tr("waiting")
+                                                                                 : tr("stopped"));
+    QString summary = exchange.attempt > 1 || !exchange.retryNotice.isEmpty()
+                              ? tr("Request %1 · attempt %2").arg(record.number).arg(exchange.attempt)
+                              : tr("Request %1").arg(record.number);
+    summary = tr("%1 · %2 %3 · %4")
+                      .arg(summary,
+                           QString::fromLatin1(exchange.method),
+                           exchange.url.toDisplayString(),
+                           status);
+    if (!exchange.retryNotice.isEmpty())
+        summary += u" · "_s + exchange.retryNotice;
+    m_summary->setText(summary);
+    m_summary->setToolTip(summary);
+    m_copyRequest->setEnabled(true);
+    m_copyResponse->setEnabled(!exchange.responseBody.isEmpty());
+    m_copyCurl->setEnabled(true);
+}
+
+void Inspector::fillResponsePages(bool evenIfHidden)
+{
+    if (m_responsePagesFilled || !m_model || m_shownRow < 0)
+        return;
+    // A streamed body is megabytes of events: it goes into its page when someone looks at it,
+    // not at the end of every turn.
+    if (!evenIfHidden && m_tabs->currentWidget() != m_response
+        && m_tabs->currentWidget() != m_assembled) {
+        m_response->clear();
+        m_assembled->clear();
+        return;
+    }
+    m_responsePagesFilled = true;
+    const TurnRecord &record = m_model->record(m_shownRow);
+    const AgentLoop::Exchange &exchange = record.exchange;
     highlight(m_responseHighlighter, nullptr);
     highlight(m_assembledHighlighter, nullptr);
     m_assembled->clear();
@@ -365,31 +417,6 @@ void Inspector::showRow(int row)
               streamed || isJsonDocument(exchange.responseBody) ? m_response->document() : nullptr);
     highlight(m_assembledHighlighter,
               isJsonDocument(exchange.assembledMessage) ? m_assembled->document() : nullptr);
-    showAssembledTab(streamed);
-    m_headers->setPlainText(headersText(record));
-    showTree();
-
-    const QString status = record.state == TurnRecord::State::Answered
-                                   ? (exchange.httpStatus > 0
-                                              ? tr("HTTP %1").arg(exchange.httpStatus)
-                                              : tr("no HTTP answer"))
-                                   : (record.state == TurnRecord::State::Pending ? tr("waiting")
-                                                                                 : tr("stopped"));
-    QString summary = exchange.attempt > 1 || !exchange.retryNotice.isEmpty()
-                              ? tr("Request %1 · attempt %2").arg(record.number).arg(exchange.attempt)
-                              : tr("Request %1").arg(record.number);
-    summary = tr("%1 · %2 %3 · %4")
-                      .arg(summary,
-                           QString::fromLatin1(exchange.method),
-                           exchange.url.toDisplayString(),
-                           status);
-    if (!exchange.retryNotice.isEmpty())
-        summary += u" · "_s + exchange.retryNotice;
-    m_summary->setText(summary);
-    m_summary->setToolTip(summary);
-    m_copyRequest->setEnabled(true);
-    m_copyResponse->setEnabled(!exchange.responseBody.isEmpty());
-    m_copyCurl->setEnabled(true);
 }
 
 void Inspector::showTree()
@@ -479,6 +506,7 @@ void Inspector::copyResponse()
                 QString::fromUtf8(m_model->record(m_shownRow).exchange.responseBody));
         return;
     }
+    fillResponsePages(true);
     QGuiApplication::clipboard()->setText(m_response->toPlainText());
 }
 

@@ -47,9 +47,10 @@ public:
     int currentRow() const { return m_shownRow; }
 
     QString requestText() const;
-    QString responseText() const;
+    // Fills the response pages first: they are filled only when shown.
+    QString responseText();
     // A streamed response's assembled message, pretty-printed; empty otherwise.
-    QString assembledText() const;
+    QString assembledText();
     QString headersText() const;
     QString summaryText() const;
     // The "Assembled" tab's page; its tab is shown for streamed responses only.
@@ -68,6 +69,7 @@ protected:
 
 private:
     void showRow(int row);
+    void fillResponsePages(bool evenIfHidden);
     void showTree();
     void showAssembledTab(bool visible);
     void copyRequest();
@@ -96,6 +98,9 @@ private:
     QLabel *m_summary;
     int m_shownRow = -1;
     int m_shownState = -1;
+    // The TurnRecord::State the response pages were last set for, and whether they hold it.
+    int m_responsePagesState = -1;
+    bool m_responsePagesFilled = false;
 };
 
 } // namespace Gui
