@@ -78,7 +78,7 @@ std::optional<ShellInfo> shellForRow(const QString &name)
 
 QString powerShellMissing()
 {
-    return u"no working PowerShell here (Wine's powershell.exe is a stub); detectShell() chose %1"_s.arg(
+    return u"needs a working PowerShell (Wine's is a stub); detectShell() chose %1"_s.arg(
             detectShell().displayName);
 }
 
