@@ -3,7 +3,9 @@
 // that answers 401 and echoes the whole key in its error message, a model that writes the key
 // in its answer and a command that prints it. Afterwards every file the CLI could have written
 // (HOME, every XDG_* directory and TMPDIR all point into one temporary directory) and everything
-// it printed is searched for the key: there must be no hit.
+// it printed is searched for the key: there must be no hit. On Windows TEMP and TMP point there;
+// the CLI writes only the files it is given and temporary files (it has no use for the known
+// folders that HOME stands for).
 //
 // The server lives on this process's event loop, so every wait here spins the event loop.
 
@@ -24,10 +26,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <memory>
-
-#include <fcntl.h>
-#include <unistd.h>
+#include <optional>
 
 using namespace AgentLoop;
 using namespace Qt::StringLiterals;
@@ -54,8 +53,8 @@ private:
     };
 
     QProcessEnvironment environmentFor(const QUrl &baseUrl) const;
-    // Runs the CLI to its end with a terminal as its standard input, answering every approval
-    // prompt with approvalAnswer (nothing: standard input is at its end).
+    // Runs the CLI to its end. With an approvalAnswer, a terminal is its standard input and every
+    // approval prompt is answered with it; without one, standard input is at its end.
     bool runCli(const QString &name,
                 const QUrl &baseUrl,
                 const QStringList &arguments,
@@ -76,6 +75,18 @@ namespace {
 
 constexpr int exitTimeoutMs = 20000;
 const QByteArray allowQuestion = "Allow this call? [y/N]";
+
+// The commands are the CLI's shell's: /bin/sh, or cmd.exe on Windows, where an unset variable
+// is left as it is written.
+#ifdef Q_OS_WIN
+const QString printKeys = u"echo \"the key is <%OPENAI_API_KEY%> %AGENTLOOP_KEY_COPY%\""_s;
+const QString printedKeys = u"the key is <%OPENAI_API_KEY%> [REDACTED]"_s;
+const QString printKeyCopy = u"echo again %AGENTLOOP_KEY_COPY%"_s;
+#else
+const QString printKeys = u"echo \"the key is <$OPENAI_API_KEY> $AGENTLOOP_KEY_COPY\""_s;
+const QString printedKeys = u"the key is <> [REDACTED]"_s;
+const QString printKeyCopy = u"echo \"again $AGENTLOOP_KEY_COPY\""_s;
+#endif
 
 QString argumentsJson(const QString &command)
 {
@@ -124,8 +135,17 @@ QProcessEnvironment tst_KeyLeak::environmentFor(const QUrl &baseUrl) const
 {
     const QString root = m_root.path();
     QProcessEnvironment environment;
+#ifdef Q_OS_WIN
+    // Qt's DLLs and cmd.exe are found through this process's PATH.
+    const QProcessEnvironment system = QProcessEnvironment::systemEnvironment();
+    for (const QString &name : {u"PATH"_s, u"SystemRoot"_s, u"ComSpec"_s})
+        environment.insert(name, system.value(name));
+    environment.insert(u"TEMP"_s, QDir::toNativeSeparators(root + u"/tmp"_s));
+    environment.insert(u"TMP"_s, QDir::toNativeSeparators(root + u"/tmp"_s));
+#else
     // Nothing on PATH: the shell tool uses /bin/sh, and echo is built in.
     environment.insert(u"PATH"_s, root + u"/bin"_s);
+#endif
     environment.insert(u"HOME"_s, root + u"/home"_s);
     environment.insert(u"XDG_CONFIG_HOME"_s, root + u"/home/.config"_s);
     environment.insert(u"XDG_DATA_HOME"_s, root + u"/home/.local/share"_s);
@@ -149,14 +169,14 @@ bool tst_KeyLeak::runCli(const QString &name,
                          const QByteArray &approvalAnswer,
                          int *exitCode)
 {
-    PseudoTerminal terminal;
-    if (!terminal.isOpen())
-        return false;
     QProcess process;
     process.setStandardInputFile(QProcess::nullDevice());
+    std::optional<PseudoTerminal> terminal;
     if (!approvalAnswer.isEmpty()) {
-        // Runs in the child after QProcess has set up the standard channels.
-        process.setChildProcessModifier([fd = terminal.slave()] { ::dup2(fd, STDIN_FILENO); });
+        terminal.emplace();
+        if (!terminal->isOpen())
+            return false;
+        terminal->attachTo(process);
     }
     process.setProgram(QStringLiteral(AGENTLOOP_CLI_PATH));
     process.setArguments(arguments);
@@ -180,7 +200,7 @@ bool tst_KeyLeak::runCli(const QString &name,
             [&] {
                 if (!approvalAnswer.isEmpty() && run.err.count(allowQuestion) > answered) {
                     ++answered;
-                    terminal.type(approvalAnswer);
+                    terminal->type(approvalAnswer);
                 }
                 return !finished.isEmpty();
             },
@@ -213,16 +233,14 @@ QString tst_KeyLeak::describeLast() const
 
 void tst_KeyLeak::toolCallingRunWithTranscript()
 {
+    if (const char *why = PseudoTerminal::unavailableReason())
+        QSKIP(why);
     FakeChatServer server;
     server.setRequiredApiKey(m_key.toUtf8());
     // The model asks for the key from the environment: OPENAI_API_KEY is withheld from commands,
     // but a copy reached by another route is printed.
-    server.script(
-            {FakeResponse::toolCall(
-                     u"call_1"_s,
-                     u"shell"_s,
-                     argumentsJson(u"echo \"the key is <$OPENAI_API_KEY> $AGENTLOOP_KEY_COPY\""_s)),
-             FakeResponse::answer(u"Done."_s)});
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(printKeys)),
+                   FakeResponse::answer(u"Done."_s)});
     int exitCode = -1;
     QVERIFY2(runCli(u"tool call"_s,
                     server.baseUrl(),
@@ -240,10 +258,7 @@ void tst_KeyLeak::toolCallingRunWithTranscript()
     QCOMPARE(toolMessages.size(), 1);
     // The command printed the key (so the search below means something), and even the provider
     // got it back blanked out.
-    QVERIFY2(toolMessages.first()
-                     .value(u"content"_s)
-                     .toString()
-                     .contains(u"the key is <> [REDACTED]"_s),
+    QVERIFY2(toolMessages.first().value(u"content"_s).toString().contains(printedKeys),
              qPrintable(
                      toolMessages.first().value(u"content"_s).toString().replace(m_key, u"<KEY>"_s)));
 
@@ -275,9 +290,7 @@ void tst_KeyLeak::continuedConversation()
 
     FakeChatServer server;
     server.setRequiredApiKey(m_key.toUtf8());
-    server.script({FakeResponse::toolCall(u"call_2"_s,
-                                          u"shell"_s,
-                                          argumentsJson(u"echo \"again $AGENTLOOP_KEY_COPY\""_s)),
+    server.script({FakeResponse::toolCall(u"call_2"_s, u"shell"_s, argumentsJson(printKeyCopy)),
                    FakeResponse::answer(u"Here it is again: "_s + m_key)});
     int exitCode = -1;
     QVERIFY2(runCli(u"conversation"_s,
@@ -288,7 +301,8 @@ void tst_KeyLeak::continuedConversation()
                      conversation,
                      u"--transcript"_s,
                      QDir(m_work).filePath(u"transcript-2.jsonl"_s)},
-                    "y\n",
+                    // Without a terminal the call is denied; the messages around it are written.
+                    PseudoTerminal::unavailableReason() ? QByteArray() : QByteArray("y\n"),
                     &exitCode),
              qPrintable(describeLast()));
     QVERIFY2(exitCode == 0, qPrintable(describeLast()));
@@ -380,7 +394,12 @@ void tst_KeyLeak::keyIsNowhere()
         hits << keyHits(run.err, u"stderr of run \"%1\""_s.arg(run.name), needles);
     }
     QVERIFY2(filesSearched > 0, "nothing was written: the search proves nothing");
-    QVERIFY2(QFileInfo(m_transcript).size() > 0, qPrintable(m_transcript));
+    // The transcripts hold every request and response: the search means something only with them.
+    const QFileInfoList transcripts = QDir(m_work).entryInfoList({u"transcript*.jsonl"_s},
+                                                                 QDir::Files);
+    QVERIFY2(transcripts.size() >= 2, qPrintable(m_work));
+    for (const QFileInfo &transcript : transcripts)
+        QVERIFY2(transcript.size() > 0, qPrintable(transcript.filePath()));
     for (const QString &hit : std::as_const(hits))
         qWarning("key found in %s", qPrintable(hit.section(u':', 0, 0)));
     QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));

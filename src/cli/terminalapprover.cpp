@@ -6,7 +6,8 @@
 #include <QSocketNotifier>
 
 #ifdef Q_OS_WIN
-#include <io.h>
+#include <qt_windows.h>
+
 #include <iostream>
 #include <string>
 #include <thread>
@@ -30,7 +31,10 @@ TerminalApprover::~TerminalApprover() = default;
 bool TerminalApprover::standardInputIsInteractive()
 {
 #ifdef Q_OS_WIN
-    return _isatty(_fileno(stdin)) != 0;
+    // Not _isatty: it is true for every character device, NUL too, so "agentloop-cli < NUL"
+    // would prompt. Only a console has a console mode.
+    DWORD mode = 0;
+    return GetConsoleMode(GetStdHandle(STD_INPUT_HANDLE), &mode) != 0;
 #else
     return isatty(STDIN_FILENO) == 1;
 #endif

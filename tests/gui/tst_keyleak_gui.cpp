@@ -5,6 +5,11 @@
 // the temporary HOME (HOME, every XDG_* directory and TMPDIR point into it, set before the
 // QApplication exists so that QStandardPaths and QSettings use it), the clipboard texts and every
 // qDebug/qWarning line are searched for the key: there must be no hit.
+//
+// Windows keeps an app's files in known folders (SHGetKnownFolderPath), which no environment
+// variable redirects, under Wine or Windows. There the settings file is put in the temporary
+// folder with QSettings::setPath, TMP and TEMP point into it, and the app's own folders
+// (QStandardPaths in test mode, under an organization name of this run alone) are searched too.
 
 #include "appsettings.h"
 #include "chatmodel.h"
@@ -29,11 +34,13 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace AgentLoop;
@@ -70,6 +77,8 @@ namespace {
 
 // The temporary HOME; made in main() before the QApplication.
 QTemporaryDir *root = nullptr;
+// Every folder the app may write to: root, and on Windows the app's own folders.
+QStringList searchedFolders;
 
 // Every message Qt and the app logged, for the search.
 QStringList *loggedMessages = nullptr;
@@ -133,10 +142,20 @@ bool tst_KeyLeakGui::writeText(const QString &name, const QString &text)
 
 void tst_KeyLeakGui::initTestCase()
 {
+    // QTest::qExec() put its own message handler in place of the one main() installed.
+    previousHandler = qInstallMessageHandler(captureMessage);
     QVERIFY(root && root->isValid());
-    // The app's own paths are in the temporary HOME (not QStandardPaths' test mode).
-    const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-    QVERIFY2(data.startsWith(root->path()), qPrintable(data));
+    // The app's own paths are in the folders searched at the end.
+    for (const auto location : {QStandardPaths::AppLocalDataLocation,
+                                QStandardPaths::AppDataLocation,
+                                QStandardPaths::AppConfigLocation,
+                                QStandardPaths::CacheLocation}) {
+        const QString path = QStandardPaths::writableLocation(location);
+        QVERIFY2(std::any_of(searchedFolders.cbegin(),
+                             searchedFolders.cend(),
+                             [&](const QString &folder) { return path.startsWith(folder + u'/'); }),
+                 qPrintable(path));
+    }
     QVERIFY2(Gui::AppSettings::settingsFilePath().startsWith(root->path()),
              qPrintable(Gui::AppSettings::settingsFilePath()));
     QVERIFY2(QDir::tempPath().startsWith(root->path()), qPrintable(QDir::tempPath()));
@@ -295,18 +314,21 @@ void tst_KeyLeakGui::keyIsNowhere()
     const KeyNeedles needles = keyNeedles(m_key);
     QStringList hits;
     int filesSearched = 0;
-    QDirIterator it(root->path(),
-                    QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        if (it.fileInfo().isSymLink())
-            continue;
-        QFile file(path);
-        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path + u": "_s + file.errorString()));
-        hits << keyHits(file.readAll(), QDir(root->path()).relativeFilePath(path), needles);
-        hits << keyHits(path.toUtf8(), u"file name"_s, needles);
-        ++filesSearched;
+    for (const QString &folder : std::as_const(searchedFolders)) {
+        QDirIterator it(folder,
+                        QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            if (it.fileInfo().isSymLink())
+                continue;
+            QFile file(path);
+            QVERIFY2(file.open(QIODevice::ReadOnly),
+                     qPrintable(path + u": "_s + file.errorString()));
+            hits << keyHits(file.readAll(), path, needles);
+            hits << keyHits(path.toUtf8(), u"file name"_s, needles);
+            ++filesSearched;
+        }
     }
     for (const QString &text : std::as_const(m_clipboardTexts))
         hits << keyHits(text.toUtf8(), u"clipboard"_s, needles);
@@ -335,7 +357,8 @@ void tst_KeyLeakGui::searchWasMeaningful()
         if (it.fileInfo().size() > 0)
             conversations << path;
     }
-    QVERIFY2(!conversations.isEmpty(), "no conversation file was written under AppLocalDataLocation");
+    QVERIFY2(!conversations.isEmpty(),
+             "no conversation file was written under AppLocalDataLocation");
     QVERIFY(!m_clipboardTexts.isEmpty());
 }
 
@@ -347,7 +370,22 @@ int main(int argc, char *argv[])
     if (!home.isValid())
         return 1;
     root = &home;
+    searchedFolders << home.path();
     const QByteArray path = home.path().toLocal8Bit();
+#ifdef Q_OS_WIN
+    const QString temporary = QDir::toNativeSeparators(home.path() + u"/tmp"_s);
+    qputenv("TMP", temporary.toLocal8Bit());
+    qputenv("TEMP", temporary.toLocal8Bit());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, home.path() + u"/config"_s);
+    QStandardPaths::setTestModeEnabled(true);
+    const QString organization = u"AgentLoop-leaktest-%1"_s
+                                         .arg(QRandomGenerator::global()->generate(),
+                                              8,
+                                              16,
+                                              QChar(u'0'));
+#else
+    const QString organization = u"AgentLoop"_s;
+#endif
     qputenv("HOME", path + "/home");
     qputenv("XDG_CONFIG_HOME", path + "/home/.config");
     qputenv("XDG_DATA_HOME", path + "/home/.local/share");
@@ -364,15 +402,32 @@ int main(int argc, char *argv[])
 
     QStringList messages;
     loggedMessages = &messages;
-    previousHandler = qInstallMessageHandler(captureMessage);
+    const QtMessageHandler originalHandler = qInstallMessageHandler(captureMessage);
+    previousHandler = originalHandler;
 
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(u"AgentLoop"_s);
+    QApplication::setOrganizationName(organization);
     QApplication::setApplicationName(u"AgentLoop"_s);
+#ifdef Q_OS_WIN
+    // The organization's folders under the known folders: this run's alone, removed afterwards.
+    QStringList ownFolders;
+    for (const auto location :
+         {QStandardPaths::AppLocalDataLocation, QStandardPaths::AppDataLocation}) {
+        const QString folder = QFileInfo(QStandardPaths::writableLocation(location)).path();
+        if (!folder.endsWith(u'/' + organization) || QFileInfo::exists(folder))
+            return 1; // not this run's own folder
+        ownFolders << folder;
+    }
+    searchedFolders << ownFolders;
+#endif
     app.setAttribute(Qt::AA_Use96Dpi, true);
     tst_KeyLeakGui test;
     const int result = QTest::qExec(&test, argc, argv);
-    qInstallMessageHandler(previousHandler);
+#ifdef Q_OS_WIN
+    for (const QString &folder : std::as_const(ownFolders))
+        QDir(folder).removeRecursively();
+#endif
+    qInstallMessageHandler(originalHandler);
     loggedMessages = nullptr;
     return result;
 }

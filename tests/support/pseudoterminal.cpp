@@ -27,6 +27,18 @@ struct PseudoTerminal::Private
     STARTUPINFOEXW startup{};
 };
 
+const char *PseudoTerminal::unavailableReason()
+{
+    // Wine (8.0) creates the pseudo console, but a child started with it (or with a console of
+    // its own, CREATE_NEW_CONSOLE) still inherits its parent's standard input: GetConsoleMode
+    // fails there, and nothing typed reaches it.
+    static const bool wine = GetProcAddress(GetModuleHandleW(L"ntdll.dll"), "wine_get_version");
+    return wine ? "Wine gives a child process no console input: neither a pseudo console "
+                  "(PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE) nor CREATE_NEW_CONSOLE makes its "
+                  "standard input a console that keys can be typed at"
+                : nullptr;
+}
+
 PseudoTerminal::PseudoTerminal()
     : d(std::make_unique<Private>())
 {
@@ -38,7 +50,10 @@ PseudoTerminal::PseudoTerminal()
         CloseHandle(inputRead);
         return;
     }
-    const HRESULT created = CreatePseudoConsole(COORD{120, 40}, inputRead, outputWrite, 0,
+    const HRESULT created = CreatePseudoConsole(COORD{120, 40},
+                                                inputRead,
+                                                outputWrite,
+                                                0,
                                                 &d->console);
     // The console holds its own copies of these ends.
     CloseHandle(inputRead);
@@ -60,8 +75,13 @@ PseudoTerminal::PseudoTerminal()
     d->attributes.resize(size);
     auto *list = reinterpret_cast<LPPROC_THREAD_ATTRIBUTE_LIST>(d->attributes.data());
     if (!InitializeProcThreadAttributeList(list, 1, 0, &size)
-        || !UpdateProcThreadAttribute(list, 0, PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE, d->console,
-                                      sizeof(HPCON), nullptr, nullptr)) {
+        || !UpdateProcThreadAttribute(list,
+                                      0,
+                                      PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE,
+                                      d->console,
+                                      sizeof(HPCON),
+                                      nullptr,
+                                      nullptr)) {
         d->attributes.clear();
         return;
     }
@@ -103,12 +123,19 @@ void PseudoTerminal::attachTo(QProcess &process)
 
 bool PseudoTerminal::type(const QByteArray &keys)
 {
+    // Enter is CR at a console.
+    const QByteArray console = QByteArray(keys).replace('\n', '\r');
     DWORD written = 0;
-    return WriteFile(d->keys, keys.constData(), DWORD(keys.size()), &written, nullptr)
-           && written == DWORD(keys.size());
+    return WriteFile(d->keys, console.constData(), DWORD(console.size()), &written, nullptr)
+           && written == DWORD(console.size());
 }
 
 #else
+
+const char *PseudoTerminal::unavailableReason()
+{
+    return nullptr;
+}
 
 struct PseudoTerminal::Private
 {

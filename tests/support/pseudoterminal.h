@@ -20,6 +20,9 @@ public:
     PseudoTerminal(const PseudoTerminal &) = delete;
     PseudoTerminal &operator=(const PseudoTerminal &) = delete;
 
+    // Why no child can be given a terminal here, or null when one can.
+    static const char *unavailableReason();
+
     bool isOpen() const;
     // Makes the terminal the standard input of process when it is started next; standard output
     // and error stay QProcess's. The terminal must outlive the start.
