@@ -112,6 +112,10 @@ const rows = [
     a: ['4-command-output', 'longest event-loop stall'], aName: 'Agent Loop', op: '<=', target: 16, unitTarget: 'ms',
   },
   {
+    id: 'output-file', what: '4. Command printing 200 MB: bytes in the spilled output file',
+    a: ['4-command-output', 'spill file bytes'], aName: 'Agent Loop', op: '=', target: 200, unitTarget: 'MB',
+  },
+  {
     id: 'startup', what: '5. Start-up: first shown main window vs a bare Qt window',
     a: ['5-startup', 'time to first shown MainWindow'], aName: 'MainWindow',
     b: ['5-startup', 'time to first shown bare QMainWindow'], bName: 'bare QMainWindow',
@@ -141,8 +145,9 @@ try {
 }
 
 const compare = (x, op, t) =>
-  op === '>=' ? x >= t : op === '<=' ? x <= t : op === '<' ? x < t : op === '>' ? x > t : null;
-const opText = { '>=': '≥', '<=': '≤', '<': '<', '>': '>' };
+  op === '>=' ? x >= t : op === '<=' ? x <= t : op === '<' ? x < t : op === '>' ? x > t
+    : op === '=' ? x === t : null;
+const opText = { '>=': '≥', '<=': '≤', '<': '<', '>': '>', '=': '=' };
 
 const lines = [];
 const missed = [];

@@ -5,6 +5,7 @@
 
 #include "conversationstore.h"
 #include "fakechatserver.h"
+#include "longoutput.h"
 #include "pseudoterminal.h"
 
 #include <QDir>
@@ -397,6 +398,7 @@ private slots:
     void argumentsCannotHideTheCommand_data();
     void argumentsCannotHideTheCommand();
     void workspaceIsWhereCommandsRun();
+    void longOutputFileIsNamed();
 
     // Agent failures: exit 3.
     void agentFailures_data();
@@ -456,7 +458,7 @@ void tst_Cli::initTestCase()
 #ifndef Q_OS_WIN
     // The child's PATH holds only what the tests' commands need, so that the CLI picks /bin/sh
     // even where pwsh is installed.
-    for (const QString &tool : {u"touch"_s, u"sleep"_s}) {
+    for (const QString &tool : {u"touch"_s, u"sleep"_s, u"seq"_s}) {
         const QString path = QStandardPaths::findExecutable(tool);
         QVERIFY2(!path.isEmpty(), qPrintable(tool));
         QVERIFY(QFile::link(path, m_binDir.filePath(tool)));
@@ -992,6 +994,39 @@ void tst_Cli::workspaceIsWhereCommandsRun()
     QCOMPARE(toolMessages.size(), 1);
     QCOMPARE(toolMessages.first().value(u"content"_s).toString(),
              QDir::toNativeSeparators(QFileInfo(workspace).canonicalFilePath()));
+}
+
+void tst_Cli::longOutputFileIsNamed()
+{
+    SKIP_WITHOUT_TERMINAL();
+    FakeChatServer server;
+    server.script({FakeResponse::toolCall(u"call_1"_s,
+                                          u"shell"_s,
+                                          argumentsJson(countingCommand(m_work, 100000))),
+                   FakeResponse::answer(u"Counted."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, u"count"_s}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+    QVERIFY(cli.type("y\n"));
+    COMPARE_EXIT(cli, 0);
+
+    // Under the user's data folder (XDG_DATA_HOME here), one folder per run.
+    const QString marker = u"Full output (588.9 kB): "_s;
+    const QString errors = cli.standardError();
+    const qsizetype at = errors.indexOf(marker);
+    QVERIFY2(at >= 0, cli.describe().constData());
+    const QString path = errors.mid(at + marker.size()).section(u'\n', 0, 0).trimmed();
+    QVERIFY2(path.startsWith(m_home + u"/.local/share/"_s) && path.endsWith(u"/call_1.log"_s),
+             qPrintable(path));
+    QVERIFY2(QFileInfo(path).dir().dirName().startsWith(u"cli-"_s), qPrintable(path));
+    QCOMPARE(QFileInfo(path).size(), 588895);
+    QVERIFY(server.requests()
+                    .at(1)
+                    .toolMessages()
+                    .value(0)
+                    .value(u"content"_s)
+                    .toString()
+                    .endsWith(u"[The full output (588895 bytes) is in the file %1]"_s.arg(path)));
 }
 
 void tst_Cli::agentFailures_data()

@@ -1,6 +1,8 @@
 #include "commandrunner.h"
 #include "fakecommandrunner.h"
+#include "testpaths.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -107,11 +109,43 @@ std::optional<CommandOutcome> runToEnd(CommandRunner &runner, const CommandReque
     return spy.first().first().value<CommandOutcome>();
 }
 
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QByteArray sha256(const QByteArray &bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+}
+
+// A path as one word of a POSIX shell command.
 QString shellQuoted(const QString &path)
 {
     QString quoted = path;
     quoted.replace(u'\'', u"'\\''"_s);
     return u'\'' + quoted + u'\'';
+}
+
+// The saved-output tests compare the file with what tee saw, using seq, tee and printf. The
+// writer itself is the same code everywhere (outputFileNameIsSafeAndNew runs on every platform).
+#ifdef Q_OS_UNIX
+#define SKIP_WITHOUT_POSIX_TOOLS() \
+    do { \
+    } while (false)
+#else
+#define SKIP_WITHOUT_POSIX_TOOLS() QSKIP("needs seq, tee and printf of a POSIX system")
+#endif
+
+// The command, its "%1" replaced by a file that tee fills with exactly the bytes it printed
+// (expected.bin in dir), with its whole output written to dir as call_1.log.
+CommandRequest savedOutputRequest(const QTemporaryDir &dir, const QString &command)
+{
+    CommandRequest r = request(command.arg(shellQuoted(dir.filePath(u"expected.bin"_s))));
+    r.outputDirectory = dir.path();
+    r.outputFileStem = u"call_1"_s;
+    return r;
 }
 
 // A command whose shell waits for a grandchild that would run for 300 s. /bin/sh writes the
@@ -283,6 +317,12 @@ private slots:
     void largeNonAsciiOutputDecodes();
     void outputEndingInsideACharacterShowsReplacement();
     void outputIsCappedHeadAndTail();
+    void longOutputIsWrittenWholeToAFile();
+    void outputFileKeepsBothStreams();
+    void shortOutputWritesNoFile();
+    void outputFileStopsAtItsLimit();
+    void unwritableOutputFolderIsReportedAndTheCommandSucceeds();
+    void outputFileNameIsSafeAndNew();
     void timeoutKillsTheProcessTree();
     void timeoutEscalatesToKill();
     void cancelKillsTheProcessTree();
@@ -517,6 +557,148 @@ void tst_CommandRunner::outputIsCappedHeadAndTail()
     QCOMPARE(out.render(), out.head + note + out.tail);
     // The other stream is captured on its own and untouched by this one's cap.
     QCOMPARE(outcome->standardError.render(), u"done"_s + newline());
+}
+
+void tst_CommandRunner::longOutputIsWrittenWholeToAFile()
+{
+    SKIP_WITHOUT_POSIX_TOOLS();
+    QTemporaryDir dir;
+    const QString expected = dir.filePath(u"expected.bin"_s);
+    // Numbered lines: any reordering or loss changes the hash.
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = savedOutputRequest(dir, u"seq 1 3000000 | head -c 20000000 | tee %1"_s);
+    r.outputDirectory = dir.filePath(u"outputs/conversation"_s); // made when needed
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->exitCode, 0);
+
+    const OutputFile &file = outcome->outputFile;
+    QCOMPARE(file.path, dir.filePath(u"outputs/conversation/call_1.log"_s));
+    QVERIFY(file.complete);
+    QVERIFY2(file.problem.isEmpty(), qPrintable(file.problem));
+    QCOMPARE(file.bytes, 20000000);
+    const QByteArray printed = readAll(expected);
+    QCOMPARE(printed.size(), 20000000);
+    const QByteArray saved = readAll(file.path);
+    QCOMPARE(saved.size(), printed.size());
+    QCOMPARE(sha256(saved), sha256(printed));
+    // Memory still holds only the head and the tail.
+    QVERIFY(outcome->standardOutput.isTruncated());
+    QVERIFY(outcome->standardOutput.head.startsWith(u"1\n2\n3\n"_s));
+    QVERIFY(printed.endsWith(outcome->standardOutput.tail.toUtf8()));
+}
+
+void tst_CommandRunner::outputFileKeepsBothStreams()
+{
+    SKIP_WITHOUT_POSIX_TOOLS();
+    QTemporaryDir dir;
+    ProcessCommandRunner runner(posixShell());
+    const auto outcome = runToEnd(runner,
+                                  savedOutputRequest(dir,
+                                                     u"echo first >&2; seq 1 200000 | tee %1; "
+                                                     u"echo last >&2"_s));
+    QVERIFY(outcome);
+    QVERIFY(outcome->outputFile.complete);
+    // Both streams, each line in the place its read arrived: taking the two stderr lines out
+    // leaves exactly what stdout printed.
+    QByteArray saved = readAll(outcome->outputFile.path);
+    const QByteArray printed = readAll(dir.filePath(u"expected.bin"_s));
+    QCOMPARE(saved.size(), printed.size() + qsizetype(sizeof "first\nlast\n" - 1));
+    QCOMPARE(outcome->outputFile.bytes, saved.size());
+    QCOMPARE(saved.count("first\n"), 1);
+    QCOMPARE(saved.count("last\n"), 1);
+    saved.replace("first\n", "").replace("last\n", "");
+    QCOMPARE(sha256(saved), sha256(printed));
+}
+
+void tst_CommandRunner::shortOutputWritesNoFile()
+{
+    SKIP_WITHOUT_POSIX_TOOLS();
+    QTemporaryDir dir;
+    ProcessCommandRunner runner(posixShell());
+    // Exactly the limit: the result shows all of it, so no file is needed.
+    CommandRequest r = request(u"printf '%s' 0123456789; printf '%s' abcdefghij >&2"_s);
+    r.outputLimit = 20;
+    r.outputDirectory = dir.filePath(u"outputs"_s);
+    r.outputFileStem = u"call_1"_s;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->exitCode, 0);
+    QVERIFY(outcome->outputFile.isEmpty());
+    QVERIFY(!QFileInfo::exists(r.outputDirectory));
+
+    // One character more, and there is one.
+    r.command = u"printf '%s' 0123456789; printf '%s' abcdefghijk >&2"_s;
+    const auto longer = runToEnd(runner, r);
+    QVERIFY(longer);
+    QVERIFY(longer->outputFile.complete);
+    QCOMPARE(longer->outputFile.bytes, 21);
+}
+
+void tst_CommandRunner::outputFileStopsAtItsLimit()
+{
+    SKIP_WITHOUT_POSIX_TOOLS();
+    QTemporaryDir dir;
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = savedOutputRequest(dir, u"seq 1 1000000 | tee %1"_s);
+    r.outputFileLimit = 1000000;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::Exited);
+    QCOMPARE(outcome->exitCode, 0); // the command itself is never stopped by the cap
+    const OutputFile &file = outcome->outputFile;
+    QVERIFY(!file.complete);
+    QCOMPARE(file.bytes, 1000000);
+    QVERIFY2(file.problem.contains(u"size limit of 1000000 bytes"_s), qPrintable(file.problem));
+    const QByteArray saved = readAll(file.path);
+    const QByteArray note = OutputFileWriter::capNote(1000000);
+    QCOMPARE(saved.size(), 1000000 + note.size());
+    QVERIFY(saved.endsWith(note));
+    QCOMPARE(sha256(saved.first(1000000)),
+             sha256(readAll(dir.filePath(u"expected.bin"_s)).first(1000000)));
+}
+
+void tst_CommandRunner::unwritableOutputFolderIsReportedAndTheCommandSucceeds()
+{
+    SKIP_WITHOUT_POSIX_TOOLS();
+    QTemporaryDir dir;
+    ProcessCommandRunner runner(posixShell());
+    CommandRequest r = request(u"seq 1 100000"_s);
+    r.outputDirectory = uncreatableFolder(dir.path());
+    QVERIFY(!r.outputDirectory.isEmpty());
+    r.outputFileStem = u"call_1"_s;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::Exited);
+    QCOMPARE(outcome->exitCode, 0);
+    QCOMPARE(outcome->standardOutput.totalChars, 588895);
+    QVERIFY(outcome->outputFile.path.isEmpty());
+    QVERIFY(!outcome->outputFile.complete);
+    QVERIFY2(outcome->outputFile.problem.contains(u"cannot create the folder"_s),
+             qPrintable(outcome->outputFile.problem));
+}
+
+void tst_CommandRunner::outputFileNameIsSafeAndNew()
+{
+    QCOMPARE(OutputFileWriter::safeStem(u"call_AbC-9"_s), u"call_AbC-9"_s);
+    // A call id is the model's text: it never names a path outside the folder.
+    QCOMPARE(OutputFileWriter::safeStem(u"../../etc/passwd"_s), u"______etc_passwd"_s);
+    QCOMPARE(OutputFileWriter::safeStem(u"C:\\x"_s), u"C__x"_s);
+    QCOMPARE(OutputFileWriter::safeStem({}), u"output"_s);
+    QCOMPARE(OutputFileWriter::safeStem(QString(100, u'a')).size(), 64);
+
+    // A reused call id gets a new file; the earlier output stays.
+    QTemporaryDir dir;
+    QStringList paths;
+    for (int i = 0; i < 2; ++i) {
+        OutputFileWriter writer(dir.path(), u"call_0"_s, 100);
+        writer.append(QByteArray::number(i));
+        writer.start();
+        paths << writer.finish().path;
+    }
+    QCOMPARE(paths, QStringList({dir.filePath(u"call_0.log"_s), dir.filePath(u"call_0-2.log"_s)}));
+    QCOMPARE(readAll(paths.at(0)), "0");
+    QCOMPARE(readAll(paths.at(1)), "1");
 }
 
 void tst_CommandRunner::timeoutKillsTheProcessTree()

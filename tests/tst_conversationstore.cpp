@@ -25,6 +25,7 @@ private slots:
     void listNewestFirstWithTitles();
     void renameAppendsAHeaderUpdate();
     void removeDeletesTheFile();
+    void removeDeletesTheOutputsToo();
     void corruptMiddleLineIsSkipped();
     void tornLastLineIsSkippedAndNextAppendStartsANewLine();
     void interruptedTailIsAnsweredByAppending();
@@ -221,6 +222,25 @@ void tst_ConversationStore::removeDeletesTheFile()
     QVERIFY(store.list().isEmpty());
     QVERIFY(!store.remove(id));
     QVERIFY(!store.load(id));
+}
+
+void tst_ConversationStore::removeDeletesTheOutputsToo()
+{
+    ConversationStore store(m_dir->filePath(u"conversations"_s), m_dir->filePath(u"outputs"_s));
+    QCOMPARE(store.outputDirectoryFor(u"c1"_s), m_dir->filePath(u"outputs/c1"_s));
+    const QString id = QFileInfo(saveConversation(store, sampleHistory())).completeBaseName();
+    const QString kept = QFileInfo(saveConversation(store, sampleHistory())).completeBaseName();
+    for (const QString &conversation : {id, kept}) {
+        QVERIFY(QDir().mkpath(store.outputDirectoryFor(conversation)));
+        QFile log(QDir(store.outputDirectoryFor(conversation)).filePath(u"call_1.log"_s));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("output\n");
+    }
+    QVERIFY(store.remove(id));
+    QVERIFY(!QFileInfo::exists(store.outputDirectoryFor(id)));
+    QVERIFY(!QFileInfo::exists(store.pathFor(id)));
+    QVERIFY(QFileInfo::exists(store.outputDirectoryFor(kept) + u"/call_1.log"_s));
+    QVERIFY(QFileInfo::exists(store.pathFor(kept)));
 }
 
 void tst_ConversationStore::corruptMiddleLineIsSkipped()

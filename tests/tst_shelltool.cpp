@@ -1,5 +1,7 @@
 #include "fakecommandrunner.h"
+#include "longoutput.h"
 #include "shelltool.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -39,6 +41,11 @@ private slots:
     void realShell();
     void realShellOutputIsCapped();
     void realShellWorkingDirectoryIsTheWorkspace();
+    void outputFileNote_data();
+    void outputFileNote();
+    void invokeAsksForTheOutputFolderAtEachCall();
+    void realLongOutputIsSavedAndNamed();
+    void realUnwritableOutputFolderStillSucceeds();
 };
 
 namespace {
@@ -130,6 +137,21 @@ std::optional<ToolResult> runCommand(const ShellTool &tool, const QString &comma
     if (spy.size() != 1)
         return std::nullopt;
     return spy.first().first().value<ToolResult>();
+}
+
+// Runs command with the machine's /bin/sh in workspace, its whole output, when long, going to
+// outputFolder.
+std::optional<ToolResult> runWithOutputFolder(const QString &workspace,
+                                              const QString &outputFolder,
+                                              const QString &command)
+{
+    ShellToolOptions options;
+    options.workspace = workspace;
+    options.outputDirectory = [outputFolder] {
+        return outputFolder;
+    };
+    return runCommand(ShellTool(std::make_shared<ProcessCommandRunner>(posixShell()), options),
+                      command);
 }
 
 } // namespace
@@ -590,6 +612,116 @@ void tst_ShellTool::realShellWorkingDirectoryIsTheWorkspace()
     QVERIFY(written);
     QVERIFY2(written->ok, qPrintable(written->content));
     QVERIFY(QFileInfo::exists(QDir(workspace.path()).filePath(u"made here 文件.txt"_s)));
+}
+
+void tst_ShellTool::outputFileNote_data()
+{
+    QTest::addColumn<OutputFile>("file");
+    QTest::addColumn<QString>("lastLine");
+
+    const QString path = u"/data/outputs/c1/call_1.log"_s;
+    QTest::newRow("complete") << OutputFile{path, 20000000, true, {}}
+                              << u"[The full output (20000000 bytes) is in the file %1]"_s.arg(
+                                         QDir::toNativeSeparators(path));
+    QTest::newRow("capped")
+            << OutputFile{path, 1000, false, u"the file stops at its size limit of 1000 bytes"_s}
+            << u"[Only the first 1000 bytes of the output are in the file %1: the file stops at "
+               u"its size limit of 1000 bytes]"_s.arg(QDir::toNativeSeparators(path));
+    QTest::newRow("no file") << OutputFile{{}, 0, false, u"cannot create the folder /x"_s}
+                             << u"[The full output could not be saved to a file: cannot create "
+                                u"the folder /x]"_s;
+}
+
+void tst_ShellTool::outputFileNote()
+{
+    QFETCH(OutputFile, file);
+    QFETCH(QString, lastLine);
+
+    CommandOutcome outcome = exited(0, {});
+    outcome.standardOutput = CapturedText{u"head"_s, u"tail"_s, 20000000};
+    outcome.outputFile = file;
+    const ToolResult result = ShellTool::resultFor(outcome, {}, posixShell());
+    QVERIFY(result.ok);
+    QCOMPARE(result.content,
+             u"head\n[... 19999992 characters cut; the stream had 20000000 characters in total "
+             u"...]\ntail\n"_s
+                     + lastLine);
+    QCOMPARE(result.outputFile.path, file.path);
+    QCOMPARE(result.outputFile.bytes, file.bytes);
+
+    // A failure keeps its code first and the note last.
+    outcome.exitCode = 2;
+    const ToolResult failed = ShellTool::resultFor(outcome, {}, posixShell());
+    QVERIFY(failed.content.startsWith(u"shell_failed: exit code 2\nhead"_s));
+    QVERIFY(failed.content.endsWith(u"\n"_s + lastLine));
+}
+
+void tst_ShellTool::invokeAsksForTheOutputFolderAtEachCall()
+{
+    FakeCommandRunner runner;
+    QString folder = u"/outputs/first"_s;
+    ShellToolOptions options;
+    options.outputDirectory = [&folder] {
+        return folder;
+    };
+    options.outputFileLimit = 4096;
+    const ShellTool tool(std::make_shared<FakeCommandRunner>(runner), options);
+    QVERIFY(runCommand(tool, u"true"_s));
+    folder = u"/outputs/second"_s;
+    QVERIFY(runCommand(tool, u"true"_s));
+
+    QCOMPARE(runner.requests().size(), 2);
+    QCOMPARE(runner.requests().at(0).outputDirectory, u"/outputs/first"_s);
+    QCOMPARE(runner.requests().at(1).outputDirectory, u"/outputs/second"_s);
+    QCOMPARE(runner.requests().at(0).outputFileStem, u"call_1"_s);
+    QCOMPARE(runner.requests().at(0).outputFileLimit, 4096);
+
+    // Without a folder, nothing is written anywhere.
+    FakeCommandRunner plain;
+    QVERIFY(runCommand(ShellTool(std::make_shared<FakeCommandRunner>(plain), {}), u"true"_s));
+    QVERIFY(plain.requests().at(0).outputDirectory.isEmpty());
+}
+
+void tst_ShellTool::realLongOutputIsSavedAndNamed()
+{
+    QTemporaryDir workspace;
+    const QString folder = workspace.filePath(u"outputs"_s);
+    const std::optional<ToolResult> result = runWithOutputFolder(workspace.path(),
+                                                                 folder,
+                                                                 countingCommand(workspace.path(),
+                                                                                 300000));
+    QVERIFY(result);
+    QVERIFY(result->ok);
+    const QString path = QDir(folder).filePath(u"call_1.log"_s);
+    QCOMPARE(result->outputFile.path, path);
+    QVERIFY(result->outputFile.complete);
+    QCOMPARE(QFileInfo(path).size(), 1988895);
+    // Head and tail for the model, then where the rest is.
+    QVERIFY(result->content.startsWith(u"1\n2\n3\n"_s));
+    QVERIFY(result->content.contains(u"characters cut"_s));
+    QVERIFY(result->content.endsWith(
+            u"299999\n300000\n[The full output (1988895 bytes) is in the file %1]"_s.arg(
+                    QDir::toNativeSeparators(path))));
+    QVERIFY(result->content.size() < ShellToolOptions().outputLimit + 300);
+}
+
+void tst_ShellTool::realUnwritableOutputFolderStillSucceeds()
+{
+    QTemporaryDir workspace;
+    const QString unwritable = uncreatableFolder(workspace.path());
+    QVERIFY(!unwritable.isEmpty());
+    const std::optional<ToolResult> result = runWithOutputFolder(workspace.path(),
+                                                                 unwritable,
+                                                                 countingCommand(workspace.path(),
+                                                                                 300000));
+    QVERIFY(result);
+    QVERIFY(result->ok);
+    QCOMPARE(result->exitCode, 0);
+    QVERIFY(result->outputFile.path.isEmpty());
+    QVERIFY2(result->content.endsWith(
+                     u"300000\n[The full output could not be saved to a file: cannot create the "
+                     u"folder %1]"_s.arg(QDir::toNativeSeparators(unwritable))),
+             qPrintable(result->content.right(300)));
 }
 
 QTEST_GUILESS_MAIN(tst_ShellTool)

@@ -279,6 +279,18 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
+    <message>
+        <source>The full output could not be saved: %1</source>
+        <translation>无法保存完整输出：%1</translation>
+    </message>
+    <message>
+        <source>Full output (%1): %2</source>
+        <translation>完整输出（%1）：%2</translation>
+    </message>
+    <message>
+        <source>Output file (incomplete, %1): %2 (%3)</source>
+        <translation>输出文件（不完整，%1）：%2（%3）</translation>
+    </message>
 </context>
 <context>
     <name>Cli::TerminalApprover</name>
@@ -525,6 +537,10 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Tool result</source>
         <translation>工具结果</translation>
     </message>
+    <message>
+        <source>Cannot delete the command outputs of the conversation in %1.</source>
+        <translation>无法删除该对话在 %1 中的命令输出。</translation>
+    </message>
 </context>
 <context>
     <name>DemoProvider</name>
@@ -640,6 +656,22 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Reasoning</source>
         <translation>推理过程</translation>
     </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Full output: %1</source>
+        <translation>完整输出：%1</translation>
+    </message>
+    <message>
+        <source>Output file (incomplete): %1</source>
+        <translation>输出文件（不完整）：%1</translation>
+    </message>
 </context>
 <context>
     <name>Gui::ChatModel</name>
@@ -733,6 +765,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Show a&amp;ll</source>
         <translation>显示全部(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Open full output</source>
+        <translation>打开完整输出(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show full output in &amp;folder</source>
+        <translation>在文件夹中显示完整输出(&amp;F)</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,10 @@
 #include "commandrunner.h"
 #include "redaction.h"
 
+#include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
+#include <QLocale>
 
 using namespace Qt::StringLiterals;
 using namespace AgentLoop;
@@ -68,6 +71,16 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     m_controller.setOptions(agentOptions);
     ShellToolOptions shellOptions;
     shellOptions.workspace = options.workspace;
+    // Long outputs go where the app keeps them: with a continued conversation, in its folder
+    // (deleted with it in the app), else in one folder per run.
+    const QString outputFolder = options.conversationPath.isEmpty()
+                                         ? u"cli-"_s
+                                                   + QDateTime::currentDateTime().toString(
+                                                           u"yyyyMMdd-HHmmss"_s)
+                                         : QFileInfo(options.conversationPath).completeBaseName();
+    shellOptions.outputDirectory = [outputFolder] {
+        return ConversationStore().outputDirectoryFor(outputFolder);
+    };
     installStandardTools(m_controller, std::make_shared<ProcessCommandRunner>(), shellOptions);
 
     connect(&m_controller, &AgentController::turnStarted, this, [this](int turn, int maxTurns) {
@@ -97,6 +110,7 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
                     printProgress(
                             tr("%1 did not succeed: %2").arg(call.name, firstLine(result.content)));
                 }
+                printOutputFile(result.outputFile);
             });
     connect(&m_controller, &AgentController::responseReceived, this, &CliRun::writeTranscript);
     // Direct and synchronous: the controller emits before it sends the next request, so each
@@ -178,6 +192,22 @@ void CliRun::saveMessage(const Message &message)
         return;
     if (const Result<void> written = m_conversation.append(message); !written)
         printProgress(tr("Warning: %1").arg(written.error().message));
+}
+
+void CliRun::printOutputFile(const OutputFile &file)
+{
+    if (file.isEmpty())
+        return;
+    if (file.path.isEmpty()) {
+        printProgress(tr("The full output could not be saved: %1").arg(file.problem));
+        return;
+    }
+    const QString size = QLocale().formattedDataSize(file.bytes, 1, QLocale::DataSizeSIFormat);
+    const QString path = QDir::toNativeSeparators(file.path);
+    if (file.complete)
+        printProgress(tr("Full output (%1): %2").arg(size, path));
+    else
+        printProgress(tr("Output file (incomplete, %1): %2 (%3)").arg(size, path, file.problem));
 }
 
 void CliRun::printProgress(const QString &line)

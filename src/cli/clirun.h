@@ -42,6 +42,8 @@ signals:
 
 private:
     void printProgress(const QString &line);
+    // Where the whole output of a long command is, after the call's one-line summary.
+    void printOutputFile(const AgentLoop::OutputFile &file);
     void writeTranscript(const AgentLoop::Exchange &exchange);
     bool openConversation();
     void saveMessage(const AgentLoop::Message &message);

@@ -56,6 +56,8 @@ public:
         m_lastBytes = (m_lastBytes + bytes).right(3);
     }
 
+    qint64 totalChars() const { return m_total; }
+
     CapturedText finish()
     {
         // QStringDecoder has no flush: the bytes of a character the stream ended inside of stay
@@ -232,6 +234,7 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
     void onErrorOccurred(QProcess::ProcessError error);
     void complete(CommandOutcome::Status status, int exitCode, const QString &errorString);
+    void collect(OutputCapture &capture, const QByteArray &bytes);
     void terminateTree();
     void killTree();
 #ifdef Q_OS_WIN
@@ -247,6 +250,7 @@ private:
     QElapsedTimer m_elapsed;
     OutputCapture m_stdout;
     OutputCapture m_stderr;
+    OutputFileWriter m_outputFile;
     std::optional<CommandOutcome::Status> m_stopReason;
     bool m_completed = false;
     qint64 m_pid = 0;
@@ -266,6 +270,7 @@ ProcessCommandRun::ProcessCommandRun(const ShellInfo &shell,
     , m_process(new QProcess(this))
     , m_stdout(request.outputLimit)
     , m_stderr(request.outputLimit)
+    , m_outputFile(request.outputDirectory, request.outputFileStem, request.outputFileLimit)
 {
     m_timeoutTimer.setSingleShot(true);
     m_killTimer.setSingleShot(true);
@@ -274,10 +279,10 @@ ProcessCommandRun::ProcessCommandRun(const ShellInfo &shell,
     connect(&m_killTimer, &QTimer::timeout, this, &ProcessCommandRun::killTree);
 
     connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
-        m_stdout.append(m_process->readAllStandardOutput());
+        collect(m_stdout, m_process->readAllStandardOutput());
     });
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        m_stderr.append(m_process->readAllStandardError());
+        collect(m_stderr, m_process->readAllStandardError());
     });
     connect(m_process, &QProcess::finished, this, &ProcessCommandRun::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, &ProcessCommandRun::onErrorOccurred);
@@ -423,8 +428,8 @@ void ProcessCommandRun::complete(CommandOutcome::Status status,
     m_timeoutTimer.stop();
     m_killTimer.stop();
     if (m_process->isOpen()) {
-        m_stdout.append(m_process->readAllStandardOutput());
-        m_stderr.append(m_process->readAllStandardError());
+        collect(m_stdout, m_process->readAllStandardOutput());
+        collect(m_stderr, m_process->readAllStandardError());
     }
 
     CommandOutcome outcome;
@@ -432,11 +437,22 @@ void ProcessCommandRun::complete(CommandOutcome::Status status,
     outcome.exitCode = exitCode;
     outcome.standardOutput = m_stdout.finish();
     outcome.standardError = m_stderr.finish();
+    outcome.outputFile = m_outputFile.finish();
     outcome.errorString = errorString;
     outcome.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
     // Always queued: never from inside start() or cancel(), whatever completed the run.
     QMetaObject::invokeMethod(
             this, [this, outcome] { emit finished(outcome); }, Qt::QueuedConnection);
+}
+
+void ProcessCommandRun::collect(OutputCapture &capture, const QByteArray &bytes)
+{
+    capture.append(bytes);
+    m_outputFile.append(bytes);
+    // The file starts when the result can no longer show everything; shorter output needs none.
+    if (!m_outputFile.isStarted()
+        && m_stdout.totalChars() + m_stderr.totalChars() > m_request.outputLimit)
+        m_outputFile.start();
 }
 
 #if defined(Q_OS_WIN)

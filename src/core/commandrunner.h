@@ -1,5 +1,7 @@
 #pragma once
 
+#include "outputfile.h"
+
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -28,6 +30,12 @@ struct CommandRequest
     QString workingDirectory; // the workspace
     std::chrono::milliseconds timeout{std::chrono::seconds(120)}; // zero or less: none
     qsizetype outputLimit = 30000; // characters kept per stream: head and tail halves
+    // Where the whole output goes once stdout and stderr together print more than outputLimit
+    // characters: <outputDirectory>/<outputFileStem>.log, written up to outputFileLimit bytes.
+    // Empty directory: nowhere.
+    QString outputDirectory;
+    QString outputFileStem;
+    qint64 outputFileLimit = qint64(1) << 30;
 };
 
 // Text of one output stream, bounded in memory however much the command prints: the first and
@@ -59,7 +67,8 @@ struct CommandOutcome
     int exitCode = -1; // Crashed: the signal (Unix) or the exception code (Windows)
     CapturedText standardOutput;
     CapturedText standardError;
-    QString errorString; // why, for every status but Exited
+    OutputFile outputFile; // the whole output, when it was longer than the captures
+    QString errorString;   // why, for every status but Exited
     qint64 durationMs = 0;
 };
 

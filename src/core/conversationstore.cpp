@@ -168,14 +168,25 @@ Result<ConversationHeader> readHeader(const QString &path)
 
 } // namespace
 
-ConversationStore::ConversationStore(QString directory)
+ConversationStore::ConversationStore(QString directory, QString outputDirectory)
     : m_directory(std::move(directory))
+    , m_outputDirectory(std::move(outputDirectory))
 {}
 
 QString ConversationStore::defaultDirectory()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
            + u"/conversations"_s;
+}
+
+QString ConversationStore::defaultOutputDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + u"/outputs"_s;
+}
+
+QString ConversationStore::outputDirectoryFor(const QString &id) const
+{
+    return QDir(m_outputDirectory).filePath(id);
 }
 
 QString ConversationStore::pathFor(const QString &id) const
@@ -283,6 +294,15 @@ Result<void> ConversationStore::rename(const QString &id, const QString &title) 
 
 Result<void> ConversationStore::remove(const QString &id) const
 {
+    // Outputs first: if they cannot go, the conversation stays listed and the user can retry.
+    QDir outputs(outputDirectoryFor(id));
+    if (!id.isEmpty() && outputs.exists() && !outputs.removeRecursively()) {
+        return Error{Error::Io,
+                     ConversationText::tr("Cannot delete the command outputs of the conversation "
+                                          "in %1.")
+                             .arg(nativePath(outputs.path())),
+                     {}};
+    }
     QFile file(pathFor(id));
     if (!file.remove()) {
         return Error{Error::Io,

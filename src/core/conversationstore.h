@@ -37,13 +37,21 @@ struct LoadedConversation
 // Completions message object per line, exactly as sent to the provider. Appending writes and
 // flushes one line; nothing is ever rewritten in place, so a crash or kill -9 loses at most the
 // line being written. The API key is never written.
+// The whole outputs of long commands are kept apart, one folder per conversation under
+// outputDirectory (by default AppLocalDataLocation + "/outputs": on Windows that stays on this
+// machine, where AppDataLocation would roam hundreds of megabytes), and deleted with it.
 class ConversationStore final
 {
 public:
-    explicit ConversationStore(QString directory = defaultDirectory());
+    explicit ConversationStore(QString directory = defaultDirectory(),
+                               QString outputDirectory = defaultOutputDirectory());
 
     static QString defaultDirectory();
+    static QString defaultOutputDirectory();
     const QString &directory() const { return m_directory; }
+    const QString &outputDirectory() const { return m_outputDirectory; }
+    // The folder of one conversation's command outputs; it exists once a command needed it.
+    QString outputDirectoryFor(const QString &id) const;
 
     // Newest first. Files that cannot be read at all are left out.
     QList<ConversationHeader> list() const;
@@ -58,12 +66,14 @@ public:
 
     // Renames by appending a header update line; the history is untouched.
     Result<void> rename(const QString &id, const QString &title) const;
+    // Deletes the conversation's file and its command outputs.
     Result<void> remove(const QString &id) const;
 
     QString pathFor(const QString &id) const;
 
 private:
     QString m_directory;
+    QString m_outputDirectory;
 };
 
 // An open conversation file that grows one flushed line per message.

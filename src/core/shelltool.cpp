@@ -1,6 +1,7 @@
 #include "shelltool.h"
 
 #include <QCoreApplication>
+#include <QDir>
 
 using namespace Qt::StringLiterals;
 
@@ -52,7 +53,9 @@ JsonSchema shellSchema()
 // Keeps the first and last halves of text when it is longer than limit.
 QString capMiddle(const QString &text, qsizetype limit, qint64 totalChars)
 {
-    if (text.size() <= limit)
+    // The "[stderr]" separator alone never cuts: the runner keeps the whole output in memory, and
+    // writes no file, as long as the command printed at most limit characters.
+    if (text.size() <= limit || totalChars <= limit)
         return text;
     const qsizetype half = limit / 2;
     const qint64 cut = totalChars - 2 * half;
@@ -88,6 +91,18 @@ QString outputText(const CommandOutcome &outcome, qsizetype limit)
     return capMiddle(text,
                      limit,
                      outcome.standardOutput.totalChars + outcome.standardError.totalChars);
+}
+
+// One sentence after the output: where the model (and the user) find all of it.
+QString outputFileNote(const OutputFile &file)
+{
+    const QString path = QDir::toNativeSeparators(file.path);
+    if (file.complete)
+        return u"\n[The full output (%1 bytes) is in the file %2]"_s.arg(file.bytes).arg(path);
+    if (file.path.isEmpty())
+        return u"\n[The full output could not be saved to a file: %1]"_s.arg(file.problem);
+    return u"\n[Only the first %1 bytes of the output are in the file %2: %3]"_s.arg(file.bytes)
+            .arg(path, file.problem);
 }
 
 class ShellRun final : public ToolRun
@@ -135,6 +150,10 @@ ToolRun *ShellTool::invoke(const PreparedCall &call, QObject *parent) const
     request.workingDirectory = m_options.workspace;
     request.timeout = m_options.timeout;
     request.outputLimit = m_options.outputLimit;
+    if (m_options.outputDirectory)
+        request.outputDirectory = m_options.outputDirectory();
+    request.outputFileStem = call.call.id;
+    request.outputFileLimit = m_options.outputFileLimit;
     return new ShellRun(m_runner->start(request, nullptr), m_options, m_runner->shell(), parent);
 }
 
@@ -142,7 +161,9 @@ ToolResult ShellTool::resultFor(const CommandOutcome &outcome,
                                 const ShellToolOptions &options,
                                 const ShellInfo &shell)
 {
-    const QString output = outputText(outcome, options.outputLimit);
+    QString output = outputText(outcome, options.outputLimit);
+    if (!outcome.outputFile.isEmpty())
+        output += outputFileNote(outcome.outputFile);
     ToolResult result;
     switch (outcome.status) {
     case CommandOutcome::Exited:
@@ -180,6 +201,7 @@ ToolResult ShellTool::resultFor(const CommandOutcome &outcome,
     }
     result.exitCode = outcome.status == CommandOutcome::Exited ? outcome.exitCode : -1;
     result.durationMs = outcome.durationMs;
+    result.outputFile = outcome.outputFile;
     return result;
 }
 

@@ -4,6 +4,7 @@
 #include "tool.h"
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 namespace AgentLoop {
@@ -13,6 +14,10 @@ struct ShellToolOptions
     QString workspace; // the commands' working directory
     std::chrono::milliseconds timeout{std::chrono::seconds(120)};
     qsizetype outputLimit = 30000; // characters of output the model receives
+    // The folder for the whole output of a command that printed more than outputLimit, asked at
+    // each call so that it can follow the conversation; unset or empty: no file is written.
+    std::function<QString()> outputDirectory;
+    qint64 outputFileLimit = qint64(1) << 30; // bytes; a runaway command must not fill the disk
 };
 
 // The `shell` tool: runs one command with the machine's shell after the user approves it.
@@ -29,8 +34,8 @@ public:
     const ShellToolOptions &options() const { return m_options; }
     ShellInfo shell() const { return m_runner->shell(); }
 
-    // The model's view of a finished command: output capped to outputLimit, and a stable error
-    // code first when it did not succeed.
+    // The model's view of a finished command: output capped to outputLimit, a stable error code
+    // first when it did not succeed, and a last line naming the file with the whole output.
     static ToolResult resultFor(const CommandOutcome &outcome,
                                 const ShellToolOptions &options,
                                 const ShellInfo &shell);

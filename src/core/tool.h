@@ -2,6 +2,7 @@
 
 #include "jsonschema.h"
 #include "message.h"
+#include "outputfile.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -26,8 +27,9 @@ struct ToolResult
     QString errorCode; // empty when ok; unknown_tool, invalid_arguments, denied, cancelled, ...
     int exitCode = -1; // the command's exit code, -1 when the tool ran no process
     qint64 durationMs = 0;
+    OutputFile outputFile; // the whole output, when content has only part of it
 
-    static ToolResult success(const QString &content) { return {content, true, {}, -1, 0}; }
+    static ToolResult success(const QString &content) { return {content, true, {}, -1, 0, {}}; }
     // content becomes "<code>: <detail>"
     static ToolResult failure(const QString &code, const QString &detail);
 };

@@ -9,6 +9,8 @@
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QDesktopServices>
+#include <QFileInfo>
+#include <QFontDatabase>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
@@ -133,7 +135,51 @@ struct ChatDelegate::Layout
     QRect reasoningRect;
     // The item changed since: laid out again when next needed, reusing markdown.
     bool stale = false;
+    // ToolResult whose whole output is in a file: "Full output: 200.0 MB", then its links.
+    QString outputFilePath;
+    QString outputFileText;
+    QRect outputFileLabel;
+    QRect openOutputLink;
+    QRect outputFolderLink;
 };
+
+namespace {
+
+QString openOutputText()
+{
+    return ChatDelegate::tr("Open");
+}
+
+QString showOutputFolderText()
+{
+    return ChatDelegate::tr("Show in folder");
+}
+
+void drawLink(QPainter *painter,
+              const QStyleOptionViewItem &option,
+              const QRect &rect,
+              const QString &text)
+{
+    QFont linkFont = option.font;
+    linkFont.setUnderline(true);
+    painter->setFont(linkFont);
+    painter->setPen(option.palette.color(QPalette::Link));
+    painter->drawText(rect, Qt::AlignLeft | Qt::AlignVCenter, text);
+}
+
+} // namespace
+
+void openOutputFile(const QString &path)
+{
+    QDesktopServices::openUrl(QUrl::fromLocalFile(path));
+}
+
+void showOutputFolder(const QString &path)
+{
+    // Opening the folder works everywhere; selecting the file in it would take a different
+    // program per platform.
+    QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(path).absolutePath()));
+}
 
 ChatDelegate::ChatDelegate(QObject *parent)
     : QStyledItemDelegate(parent)
@@ -286,6 +332,16 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
             layout->toggleText = layout->collapsed ? tr("Show all (%n lines)", nullptr, lines)
                                                    : tr("Show less");
         layout->document = plainDocument(shown, monospaceFont(font));
+        layout->outputFilePath = index.data(ChatModel::OutputFilePathRole).toString();
+        if (!layout->outputFilePath.isEmpty()) {
+            const QString size = QLocale().formattedDataSize(
+                    index.data(ChatModel::OutputFileBytesRole).toLongLong(),
+                    1,
+                    QLocale::DataSizeSIFormat);
+            layout->outputFileText = index.data(ChatModel::OutputFileCompleteRole).toBool()
+                                             ? tr("Full output: %1").arg(size)
+                                             : tr("Output file (incomplete): %1").arg(size);
+        }
         break;
     }
     case ChatItem::ErrorMessage:
@@ -356,6 +412,25 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
         layout->toggle = QRect(m.padX, y, toggleWidth, m.line);
         y += m.line;
     }
+    if (!layout->outputFileText.isEmpty()) {
+        // The label and its two links on one line, the links on the next when it is too narrow.
+        const QFontMetrics fm(font);
+        y += m.unit;
+        // Some slack: the advance is rounded, and elidedText() must not cut a label that fits.
+        const int labelWidth = qMin(fm.horizontalAdvance(layout->outputFileText) + m.unit,
+                                    textWidth);
+        layout->outputFileLabel = QRect(m.padX, y, labelWidth, m.line);
+        const int openWidth = fm.horizontalAdvance(openOutputText()) + m.unit;
+        const int folderWidth = fm.horizontalAdvance(showOutputFolderText()) + m.unit;
+        int x = m.padX + labelWidth + m.unit;
+        if (x + openWidth + 2 * m.unit + folderWidth > m.padX + textWidth) {
+            x = m.padX;
+            y += m.line;
+        }
+        layout->openOutputLink = QRect(x, y, openWidth, m.line);
+        layout->outputFolderLink = QRect(x + openWidth + 2 * m.unit, y, folderWidth, m.line);
+        y += m.line;
+    }
     y += kind == ChatItem::Notice ? 0 : m.padY;
 
     layout->card = QRect(cardX, m.outerY, cardWidth, y);
@@ -365,6 +440,9 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
     layout->body.translate(offset);
     layout->toggle.translate(offset);
     layout->reasoningRect.translate(offset);
+    layout->outputFileLabel.translate(offset);
+    layout->openOutputLink.translate(offset);
+    layout->outputFolderLink.translate(offset);
     layout->size = QSize(width, y + 2 * m.outerY);
     return layout;
 }
@@ -546,11 +624,19 @@ void ChatDelegate::paint(QPainter *painter,
         }
         painter->restore();
     } else if (!layout.toggle.isNull()) {
-        QFont linkFont = option.font;
-        linkFont.setUnderline(true);
-        painter->setFont(linkFont);
-        painter->setPen(option.palette.color(QPalette::Link));
-        painter->drawText(layout.toggle, Qt::AlignLeft | Qt::AlignVCenter, layout.toggleText);
+        drawLink(painter, option, layout.toggle, layout.toggleText);
+    }
+    if (!layout.outputFileText.isEmpty()) {
+        painter->setFont(option.font);
+        painter->setPen(colors.dimText);
+        painter->drawText(layout.outputFileLabel,
+                          Qt::AlignLeft | Qt::AlignVCenter,
+                          QFontMetrics(option.font)
+                                  .elidedText(layout.outputFileText,
+                                              Qt::ElideRight,
+                                              layout.outputFileLabel.width()));
+        drawLink(painter, option, layout.openOutputLink, openOutputText());
+        drawLink(painter, option, layout.outputFolderLink, showOutputFolderText());
     }
     painter->restore();
 }
@@ -566,6 +652,11 @@ ChatDelegate::Hit ChatDelegate::hitTest(const QStyleOptionViewItem &option,
     const QPoint local = pos - option.rect.topLeft();
     if (layout.toggle.contains(local))
         return Hit::Toggle;
+    if (layout.openOutputLink.contains(local) || layout.outputFolderLink.contains(local)) {
+        if (href)
+            *href = layout.outputFilePath;
+        return layout.openOutputLink.contains(local) ? Hit::OpenOutputFile : Hit::ShowOutputFolder;
+    }
     if (layout.body.contains(local) && layout.markdown) {
         const QString anchor = layout.markdown->anchorAt(local - layout.body.topLeft());
         if (!anchor.isEmpty()) {
@@ -600,6 +691,12 @@ bool ChatDelegate::editorEvent(QEvent *event,
                 QDesktopServices::openUrl(url);
             return true;
         }
+        case Hit::OpenOutputFile:
+            openOutputFile(href);
+            return true;
+        case Hit::ShowOutputFolder:
+            showOutputFolder(href);
+            return true;
         case Hit::Nothing:
             break;
         }

@@ -22,7 +22,7 @@ class ChatDelegate final : public QStyledItemDelegate
 {
     Q_OBJECT
 public:
-    enum class Hit { Nothing, Toggle, Link };
+    enum class Hit { Nothing, Toggle, Link, OpenOutputFile, ShowOutputFolder };
 
     explicit ChatDelegate(QObject *parent = nullptr);
     ~ChatDelegate() override;
@@ -44,7 +44,7 @@ public:
                               const QModelIndex &index) const override;
 
     // What is under pos (view coordinates) in the item painted at option.rect; for links, href
-    // receives the target.
+    // receives the target, for the output file's links its path.
     Hit hitTest(const QStyleOptionViewItem &option,
                 const QModelIndex &index,
                 const QPoint &pos,
@@ -83,5 +83,9 @@ private:
     mutable int m_sizesWidth = -1;
     mutable int m_layoutCount = 0;
 };
+
+// A tool result's saved output, opened by the system's viewer for .log files, or its folder.
+void openOutputFile(const QString &path);
+void showOutputFolder(const QString &path);
 
 } // namespace Gui

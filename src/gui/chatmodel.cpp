@@ -68,6 +68,12 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
         return item.reasoning;
     case StreamRole:
         return int(item.stream);
+    case OutputFilePathRole:
+        return item.outputFile.path;
+    case OutputFileBytesRole:
+        return item.outputFile.bytes;
+    case OutputFileCompleteRole:
+        return item.outputFile.complete;
     default:
         return {};
     }
@@ -116,6 +122,9 @@ QHash<int, QByteArray> ChatModel::roleNames() const
     names.insert(ItemIdRole, "itemId");
     names.insert(ReasoningRole, "reasoning");
     names.insert(StreamRole, "stream");
+    names.insert(OutputFilePathRole, "outputFilePath");
+    names.insert(OutputFileBytesRole, "outputFileBytes");
+    names.insert(OutputFileCompleteRole, "outputFileComplete");
     return names;
 }
 

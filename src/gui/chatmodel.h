@@ -1,5 +1,7 @@
 #pragma once
 
+#include "outputfile.h"
+
 #include <QAbstractListModel>
 #include <QHash>
 #include <QList>
@@ -34,6 +36,7 @@ struct ChatItem
     int exitCode = -1; // -1 when no process ran
     bool ok = true;
     qint64 durationMs = -1;
+    AgentLoop::OutputFile outputFile; // ToolResult: the whole output, when text has only part of it
     int turn = 0;          // the inspector's request number (from 1) that produced it; 0: none
     bool collapsed = true; // long tool output cut, or an assistant's reasoning folded
     Stream stream = Stream::Complete;
@@ -66,7 +69,10 @@ public:
         LineCountRole,
         ItemIdRole,
         ReasoningRole,
-        StreamRole, // int(ChatItem::Stream)
+        StreamRole,             // int(ChatItem::Stream)
+        OutputFilePathRole,     // empty: no file with the whole output
+        OutputFileBytesRole,    // qint64
+        OutputFileCompleteRole, // false: stopped at the size cap or by a write error
     };
     Q_ENUM(Role)
 

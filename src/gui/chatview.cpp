@@ -263,6 +263,14 @@ void ChatView::contextMenuEvent(QContextMenuEvent *event)
                 if (persistent.isValid())
                     edit(persistent);
             });
+        if (!item.outputFile.path.isEmpty()) {
+            menu->addAction(tr("&Open full output"), this, [path = item.outputFile.path] {
+                openOutputFile(path);
+            });
+            menu->addAction(tr("Show full output in &folder"), this, [path = item.outputFile.path] {
+                showOutputFolder(path);
+            });
+        }
         if (item.turn > 0)
             menu->addAction(tr("Show in &inspector"), this, [this, turn = item.turn] {
                 emit inspectRequested(turn);

@@ -96,7 +96,10 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_demoLabel(new QLabel(tr("Demo mode"), this))
     , m_store(m_options.conversationDirectory.isEmpty()
                       ? AgentLoop::ConversationStore::defaultDirectory()
-                      : m_options.conversationDirectory)
+                      : m_options.conversationDirectory,
+              m_options.outputDirectory.isEmpty()
+                      ? AgentLoop::ConversationStore::defaultOutputDirectory()
+                      : m_options.outputDirectory)
     , m_conversations(new ConversationListModel(this))
     , m_conversationPanel(new ConversationPanel(m_conversations, this))
     , m_conversationsDock(new QDockWidget(tr("Conversations"), this))
@@ -695,6 +698,11 @@ void MainWindow::applySettings(const AppSettings &settings)
     AgentLoop::ShellToolOptions toolOptions;
     toolOptions.workspace = m_settings.workspace.isEmpty() ? QDir::homePath()
                                                            : m_settings.workspace;
+    // Long outputs are kept with the conversation, and deleted with it.
+    toolOptions.outputDirectory = [this] {
+        return m_store.outputDirectoryFor(m_conversation.id.isEmpty() ? u"unsaved"_s
+                                                                      : m_conversation.id);
+    };
     AgentLoop::installStandardTools(m_controller, m_options.commandRunner, toolOptions);
 
     const AgentLoop::ProviderSettings provider = m_controller.provider();
@@ -1030,6 +1038,7 @@ void MainWindow::onToolFinished(const AgentLoop::ToolCall &call, const AgentLoop
     item.exitCode = result.exitCode;
     // Calls that never reached a process (unknown tool, invalid arguments) have no duration.
     item.durationMs = result.exitCode >= 0 || result.durationMs > 0 ? result.durationMs : -1;
+    item.outputFile = result.outputFile;
     item.turn = m_callTurns.value(call.id, m_currentRequest);
     m_chatModel->append(item);
 }

@@ -52,6 +52,8 @@ public:
         bool persist = true;
         // Where conversations are saved; empty: ConversationStore::defaultDirectory().
         QString conversationDirectory;
+        // Where long command outputs are kept; empty: ConversationStore::defaultOutputDirectory().
+        QString outputDirectory;
     };
 
     enum class ExportFormat { MessagesJson, Markdown };

@@ -6,10 +6,14 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QDesktopServices>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -59,7 +63,34 @@ void appendConversation(ChatModel &model, int round)
     model.append(item(ChatItem::AssistantText, u"**Done** with `echo %1`."_s.arg(round)));
 }
 
+// Where the view sends a hit of this kind in the item at row, or a null point.
+QPoint findHit(Gui::ChatView &view, int row, Gui::ChatDelegate::Hit hit)
+{
+    const auto *delegate = qobject_cast<Gui::ChatDelegate *>(view.itemDelegate());
+    QStyleOptionViewItem option;
+    option.initFrom(view.viewport());
+    option.widget = &view;
+    option.rect = view.visualRect(view.model()->index(row, 0));
+    for (int y = option.rect.top(); y < option.rect.bottom(); y += 2) {
+        for (int x = option.rect.left(); x < option.rect.right(); x += 2) {
+            if (delegate->hitTest(option, view.model()->index(row, 0), {x, y}) == hit)
+                return {x, y};
+        }
+    }
+    return {};
+}
+
 } // namespace
+
+// Stands in for the desktop: records what QDesktopServices::openUrl was asked to open.
+class UrlCatcher : public QObject
+{
+    Q_OBJECT
+public:
+    QList<QUrl> urls;
+public slots:
+    void open(const QUrl &url) { urls.append(url); }
+};
 
 class tst_ChatModel : public QObject
 {
@@ -74,6 +105,7 @@ private slots:
     void appendingLaysOutOnlyTheNewItem();
     void showAllMakesTheResultTaller();
     void doubleClickOpensSelectableText();
+    void outputFileLinksOpenTheFileAndItsFolder();
     void liveItemGrowsAndIsReplacedInPlace();
     void liveAnswerCoalescesDeltas();
     void liveAnswerEndings();
@@ -259,6 +291,39 @@ void tst_ChatModel::doubleClickOpensSelectableText()
     text->selectAll();
     QCOMPARE(text->textCursor().selectedText(), u"Run ls -la and read the output."_s);
     QVERIFY(view.viewport()->rect().contains(text->geometry()));
+}
+
+void tst_ChatModel::outputFileLinksOpenTheFileAndItsFolder()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"call_1.log"_s);
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(600, 500);
+    ChatItem saved = toolResult(lines(3) + u"\n[The full output (20000000 bytes) is in the file "_s
+                                + QDir::toNativeSeparators(path) + u"]"_s);
+    saved.outputFile = {path, 20000000, true, {}};
+    model.append(saved);
+    model.append(toolResult(lines(3)));
+    QCOMPARE(model.index(0, 0).data(ChatModel::OutputFilePathRole).toString(), path);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    UrlCatcher desktop;
+    QDesktopServices::setUrlHandler(u"file"_s, &desktop, "open");
+    const QPoint open = findHit(view, 0, Gui::ChatDelegate::Hit::OpenOutputFile);
+    const QPoint folder = findHit(view, 0, Gui::ChatDelegate::Hit::ShowOutputFolder);
+    QVERIFY(!open.isNull() && !folder.isNull());
+    QVERIFY(open.x() < folder.x()); // "Open", then "Show in folder", on one line
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, open);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, folder);
+    QDesktopServices::unsetUrlHandler(u"file"_s);
+    QCOMPARE(desktop.urls,
+             QList<QUrl>({QUrl::fromLocalFile(path), QUrl::fromLocalFile(dir.path())}));
+
+    // A result that kept all of its output has no such links.
+    QVERIFY(findHit(view, 1, Gui::ChatDelegate::Hit::OpenOutputFile).isNull());
 }
 
 void tst_ChatModel::liveItemGrowsAndIsReplacedInPlace()

@@ -6,16 +6,20 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "keystore.h"
+#include "longoutput.h"
 #include "mainwindow.h"
 #include "promptedit.h"
+#include "testpaths.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -117,10 +121,11 @@ struct Fixture
         settings.maxTurns = 5;
         settings.requestTimeoutSeconds = 30;
         MainWindow::Options options;
-        options.commandRunner = std::make_shared<FakeCommandRunner>();
+        options.commandRunner = runner;
         options.keyStore = &keyStore;
         options.persist = false;
         options.conversationDirectory = storeDirectory;
+        options.outputDirectory = store.filePath(u"outputs"_s);
         window = std::make_unique<MainWindow>(settings, options);
         AgentOptions agent = window->controller().options();
         agent.systemPrompt = systemPrompt;
@@ -148,6 +153,7 @@ struct Fixture
     FakeChatServer server;
     QTemporaryDir store;
     QString storeDirectory;
+    std::shared_ptr<CommandRunner> runner = std::make_shared<FakeCommandRunner>();
     std::unique_ptr<MainWindow> window;
     std::unique_ptr<QAbstractItemModelTester> tester;
 };
@@ -167,6 +173,7 @@ private slots:
     void reopenedConversationContinues();
     void renamePersists();
     void deleteAsksFirst();
+    void longOutputIsKeptWithTheConversationAndDeletedWithIt();
     void interruptedTailIsRepairedVisibly();
     void exportsJsonAndMarkdown();
     void openingWaitsForTheRun();
@@ -224,11 +231,9 @@ void tst_Conversations::aRunIsSavedAsItGoes()
 void tst_Conversations::writeErrorIsShownOnceAndTheRunGoesOn()
 {
     QTemporaryDir dir;
-    const QString notAFolder = dir.filePath(u"file"_s);
-    QFile blocker(notAFolder);
-    QVERIFY(blocker.open(QIODevice::WriteOnly));
-    blocker.close();
-    Fixture f(notAFolder + u"/conversations"_s);
+    const QString unwritable = uncreatableFolder(dir.path());
+    QVERIFY(!unwritable.isEmpty());
+    Fixture f(unwritable);
     f.server.script({FakeResponse::answer(u"One."_s), FakeResponse::answer(u"Two."_s)});
     f.createWindow();
     f.type(u"first"_s);
@@ -238,7 +243,7 @@ void tst_Conversations::writeErrorIsShownOnceAndTheRunGoesOn()
 
     const QList<ChatItem> errors = itemsOf(f.window->chatModel(), ChatItem::ErrorMessage);
     QCOMPARE(errors.size(), 1);
-    QVERIFY2(errors[0].text.contains(QDir::toNativeSeparators(notAFolder)),
+    QVERIFY2(errors[0].text.contains(QDir::toNativeSeparators(unwritable)),
              qPrintable(errors[0].text));
     QCOMPARE(itemsOf(f.window->chatModel(), ChatItem::AssistantText).size(), 2);
 }
@@ -342,6 +347,49 @@ void tst_Conversations::deleteAsksFirst()
     QVERIFY(f.window->currentConversationId().isEmpty());
     QVERIFY(f.window->controller().history().isEmpty());
     QCOMPARE(f.window->chatModel()->rowCount(), 0);
+}
+
+void tst_Conversations::longOutputIsKeptWithTheConversationAndDeletedWithIt()
+{
+    Fixture f;
+    f.runner = std::make_shared<ProcessCommandRunner>();
+    f.createWindow();
+    const QJsonObject arguments{
+            {u"command"_s, countingCommand(f.window->settings().workspace, 100000)}};
+    f.server.script({FakeResponse::toolCall(u"call_1"_s,
+                                            u"shell"_s,
+                                            QString::fromUtf8(QJsonDocument(arguments).toJson(
+                                                    QJsonDocument::Compact))),
+                     FakeResponse::answer(u"Counted."_s)});
+    f.type(u"Count to 100000"_s);
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
+    box->button(QMessageBox::Yes)->click();
+    QTRY_VERIFY_WITH_TIMEOUT(f.server.requests().size() == 2 && !f.window->controller().isRunning(),
+                             15000);
+
+    // In the conversation's own folder, named after the call; the model is told where.
+    const QString id = f.window->currentConversationId();
+    QVERIFY(!id.isEmpty());
+    const QString folder = f.store.filePath(u"outputs/"_s + id);
+    const QString path = QDir(folder).filePath(u"call_1.log"_s);
+    const QList<ChatItem> results = itemsOf(f.window->chatModel(), ChatItem::ToolResult);
+    QCOMPARE(results.size(), 1);
+    QCOMPARE(results.at(0).outputFile.path, path);
+    QVERIFY(results.at(0).outputFile.complete);
+    QCOMPARE(QFileInfo(path).size(), 588895); // seq 1 100000 | wc -c
+    const QString sent
+            = f.server.requests().at(1).toolMessages().value(0).value(u"content"_s).toString();
+    QVERIFY2(sent.endsWith(u"[The full output (588895 bytes) is in the file %1]"_s.arg(
+                     QDir::toNativeSeparators(path))),
+             qPrintable(sent.right(200)));
+
+    f.window->conversationPanel()->deleteAction()->trigger();
+    QTRY_VERIFY((box = visibleMessageBox()));
+    box->button(QMessageBox::Yes)->click();
+    QTRY_VERIFY(!QFile::exists(f.window->conversationStore().pathFor(id)));
+    QVERIFY(!QFileInfo::exists(folder));
+    QVERIFY(QFileInfo::exists(f.store.filePath(u"outputs"_s))); // other conversations' stay
 }
 
 void tst_Conversations::interruptedTailIsRepairedVisibly()

@@ -113,7 +113,7 @@ QMessageBox *openMessageBox()
 }
 
 // Every kind of chat item, including those a demo run does not produce: a failed and a long
-// result, a denial, an error with its hint, a notice.
+// result (with its whole output in a file), a denial, an error with its hint, a notice.
 void saveGallery(const QString &path, bool chinese)
 {
     using Gui::ChatItem;
@@ -136,15 +136,20 @@ void saveGallery(const QString &path, bool chinese)
         none);
     add(ChatItem::ToolCall, {}, [](ChatItem &item) {
         item.toolCallId = u"call_1"_s;
-        item.arguments = u"{\"command\":\"cmake --build build && ctest --test-dir build\"}"_s;
+        item.arguments = u"{\"command\":\"cmake --build build && ctest --test-dir build -V\"}"_s;
     });
+    // Verbose enough to be cut: head and tail shown, the whole output in a file.
+    const QString outputFile = u"/home/user/.local/share/AgentLoop/AgentLoop/outputs/"
+                               u"20261129-224705-3f2a/call_1.log"_s;
     QStringList output;
     for (int i = 1; i <= 14; ++i)
         output << u"%1/14 Test #%1: tst_unit_%1 ...................   Passed    0.0%2 sec"_s.arg(i)
                           .arg(i % 10);
-    add(ChatItem::ToolResult, output.join(u'\n'), [](ChatItem &item) {
+    output << u"[The full output (48213507 bytes) is in the file %1]"_s.arg(outputFile);
+    add(ChatItem::ToolResult, output.join(u'\n'), [&outputFile](ChatItem &item) {
         item.exitCode = 0;
         item.durationMs = 8420;
+        item.outputFile = {outputFile, 48213507, true, {}};
     });
     add(ChatItem::ToolCall, {}, [](ChatItem &item) {
         item.toolCallId = u"call_2"_s;
