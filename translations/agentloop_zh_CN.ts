@@ -1031,6 +1031,10 @@ Started %2</source>
         <source>The credential store did not answer within %1 s.</source>
         <translation>系统凭据存储在 %1 秒内没有响应。</translation>
     </message>
+    <message>
+        <source>Credential Manager error %1: %2</source>
+        <translation>凭据管理器错误 %1:%2</translation>
+    </message>
 </context>
 <context>
     <name>Gui::MainWindow</name>
@@ -1718,6 +1722,25 @@ Total: %3 tokens</source>
     <message>
         <source>Choose a file in a folder you can write to.</source>
         <translation>请选择位于你有写入权限的文件夹中的文件。</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Agent Loop: a desktop coding agent.</source>
+        <translation>Agent Loop:桌面编程智能体。</translation>
+    </message>
+    <message>
+        <source>task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>A task to send as soon as the window is ready (it waits in the prompt box while the settings are incomplete).</source>
+        <translation>窗口就绪后立即发送的任务(设置尚不完整时,它留在输入框中等待)。</translation>
+    </message>
+    <message>
+        <source>[task]</source>
+        <translation>[任务]</translation>
     </message>
 </context>
 </TS>
