@@ -139,8 +139,8 @@ std::optional<ToolResult> runCommand(const ShellTool &tool, const QString &comma
     return spy.first().first().value<ToolResult>();
 }
 
-// Runs command with the machine's /bin/sh in workspace, its whole output, when long, going to
-// outputFolder.
+// Runs command with the machine's shell (detectShell()) in workspace, its whole output, when
+// long, going to outputFolder.
 std::optional<ToolResult> runWithOutputFolder(const QString &workspace,
                                               const QString &outputFolder,
                                               const QString &command)
@@ -150,7 +150,7 @@ std::optional<ToolResult> runWithOutputFolder(const QString &workspace,
     options.outputDirectory = [outputFolder] {
         return outputFolder;
     };
-    return runCommand(ShellTool(std::make_shared<ProcessCommandRunner>(posixShell()), options),
+    return runCommand(ShellTool(std::make_shared<ProcessCommandRunner>(detectShell()), options),
                       command);
 }
 

@@ -83,7 +83,7 @@ if [[ $run_tests == 1 ]]; then
 
     step "the test suite as Windows programs, under Wine"
     # One wineserver for the whole run, started before two tests race to start it.
-    wineserver -p
+    wineserver -p 2>/dev/null || true  # (it may be running already)
     wine cmd /c exit >/dev/null 2>&1
     suite=0
     (cd "$build" && ctest --output-on-failure --timeout 600 -j "$jobs") || suite=$?

@@ -140,10 +140,14 @@ tool_message=$(sed -n 2p "$work/requests.jsonl" | jq -c '[.messages[] | select(.
     || fail "the tool's result is not 42: $tool_message"
 log "   the provider received the tool's result: $tool_message"
 
-conversations="$local_data/AgentLoop/Agent Loop/conversations"
+conversations="$local_data/AgentLoop/AgentLoop/conversations"
 answer_saved() { grep -qs "命令执行成功,输出是 42" "$conversations"/*.jsonl; }
 wait_for 30 answer_saved || fail "no saved conversation with the final answer under $conversations"
 log "   final answer saved in $(basename "$(ls "$conversations"/*.jsonl)")"
+if command -v import >/dev/null; then
+    sleep 1 # the answer is painted after it is saved
+    import -window root "$out/smoke-test.png" && log "   screenshot: $out/smoke-test.png"
+fi
 xdotool search --name "Agent Loop" key --clearmodifiers ctrl+q 2>/dev/null || true
 wait_for 15 bash -c "! kill -0 $app_pid 2>/dev/null" || kill "$app_pid" 2>/dev/null || true
 app_pid=
