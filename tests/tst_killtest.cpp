@@ -255,8 +255,6 @@ void tst_KillTest::killAtRandomMoments()
             }
         }
         const bool exitedBeforeKill = !finished.isEmpty();
-        const QString phase = phaseOf(QString::fromUtf8(standardError), exitedBeforeKill);
-        ++phases[phase];
         if (!exitedBeforeKill) {
 #ifdef Q_OS_WIN
             process.kill(); // TerminateProcess: no chance to clean up, as SIGKILL
@@ -265,8 +263,12 @@ void tst_KillTest::killAtRandomMoments()
 #endif
         }
         QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 5000));
-        if (!exitedBeforeKill)
-            QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+        // The run can end on its own between the last look and the kill (a zombie on Linux, a
+        // process that already exited on Windows): then it exited normally and was not killed.
+        const bool ranToTheEnd = exitedBeforeKill
+                                 || process.exitStatus() == QProcess::NormalExit;
+        const QString phase = phaseOf(QString::fromUtf8(standardError), ranToTheEnd);
+        ++phases[phase];
 
         // Everything the provider had been sent is what the process had completed.
         const QList<RecordedRequest> requests = server.requests();
