@@ -27,6 +27,9 @@ if [ $windows -eq 1 ]; then
         wine wine64 xvfb xauth xdotool x11-utils jq  # the tests and the installed app under Wine
     )
 fi
+# Installed with their recommended packages: the X11 libraries, fonts and TLS library that Wine
+# loads at run time are only recommended by Debian's libwine.
+with_recommends=(wine wine64 libwine-dev)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -57,6 +60,16 @@ if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi
 
+plain=()
+recommended=()
+for package in "${missing[@]}"; do
+    if [[ " ${with_recommends[*]} " == *" $package "* ]]; then
+        recommended+=("$package")
+    else
+        plain+=("$package")
+    fi
+done
 echo "install-deps: installing ${missing[*]}"
 $sudo apt-get update
-$sudo apt-get install -y --no-install-recommends "${missing[@]}"
+[ ${#plain[@]} -eq 0 ] || $sudo apt-get install -y --no-install-recommends "${plain[@]}"
+[ ${#recommended[@]} -eq 0 ] || $sudo apt-get install -y "${recommended[@]}"
