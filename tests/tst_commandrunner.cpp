@@ -362,9 +362,9 @@ void tst_CommandRunner::commandsDoNotSeeTheApiKey()
     ProcessCommandRunner runner(testShell());
     QObject owner;
     // cmd.exe leaves the name of an unset variable as it is.
-    const QString command = spelled(
-            u"printf '%s/%s' \"${OPENAI_API_KEY-unset}\" \"$AGENTLOOP_TEST_MARKER\""_s,
-            u"echo %OPENAI_API_KEY%/%AGENTLOOP_TEST_MARKER%"_s);
+    const QString command
+            = spelled(u"printf '%s/%s' \"${OPENAI_API_KEY-unset}\" \"$AGENTLOOP_TEST_MARKER\""_s,
+                      u"echo %OPENAI_API_KEY%/%AGENTLOOP_TEST_MARKER%"_s);
     CommandRun *run = runner.start(request(command), &owner);
     QSignalSpy spy(run, &CommandRun::finished);
     QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, finishTimeoutMs);
@@ -451,9 +451,8 @@ void tst_CommandRunner::nonAsciiOutputRoundTrips_data()
                                << u"中文 ünïcödé\r\n"_s << u"é😀\r\n"_s;
     QTest::newRow("cmd: argument of a child process")
             << u"cmd"_s << u"cmd /d /c echo 中文 ünïcödé"_s << u"中文 ünïcödé\r\n"_s << QString();
-    QTest::newRow("PowerShell: Write-Output")
-            << u"PowerShell"_s << u"Write-Output '中文 ünïcödé'"_s << u"中文 ünïcödé\r\n"_s
-            << QString();
+    QTest::newRow("PowerShell: Write-Output") << u"PowerShell"_s << u"Write-Output '中文 ünïcödé'"_s
+                                              << u"中文 ünïcödé\r\n"_s << QString();
 #else
     QTest::newRow("sh: printf") << u"sh"_s << u"printf '中文 ünïcödé\\n'; printf 'é😀\\n' >&2"_s
                                 << u"中文 ünïcödé\n"_s << u"é😀\n"_s;
@@ -487,11 +486,11 @@ void tst_CommandRunner::characterSplitAcrossReadsDecodes()
     // 中 is E4 B8 AD; the pause makes its first byte arrive in a read of its own. cmd.exe writes
     // through the console code page: in 1252, ä, ¸ and the soft hyphen are exactly those bytes.
     ProcessCommandRunner runner(testShell());
-    const auto outcome = runToEnd(
-            runner,
-            request(spelled(u"printf 'a\\344'; sleep 0.3; printf '\\270\\255b\\n'"_s,
-                            u"chcp 1252>nul& <nul set /p =aä& ping -n 2 127.0.0.1 >nul& "
-                            u"echo ¸\u00ADb"_s)));
+    const auto outcome
+            = runToEnd(runner,
+                       request(spelled(u"printf 'a\\344'; sleep 0.3; printf '\\270\\255b\\n'"_s,
+                                       u"chcp 1252>nul& <nul set /p =aä& ping -n 2 127.0.0.1 >nul& "
+                                       u"echo ¸\u00ADb"_s)));
     QVERIFY(outcome);
     QCOMPARE(outcome->standardOutput.render(), u"a中b"_s + newline());
 }
@@ -536,8 +535,8 @@ void tst_CommandRunner::outputIsCappedHeadAndTail()
     const qint64 lines = testShellIsCmd() ? 1000 : 2500000;
     ProcessCommandRunner runner(testShell());
     CommandRequest r = request(spelled(u"yes x | head -c 5000000; echo done >&2"_s,
-                                       u"(for /l %i in (1,1,1000) do @echo %1)& echo done>&2"_s
-                                               .arg(QString(98, u'x'))));
+                                       u"(for /l %i in (1,1,1000) do @echo %1)& echo done>&2"_s.arg(
+                                               QString(98, u'x'))));
     r.outputLimit = 30000;
     r.timeout = 0ms;
     const auto outcome = runToEnd(runner, r);
@@ -793,11 +792,12 @@ void tst_CommandRunner::backgroundLeftoversAreKilledAfterExit()
     // The leftover keeps the output pipe open too: finishing must not wait for it. cmd.exe lingers
     // two seconds, so that the test sees the leftover (a ping.exe under a child cmd) run.
     QObject owner;
-    CommandRun *run = runner.start(
-            request(spelled(u"sleep 300 & echo $! > %1; echo done"_s.arg(shellQuoted(pidFile)),
-                            u"start /b cmd /d /c ping -n 300 127.0.0.1 >nul& "
-                            u"ping -n 3 127.0.0.1 >nul& echo done"_s)),
-            &owner);
+    CommandRun *run
+            = runner.start(request(spelled(u"sleep 300 & echo $! > %1; echo done"_s.arg(
+                                                   shellQuoted(pidFile)),
+                                           u"start /b cmd /d /c ping -n 300 127.0.0.1 >nul& "
+                                           u"ping -n 3 127.0.0.1 >nul& echo done"_s)),
+                           &owner);
     QSignalSpy spy(run, &CommandRun::finished);
     const qint64 leftoverPid = waitForGrandchild(run, pidFile);
     QVERIFY(leftoverPid > 0);

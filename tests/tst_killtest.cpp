@@ -265,8 +265,7 @@ void tst_KillTest::killAtRandomMoments()
         QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 5000));
         // The run can end on its own between the last look and the kill (a zombie on Linux, a
         // process that already exited on Windows): then it exited normally and was not killed.
-        const bool ranToTheEnd = exitedBeforeKill
-                                 || process.exitStatus() == QProcess::NormalExit;
+        const bool ranToTheEnd = exitedBeforeKill || process.exitStatus() == QProcess::NormalExit;
         const QString phase = phaseOf(QString::fromUtf8(standardError), ranToTheEnd);
         ++phases[phase];
 

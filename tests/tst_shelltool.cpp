@@ -498,23 +498,23 @@ void tst_ShellTool::realShell_data()
 #ifdef Q_OS_WIN
     // cmd.exe and PowerShell end lines with CRLF: the model gets neither the trailing CR nor LF.
     QTest::newRow("cmd: echo 42") << u"cmd"_s << u"echo 42"_s << u"42"_s << true << 0;
-    QTest::newRow("cmd: Chinese") << u"cmd"_s << u"echo 中文 ünïcödé"_s << u"中文 ünïcödé"_s
-                                  << true << 0;
+    QTest::newRow("cmd: Chinese") << u"cmd"_s << u"echo 中文 ünïcödé"_s << u"中文 ünïcödé"_s << true
+                                  << 0;
     QTest::newRow("cmd: exit 3") << u"cmd"_s << u"exit /b 3"_s
                                  << u"shell_failed: exit code 3\n(no output)"_s << false << 3;
     QTest::newRow("cmd: stderr and exit 1")
             << u"cmd"_s << u"echo out& echo err>&2& exit /b 1"_s
             << u"shell_failed: exit code 1\nout\n[stderr]\nerr"_s << false << 1;
     // cmd.exe leaves the name of an unset variable as it is.
-    QTest::newRow("cmd: API key withheld") << u"cmd"_s << u"echo %OPENAI_API_KEY%"_s
-                                           << u"%OPENAI_API_KEY%"_s << true << 0;
+    QTest::newRow("cmd: API key withheld")
+            << u"cmd"_s << u"echo %OPENAI_API_KEY%"_s << u"%OPENAI_API_KEY%"_s << true << 0;
     QTest::newRow("PowerShell: echo 42")
             << u"PowerShell"_s << u"Write-Output 42"_s << u"42"_s << true << 0;
     QTest::newRow("PowerShell: Chinese") << u"PowerShell"_s << u"Write-Output '中文 ünïcödé'"_s
                                          << u"中文 ünïcödé"_s << true << 0;
-    QTest::newRow("PowerShell: exit 3") << u"PowerShell"_s << u"exit 3"_s
-                                        << u"shell_failed: exit code 3\n(no output)"_s << false
-                                        << 3;
+    QTest::newRow("PowerShell: exit 3")
+            << u"PowerShell"_s << u"exit 3"_s << u"shell_failed: exit code 3\n(no output)"_s
+            << false << 3;
     QTest::newRow("PowerShell: API key withheld")
             << u"PowerShell"_s << u"if ($env:OPENAI_API_KEY) { 'set' } else { 'unset' }"_s
             << u"unset"_s << true << 0;
@@ -608,7 +608,8 @@ void tst_ShellTool::realShellWorkingDirectoryIsTheWorkspace()
 
     // And a relative path resolves there, too, with a non-ASCII name (the same quoting works in
     // all three shells).
-    const std::optional<ToolResult> written = runCommand(tool, u"echo hi > \"made here 文件.txt\""_s);
+    const std::optional<ToolResult> written = runCommand(tool,
+                                                         u"echo hi > \"made here 文件.txt\""_s);
     QVERIFY(written);
     QVERIFY2(written->ok, qPrintable(written->content));
     QVERIFY(QFileInfo::exists(QDir(workspace.path()).filePath(u"made here 文件.txt"_s)));

@@ -727,7 +727,9 @@ void tst_StreamAssembler::scannerReadsRecordingsAsJsonDocument()
     QFETCH(QString, path);
     SseParser parser;
     Payloads payloads;
-    const auto collect = [&](const SseEventView &event) { payloads.append(event.data.toByteArray()); };
+    const auto collect = [&](const SseEventView &event) {
+        payloads.append(event.data.toByteArray());
+    };
     QVERIFY(parser.feed(readVector(path), collect));
     QVERIFY(parser.finish(collect));
     QVERIFY(payloads.size() > 2);
@@ -776,8 +778,7 @@ void tst_StreamAssembler::scannerReadsChunksAsJsonDocument_data()
                         R"("choices":[{"index":0,"logprobs":{"content":[{"token":"x","logprob":)"
                         R"(-0.25,"bytes":[120]}]},"delta":{"audio":{"a":"\u00e9"},"content":"x"}}]})"}
             << true;
-    QTest::newRow("content null, then text")
-            << Payloads{text("null"), text(R"("x")")} << true;
+    QTest::newRow("content null, then text") << Payloads{text("null"), text(R"("x")")} << true;
     QTest::newRow("content only empty") << Payloads{text(R"("")")} << true;
     QTest::newRow("several choices")
             << Payloads{R"({"choices":[{"index":1,"delta":{"content":"no"}},{"index":0,"delta":)"
@@ -801,12 +802,11 @@ void tst_StreamAssembler::scannerReadsChunksAsJsonDocument_data()
             << Payloads{calls(R"([{"index":-1,"id":"call_a","function":{"name":"a"}}])"),
                         calls(R"([{"index":99999999999,"id":"call_b","function":{"name":"b"}}])")}
             << true;
-    QTest::newRow("reasoning")
-            << Payloads{delta(R"({"reasoning_content":"think"})"),
-                        delta(R"({"reasoning_content":null,"reasoning":" more"})"),
-                        delta(R"({"reasoning":"ignored","reasoning_content":""})"),
-                        text(R"("answer")")}
-            << true;
+    QTest::newRow("reasoning") << Payloads{delta(R"({"reasoning_content":"think"})"),
+                                           delta(R"({"reasoning_content":null,"reasoning":" more"})"),
+                                           delta(R"({"reasoning":"ignored","reasoning_content":""})"),
+                                           text(R"("answer")")}
+                               << true;
     QTest::newRow("refusal") << Payloads{delta(R"({"refusal":"no","content":null})"),
                                          delta(R"({"refusal":null})")}
                              << true;
@@ -816,7 +816,8 @@ void tst_StreamAssembler::scannerReadsChunksAsJsonDocument_data()
                         R"(2,"total_tokens":3,"prompt_tokens_details":{"cached_tokens":0}}})"}
             << true;
     QTest::newRow("usage null, then partial")
-            << Payloads{text(R"("x")"), R"({"choices":null,"usage":null})",
+            << Payloads{text(R"("x")"),
+                        R"({"choices":null,"usage":null})",
                         R"({"usage":{"total_tokens":5,"prompt_tokens":null}})"}
             << true;
     QTest::newRow("error null") << Payloads{R"({"error":null,"choices":[{"delta":{"content":"x"}}]})"}
@@ -850,10 +851,9 @@ void tst_StreamAssembler::scannerReadsChunksAsJsonDocument_data()
     QTest::newRow("cut UTF-8") << Payloads{text("\"\xE6\xB5\"")} << false;
     QTest::newRow("not an object") << Payloads{"[1]", "\"x\"", "42"} << false;
     QTest::newRow("byte order mark") << Payloads{"\xEF\xBB\xBF" + text(R"("x")")} << false;
-    QTest::newRow("deep nesting")
-            << Payloads{"{\"x\":" + QByteArray(100, '[') + QByteArray(100, ']')
-                        + R"(,"choices":[{"delta":{"content":"x"}}]})"}
-            << false;
+    QTest::newRow("deep nesting") << Payloads{"{\"x\":" + QByteArray(100, '[') + QByteArray(100, ']')
+                                              + R"(,"choices":[{"delta":{"content":"x"}}]})"}
+                                  << false;
     QTest::newRow("choice not an object") << Payloads{R"({"choices":[1]})"} << false;
     QTest::newRow("delta not an object") << Payloads{delta(R"("x")")} << false;
 }
@@ -864,8 +864,8 @@ void tst_StreamAssembler::scannerReadsChunksAsJsonDocument()
 {
     QFETCH(Payloads, payloads);
     QFETCH(bool, scanned);
-    const Payloads ending{
-            R"({"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})", done};
+    const Payloads ending{R"({"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})",
+                          done};
     qsizetype jsonDocumentChunks = -1;
     QCOMPARE(compareChunkReadings(payloads + ending, &jsonDocumentChunks), QString());
     if (scanned)

@@ -47,8 +47,8 @@ FakeResponse answer(const RecordedRequest &request)
     const QList<QJsonObject> results = request.toolMessages();
     if (results.isEmpty()) {
         const QString arguments = QString::fromUtf8(
-                QJsonDocument(QJsonObject{{u"command"_s, printFortyTwo(request.json()[u"tools"_s]
-                                                                             .toArray())}})
+                QJsonDocument(QJsonObject{{u"command"_s,
+                                           printFortyTwo(request.json()[u"tools"_s].toArray())}})
                         .toJson(QJsonDocument::Compact));
         return FakeResponse::toolCall(seedCallId, u"shell"_s, arguments);
     }
@@ -73,8 +73,7 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.addHelpOption();
     const QCommandLineOption portFile(u"port-file"_s, u"Where to write the base URL."_s, u"file"_s);
-    const QCommandLineOption log(u"log"_s, u"Where to append each chat request body."_s,
-                                 u"file"_s);
+    const QCommandLineOption log(u"log"_s, u"Where to append each chat request body."_s, u"file"_s);
     parser.addOptions({portFile, log});
     parser.process(app);
     if (!parser.isSet(portFile) || !parser.isSet(log)) {
@@ -94,7 +93,8 @@ int main(int argc, char *argv[])
         writeFile(logPath, request.body + '\n', QIODevice::Append);
         return answer(request);
     });
-    if (!writeFile(parser.value(portFile), server.baseUrl().toString().toUtf8(),
+    if (!writeFile(parser.value(portFile),
+                   server.baseUrl().toString().toUtf8(),
                    QIODevice::WriteOnly | QIODevice::Truncate)) {
         std::fputs("agentloop-fakeprovider: cannot write the port file\n", stderr);
         return 1;

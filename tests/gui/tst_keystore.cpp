@@ -344,8 +344,7 @@ void tst_KeyStore::credentialManagerRoundTrip()
     // What the user sees in Credential Manager: a generic credential "<service>/OPENAI_API_KEY".
     const QString target = store.service() + u"/OPENAI_API_KEY"_s;
     PCREDENTIALW credential = nullptr;
-    QVERIFY(CredReadW(reinterpret_cast<LPCWSTR>(target.utf16()), CRED_TYPE_GENERIC, 0,
-                      &credential));
+    QVERIFY(CredReadW(reinterpret_cast<LPCWSTR>(target.utf16()), CRED_TYPE_GENERIC, 0, &credential));
     const QByteArray secret(reinterpret_cast<const char *>(credential->CredentialBlob),
                             qsizetype(credential->CredentialBlobSize));
     CredFree(credential);
@@ -363,8 +362,7 @@ void tst_KeyStore::credentialManagerRoundTrip()
     QSignalSpy deleted(&store, &KeyStore::keyDeleted);
     store.deleteKey();
     QTRY_COMPARE(deleted.size(), 1);
-    QVERIFY(!CredReadW(reinterpret_cast<LPCWSTR>(target.utf16()), CRED_TYPE_GENERIC, 0,
-                       &credential));
+    QVERIFY(!CredReadW(reinterpret_cast<LPCWSTR>(target.utf16()), CRED_TYPE_GENERIC, 0, &credential));
     QCOMPARE(GetLastError(), DWORD(ERROR_NOT_FOUND));
     QSignalSpy readAgain(&other, &KeyStore::keyRead);
     other.readKey();
