@@ -26,6 +26,8 @@ struct ApprovalRequest
     QString reason;
     QString arguments; // the arguments text exactly as the model sent it
     QJsonObject argumentsObject;
+    // What will run, decoded: what every front end shows (through displayText()).
+    CallPreview preview;
 };
 
 enum class Decision { Allow, Deny };

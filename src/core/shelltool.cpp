@@ -143,6 +143,11 @@ QString ShellTool::approvalReason() const
             .arg(shellPhrase(m_runner->shell()));
 }
 
+CallPreview ShellTool::preview(const QJsonObject &arguments) const
+{
+    return {CallPreview::Command, arguments.value(u"command"_s).toString()};
+}
+
 ToolRun *ShellTool::invoke(const PreparedCall &call, QObject *parent) const
 {
     CommandRequest request;

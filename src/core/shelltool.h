@@ -29,6 +29,8 @@ public:
     ShellTool(std::shared_ptr<CommandRunner> runner, ShellToolOptions options);
 
     QString approvalReason() const override;
+    // The command line itself, exactly what the shell receives.
+    CallPreview preview(const QJsonObject &arguments) const override;
     ToolRun *invoke(const PreparedCall &call, QObject *parent) const override;
 
     const ShellToolOptions &options() const { return m_options; }

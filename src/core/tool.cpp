@@ -2,6 +2,10 @@
 
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QSet>
+
+#include <algorithm>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -9,6 +13,136 @@ namespace AgentLoop {
 
 // The texts in this file go to the model, not to the user: they stay English and untranslated,
 // with a stable code first so the model (and tests) can tell failures apart.
+
+namespace {
+
+bool hasLoneSurrogate(QStringView text)
+{
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i].isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate())
+            ++i;
+        else if (text[i].isSurrogate())
+            return true;
+    }
+    return false;
+}
+
+// Reads the JSON string starting at the quote at text[i], decoding its escapes; i ends after the
+// closing quote. The text has already been parsed once, so it is well formed.
+QString readJsonString(QStringView text, qsizetype &i)
+{
+    QString value;
+    for (++i; i < text.size() && text[i] != u'"'; ++i) {
+        if (text[i] != u'\\') {
+            value += text[i];
+            continue;
+        }
+        if (++i >= text.size())
+            break;
+        switch (text[i].unicode()) {
+        case u'b':
+            value += u'\b';
+            break;
+        case u'f':
+            value += u'\f';
+            break;
+        case u'n':
+            value += u'\n';
+            break;
+        case u'r':
+            value += u'\r';
+            break;
+        case u't':
+            value += u'\t';
+            break;
+        case u'u':
+            value += QChar(char16_t(text.sliced(i + 1, std::min<qsizetype>(4, text.size() - i - 1))
+                                            .toUShort(nullptr, 16)));
+            i += 4;
+            break;
+        default:
+            value += text[i];
+            break; // \" \\ \/
+        }
+    }
+    ++i;
+    return value;
+}
+
+// The first key that appears twice in one object, or nothing. A JSON parser keeps one of the two
+// values silently; the user would approve one and the tool would run the other.
+std::optional<QString> duplicateKey(QStringView text)
+{
+    struct Level
+    {
+        bool isObject = false;
+        bool expectingKey = false;
+        QSet<QString> keys;
+    };
+    QList<Level> levels;
+    for (qsizetype i = 0; i < text.size();) {
+        const QChar c = text[i];
+        if (c == u'"') {
+            const QString string = readJsonString(text, i);
+            if (!levels.isEmpty() && levels.last().isObject && levels.last().expectingKey) {
+                if (levels.last().keys.contains(string))
+                    return string;
+                levels.last().keys.insert(string);
+                levels.last().expectingKey = false;
+            }
+            continue;
+        }
+        if (c == u'{' || c == u'[')
+            levels.append(Level{c == u'{', c == u'{', {}});
+        else if ((c == u'}' || c == u']') && !levels.isEmpty())
+            levels.removeLast();
+        else if (c == u',' && !levels.isEmpty() && levels.last().isObject)
+            levels.last().expectingKey = true;
+        ++i;
+    }
+    return std::nullopt;
+}
+
+// Why a decoded text cannot be shown and run faithfully: a NUL ends a command or a path early for
+// the operating system (what runs would be shorter than what was approved), and a lone surrogate
+// is not a character at all.
+QString unfaithfulText(const QString &text, const QString &what)
+{
+    if (text.contains(QChar(u'\0')))
+        return u"%1 contains a NUL character (\\u0000), which would cut it short where it is used. "
+               u"Remove it."_s.arg(what);
+    if (hasLoneSurrogate(text))
+        return u"%1 contains a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF), which is not "
+               u"a character. Send valid Unicode."_s.arg(what);
+    return {};
+}
+
+QString unfaithfulValue(const QJsonValue &value, const QString &path)
+{
+    if (value.isString())
+        return unfaithfulText(value.toString(), u"the value of \"%1\""_s.arg(path));
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            if (QString problem = unfaithfulValue(array.at(i), u"%1[%2]"_s.arg(path).arg(i));
+                !problem.isEmpty())
+                return problem;
+        }
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            const QString child = path.isEmpty() ? it.key() : path + u'.' + it.key();
+            if (QString problem = unfaithfulText(it.key(), u"a key"_s); !problem.isEmpty())
+                return problem;
+            if (QString problem = unfaithfulValue(it.value(), child); !problem.isEmpty())
+                return problem;
+        }
+    }
+    return {};
+}
+
+} // namespace
 
 ToolResult ToolResult::failure(const QString &code, const QString &detail)
 {
@@ -35,6 +169,14 @@ QJsonObject Tool::definition() const
     };
 }
 
+CallPreview Tool::preview(const QJsonObject &arguments) const
+{
+    QString text = QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Indented));
+    while (text.endsWith(u'\n'))
+        text.chop(1);
+    return {CallPreview::Arguments, text};
+}
+
 QString Tool::checkArguments(const QJsonObject &) const
 {
     return {};
@@ -59,6 +201,19 @@ Preparation Tool::prepare(const ToolCall &call) const
                                    u"the arguments must be a JSON object."_s);
     }
     const QJsonObject arguments = document.object();
+    // What the user approves is the decoded arguments: refuse those that cannot be shown as what
+    // will run (the model may be prompt-injected and try exactly that).
+    if (const std::optional<QString> key = duplicateKey(call.arguments)) {
+        return ToolResult::failure(u"invalid_arguments"_s,
+                                   u"the key \"%1\" appears more than once in one object. Send "
+                                   u"each key once."_s.arg(*key));
+    }
+    if (const QString problem = hasLoneSurrogate(call.arguments)
+                                        ? unfaithfulText(call.arguments, u"the arguments text"_s)
+                                        : unfaithfulValue(arguments, {});
+        !problem.isEmpty()) {
+        return ToolResult::failure(u"invalid_arguments"_s, problem);
+    }
     const QList<SchemaViolation> violations = m_parameters.validate(arguments);
     if (!violations.isEmpty()) {
         return ToolResult::failure(u"invalid_arguments"_s,

@@ -42,6 +42,15 @@ struct PreparedCall
     QJsonObject arguments;
 };
 
+// What an approval shows as "what will run": decoded from the arguments, never the model's JSON
+// text (whose escapes and duplicate keys would show something else than what runs).
+struct CallPreview
+{
+    enum Kind { Command, Arguments };
+    Kind kind = Arguments;
+    QString text; // Command: the command line itself; Arguments: the arguments as indented JSON
+};
+
 // A call that could not be prepared gets its ToolResult instead (unknown_tool, invalid_arguments).
 using Preparation = std::variant<PreparedCall, ToolResult>;
 
@@ -74,6 +83,9 @@ public:
     bool needsApproval() const { return m_sideEffect != SideEffect::Read; }
     // Why this tool asks before it runs, shown with every approval request.
     virtual QString approvalReason() const = 0;
+
+    // What will run, for the approval; by default the decoded arguments as indented JSON.
+    virtual CallPreview preview(const QJsonObject &arguments) const;
 
     // {"type":"function","function":{"name","description","parameters"}}
     QJsonObject definition() const;
