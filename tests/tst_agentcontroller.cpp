@@ -75,6 +75,11 @@ private slots:
 
     // Tool snapshot.
     void toolSnapshotIsFrozenPerRequest();
+
+    // At most maxToolCallsPerMessage calls per assistant message.
+    void toolCallLimit_data();
+    void toolCallLimit();
+    void controllerRefusesTooManyToolCallsItself();
 };
 
 namespace {
@@ -1231,6 +1236,116 @@ void tst_AgentController::toolSnapshotIsFrozenPerRequest()
     QCOMPARE(toolMessages[1][u"tool_call_id"_s].toString(), u"call_2"_s);
     QCOMPARE(toolMessages[1][u"content"_s].toString(), u"hi"_s);
     QVERIFY(h.approvals.isEmpty()); // a read-only tool runs without asking
+}
+
+namespace {
+
+// count shell calls ("echo 0", "echo 1", ...) in one assistant message, whole or streamed.
+FakeResponse manyShellCalls(int count, bool streamed)
+{
+    QList<FakeToolCall> calls;
+    for (int i = 0; i < count; ++i)
+        calls.append({u"call_%1"_s.arg(i), u"shell"_s, uR"({"command":"echo %1"})"_s.arg(i)});
+    if (!streamed)
+        return FakeResponse::toolCalls(calls);
+    const auto event = [](const QJsonObject &delta, const QJsonValue &finishReason) {
+        return FakeResponse::sseEvent(
+                {{u"object"_s, u"chat.completion.chunk"_s},
+                 {u"choices"_s,
+                  QJsonArray{QJsonObject{{u"index"_s, 0},
+                                         {u"delta"_s, delta},
+                                         {u"finish_reason"_s, finishReason}}}}});
+    };
+    QList<QByteArray> chunks{event({{u"role"_s, u"assistant"_s}}, QJsonValue::Null)};
+    for (int i = 0; i < count; ++i) {
+        const QJsonObject fragment{{u"index"_s, i},
+                                   {u"id"_s, calls[i].id},
+                                   {u"type"_s, u"function"_s},
+                                   {u"function"_s,
+                                    QJsonObject{{u"name"_s, calls[i].name},
+                                                {u"arguments"_s, calls[i].arguments}}}};
+        chunks.append(event({{u"tool_calls"_s, QJsonArray{fragment}}}, QJsonValue::Null));
+    }
+    chunks.append(event({}, u"tool_calls"_s));
+    chunks.append(FakeResponse::sseDone());
+    return FakeResponse::stream(chunks, 0);
+}
+
+} // namespace
+
+void tst_AgentController::toolCallLimit_data()
+{
+    QTest::addColumn<bool>("streamed");
+    QTest::addColumn<int>("calls");
+
+    QTest::newRow("128, one body") << false << maxToolCallsPerMessage;
+    QTest::newRow("128, streamed") << true << maxToolCallsPerMessage;
+    QTest::newRow("129, one body") << false << maxToolCallsPerMessage + 1;
+    QTest::newRow("129, streamed") << true << maxToolCallsPerMessage + 1;
+}
+
+// Up to the limit every call is asked for and runs; one past it and nothing of the message runs,
+// nobody is asked, and the conversation can go on.
+void tst_AgentController::toolCallLimit()
+{
+    QFETCH(bool, streamed);
+    QFETCH(int, calls);
+
+    Harness h;
+    h.server.script({manyShellCalls(calls, streamed), FakeResponse::answer(u"all done"_s)});
+    h.allowAll();
+
+    QVERIFY(h.agent.run(u"go"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(h.ended(), 4 * endTimeoutMs);
+    if (calls <= maxToolCallsPerMessage) {
+        QVERIFY2(h.failed.isEmpty(), qPrintable(h.error().toString()));
+        QCOMPARE(h.answer(), u"all done"_s);
+        QCOMPARE(h.approvals.size(), calls);
+        const QStringList commands = commandsRun(h.runner);
+        QCOMPARE(commands.size(), calls);
+        QCOMPARE(commands.last(), u"echo %1"_s.arg(calls - 1));
+        QCOMPARE(h.server.requests().size(), 2);
+        QCOMPARE(h.server.requests()[1].toolMessages().size(), calls);
+        return;
+    }
+    QCOMPARE(h.error().kind, Error::Agent);
+    QCOMPARE(h.error().message,
+             u"The model asked for more than 128 tool calls in one message, so none of them was "
+             u"run."_s);
+    QVERIFY(!h.error().hint.isEmpty());
+    QVERIFY(h.approvals.isEmpty());
+    QVERIFY(commandsRun(h.runner).isEmpty());
+    QCOMPARE(h.server.requests().size(), 1);
+    QCOMPARE(h.agent.history().last().role(), Role::User);
+    QVERIFY(h.agent.history().checkPairing().hasValue());
+}
+
+// The last guard: a message over the limit that reached the loop some other way still runs
+// nothing. (ChatClient refuses one already, so the test hands it over as the client would.)
+void tst_AgentController::controllerRefusesTooManyToolCallsItself()
+{
+    Harness h;
+    h.server.script({FakeResponse::neverAnswer()});
+    h.allowAll();
+    QVERIFY(h.agent.run(u"go"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(h.server.requests().size(), 1, endTimeoutMs);
+
+    QList<ToolCall> calls;
+    for (int i = 0; i <= maxToolCallsPerMessage; ++i)
+        calls.append({u"call_%1"_s.arg(i), u"shell"_s, uR"({"command":"echo %1"})"_s.arg(i)});
+    Completion completion;
+    completion.message = Message::assistant(std::nullopt, calls);
+    completion.finishReason = u"tool_calls"_s;
+    emit h.agent.chatClient().completed(completion);
+    WAIT_FOR_END(h);
+
+    QCOMPARE(h.error().kind, Error::Agent);
+    QVERIFY2(h.error().message.contains(u"more than 128 tool calls"_s),
+             qPrintable(h.error().message));
+    QVERIFY(h.approvals.isEmpty());
+    QVERIFY(commandsRun(h.runner).isEmpty());
+    QCOMPARE(h.agent.history().last().role(), Role::User);
+    h.agent.chatClient().abort();
 }
 
 QTEST_GUILESS_MAIN(tst_AgentController)

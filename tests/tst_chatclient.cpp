@@ -6,7 +6,10 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
+
+#include <memory>
 
 using namespace AgentLoop;
 using namespace Qt::StringLiterals;
@@ -57,6 +60,7 @@ QByteArray headerValue(const HeaderList &headers, QByteArrayView name)
 bool exchangeMentions(const Exchange &exchange, const QByteArray &secret)
 {
     if (exchange.requestBody.contains(secret) || exchange.responseBody.contains(secret)
+        || exchange.assembledMessage.contains(secret)
         || exchange.errorString.toUtf8().contains(secret)
         || exchange.url.toString().toUtf8().contains(secret)) {
         return true;
@@ -89,6 +93,100 @@ Error failure(const QSignalSpy &spy)
     return spy.isEmpty() ? Error{} : spy.first().first().value<Error>();
 }
 
+constexpr qint64 megabyte = 1024 * 1024;
+
+FakeResponse redirect(int status, const QString &location)
+{
+    FakeResponse response;
+    response.status = status;
+    response.headers = {{"Location", location.toUtf8()}};
+    return response;
+}
+
+// One chat.completion.chunk event; delta as OpenAI streams it.
+QByteArray streamEvent(const QJsonObject &delta, const QJsonValue &finishReason = QJsonValue::Null)
+{
+    return FakeResponse::sseEvent({{u"object"_s, u"chat.completion.chunk"_s},
+                                   {u"choices"_s,
+                                    QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                           {u"delta"_s, delta},
+                                                           {u"finish_reason"_s, finishReason}}}}});
+}
+
+// The bytes of body, one chunk each: a provider that drips its answer.
+QList<QByteArray> bytewise(const QByteArray &body)
+{
+    QList<QByteArray> chunks;
+    for (const char byte : body)
+        chunks.append(QByteArray(1, byte));
+    return chunks;
+}
+
+// A provider whose answer stream never ends: as long as the connection is open it sends more
+// text, as fast as the client takes it. Listens on 127.0.0.1 only.
+class EndlessStreamServer
+{
+public:
+    EndlessStreamServer()
+    {
+        m_listener.listen(QHostAddress::LocalHost, 0);
+        QObject::connect(&m_listener, &QTcpServer::newConnection, &m_listener, [this] {
+            while (QTcpSocket *socket = m_listener.nextPendingConnection())
+                serve(socket);
+        });
+    }
+
+    bool isListening() const { return m_listener.isListening(); }
+    QUrl baseUrl() const { return QUrl(u"http://127.0.0.1:%1/v1"_s.arg(m_listener.serverPort())); }
+    int connections() const { return m_connections; }
+    int hangUps() const { return m_hangUps; }
+    qint64 bytesSent() const { return m_bytesSent; }
+
+private:
+    void serve(QTcpSocket *socket)
+    {
+        ++m_connections;
+        socket->setParent(&m_listener);
+        auto request = std::make_shared<QByteArray>();
+        QObject::connect(socket, &QTcpSocket::readyRead, socket, [this, socket, request] {
+            const bool answering = request->contains("\r\n\r\n");
+            *request += socket->readAll();
+            if (answering || !request->contains("\r\n\r\n"))
+                return;
+            socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                          "Transfer-Encoding: chunked\r\n\r\n");
+            sendMore(socket);
+        });
+        QObject::connect(socket, &QTcpSocket::bytesWritten, socket, [this, socket] {
+            sendMore(socket);
+        });
+        QObject::connect(socket, &QTcpSocket::disconnected, socket, [this, socket] {
+            ++m_hangUps;
+            socket->deleteLater();
+        });
+    }
+
+    void sendMore(QTcpSocket *socket)
+    {
+        static const QByteArray events = [] {
+            QByteArray sse;
+            for (int i = 0; i < 16; ++i)
+                sse += streamEvent({{u"content"_s, QString(1000, u'x')}});
+            return QByteArray::number(sse.size(), 16) + "\r\n" + sse + "\r\n";
+        }();
+        while (socket->state() == QAbstractSocket::ConnectedState
+               && socket->bytesToWrite() < 256 * 1024) {
+            socket->write(events);
+            m_bytesSent += events.size();
+        }
+    }
+
+    QTcpServer m_listener;
+    int m_connections = 0;
+    int m_hangUps = 0;
+    qint64 m_bytesSent = 0;
+};
+
 } // namespace
 
 class tst_ChatClient : public QObject
@@ -104,6 +202,7 @@ private slots:
     void requestIsWhatTheProviderReceives_data();
     void requestIsWhatTheProviderReceives();
     void keyNeverAppearsInTheExchange();
+    void streamedAnswerEchoingTheKeyIsMasked();
 
     void httpErrorStatus_data();
     void httpErrorStatus();
@@ -121,6 +220,22 @@ private slots:
 
     void listModelsSorted();
     void listModelsUnauthorized();
+
+    // Redirects: the key never leaves the base URL's origin.
+    void redirectToAnotherOriginIsRefused_data();
+    void redirectToAnotherOriginIsRefused();
+    void sameOriginRedirectIsFollowed_data();
+    void sameOriginRedirectIsFollowed();
+
+    // Bounds on what one answer may cost.
+    void endlessStreamStopsAtTheSizeLimit();
+    void largeAnswerStopsAtTheSizeLimit_data();
+    void largeAnswerStopsAtTheSizeLimit();
+    void largeModelListStopsAtTheSizeLimit();
+    void answerTimeLimit_data();
+    void answerTimeLimit();
+    void answerTimeCountsPerAttempt();
+    void tooManyStreamedToolCallsStopTheAnswer();
 };
 
 void tst_ChatClient::init()
@@ -244,6 +359,44 @@ void tst_ChatClient::keyNeverAppearsInTheExchange()
     QVERIFY2(!error.message.contains(testKey), qPrintable(error.message));
     QVERIFY2(!error.providerMessage.contains(testKey), qPrintable(error.providerMessage));
     QVERIFY2(error.message.contains(u"Bad key format: [REDACTED]"_s), qPrintable(error.message));
+}
+
+// A streamed answer is assembled from the events as they came: a model that repeats the key (even
+// split across two chunks) must not bring it into the message, the inspector or the deltas shown
+// live; nor may a response header that echoes it.
+void tst_ChatClient::streamedAnswerEchoingTheKeyIsMasked()
+{
+    FakeChatServer server;
+    const qsizetype half = testKey.size() / 2;
+    FakeResponse response = FakeResponse::streamedAnswer(
+            {u"The key is "_s, testKey.left(half), testKey.mid(half), u"."_s});
+    response.headers.append({"X-Debug-Key", testKey.toUtf8()});
+    server.script({response});
+    ChatClient client;
+    client.setSettings(settingsFor(server.baseUrl()));
+    QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QString live;
+    connect(&client, &ChatClient::textDelta, this, [&](const QString &text) { live += text; });
+
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(completed.size(), 1, signalTimeoutMs);
+    const Completion completion = completed.first().first().value<Completion>();
+    QCOMPARE(completion.message.content(), u"The key is [REDACTED]."_s);
+    const Exchange in = received.first().first().value<Exchange>();
+    QVERIFY(!exchangeMentions(in, testKey.toUtf8()));
+    QVERIFY2(in.assembledMessage.contains("The key is [REDACTED]."),
+             in.assembledMessage.constData());
+    bool headerSeen = false;
+    for (const auto &[name, value] : in.responseHeaders) {
+        if (name.compare("X-Debug-Key", Qt::CaseInsensitive) == 0) {
+            headerSeen = true;
+            QCOMPARE(value, QByteArray("[REDACTED]"));
+        }
+    }
+    QVERIFY(headerSeen);
+    // What was shown while it arrived held the key only in pieces; no piece is the whole key.
+    QVERIFY(!live.contains(testKey));
 }
 
 void tst_ChatClient::httpErrorStatus_data()
@@ -594,6 +747,430 @@ void tst_ChatClient::listModelsUnauthorized()
              qPrintable(error.providerMessage));
     QVERIFY2(error.hint.contains(u"OPENAI_API_KEY"_s), qPrintable(error.hint));
     QVERIFY2(!error.message.contains(testKey), qPrintable(error.message));
+}
+
+void tst_ChatClient::redirectToAnotherOriginIsRefused_data()
+{
+    QTest::addColumn<bool>("models");      // GET /models instead of the chat completion
+    QTest::addColumn<int>("status");       // of the redirect away
+    QTest::addColumn<QString>("location"); // %1: the provider's port, %2: the other server's
+    QTest::addColumn<bool>("hopFirst");    // a same-origin redirect comes first
+    QTest::addColumn<QString>("origin");   // as the error names it
+    QTest::addColumn<QString>("baseUrl");  // as the hint suggests it
+
+    const QString elsewhere = u"http://127.0.0.1:%2"_s;
+    QTest::newRow("307 to another port")
+            << false << 307 << u"http://127.0.0.1:%2/v1/chat/completions"_s << false << elsewhere
+            << u"http://127.0.0.1:%2/v1"_s;
+    QTest::newRow("308 to another port, after a same-origin redirect")
+            << false << 308 << u"http://127.0.0.1:%2/v1/chat/completions"_s << true << elsewhere
+            << u"http://127.0.0.1:%2/v1"_s;
+    QTest::newRow("301, scheme-relative")
+            << false << 301 << u"//127.0.0.1:%2/api/chat/completions"_s << false << elsewhere
+            << u"http://127.0.0.1:%2/api"_s;
+    QTest::newRow("302 to a login page")
+            << false << 302 << u"http://127.0.0.1:%2/login?next=%2Fv1"_s << false << elsewhere
+            << u"http://127.0.0.1:%2/login"_s;
+    // Another scheme is another origin, even on the same host and port.
+    QTest::newRow("307 to https on the same port")
+            << false << 307 << u"https://127.0.0.1:%1/v1/chat/completions"_s << false
+            << u"https://127.0.0.1:%1"_s << u"https://127.0.0.1:%1/v1"_s;
+    QTest::newRow("models, 307 to another port")
+            << true << 307 << u"http://127.0.0.1:%2/v1/models"_s << false << elsewhere
+            << u"http://127.0.0.1:%2/v1"_s;
+}
+
+// A provider that redirects elsewhere never gets the key sent there: the request fails, naming
+// the address, and the other server receives nothing.
+void tst_ChatClient::redirectToAnotherOriginIsRefused()
+{
+    QFETCH(bool, models);
+    QFETCH(int, status);
+    QFETCH(QString, location);
+    QFETCH(bool, hopFirst);
+    QFETCH(QString, origin);
+    QFETCH(QString, baseUrl);
+
+    FakeChatServer provider;
+    FakeChatServer elsewhere; // another origin: the same address, another port
+    QVERIFY(provider.isListening() && elsewhere.isListening());
+    QVERIFY(provider.port() != elsewhere.port());
+    const auto fill = [&](const QString &text) {
+        return QString(text)
+                .replace(u"%1"_s, QString::number(provider.port()))
+                .replace(u"%2"_s, QString::number(elsewhere.port()));
+    };
+    // QString::arg would also replace the %2F of a query; fill() replaces %1 and %2 only.
+    location = QString(location).replace(u"%2F"_s, u"%%2F"_s);
+    const QString target = fill(location).replace(u"%%"_s, u"%"_s);
+    provider.setHandler([&](const RecordedRequest &request) {
+        if (hopFirst && !request.path.contains("/moved/"))
+            return redirect(307, u"/v1/moved/chat/completions"_s);
+        return redirect(status, target);
+    });
+    ChatClient client;
+    client.setSettings(settingsFor(provider.baseUrl()));
+    QSignalSpy sent(&client, &ChatClient::requestSent);
+    QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy retries(&client, &ChatClient::retryScheduled);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+    QSignalSpy listed(&client, &ChatClient::modelsListed);
+    QSignalSpy modelsFailed(&client, &ChatClient::modelsFailed);
+
+    if (models)
+        client.listModels();
+    else
+        client.postChatCompletion(1, sampleBody());
+    QSignalSpy &failure = models ? modelsFailed : failed;
+    QTRY_COMPARE_WITH_TIMEOUT(failure.size(), 1, signalTimeoutMs);
+    QTest::qWait(100); // time for a request that should not be sent
+    QCOMPARE(completed.size() + listed.size(), 0);
+    QVERIFY(!client.isBusy());
+
+    const Error error = failure.first().first().value<Error>();
+    QCOMPARE(error.kind, Error::Http);
+    QCOMPARE(error.httpStatus, status);
+    QVERIFY2(error.message.contains(
+                     u"redirected the request to another address, %1."_s.arg(fill(origin))),
+             qPrintable(error.toString()));
+    QVERIFY2(error.hint.contains(u"set the base URL to %1."_s.arg(fill(baseUrl))),
+             qPrintable(error.toString()));
+
+    // What each server received: the other one nothing at all, the provider each hop once.
+    QCOMPARE(elsewhere.allRequests().size(), 0);
+    QCOMPARE(provider.allRequests().size(), hopFirst ? 2 : 1);
+    for (const RecordedRequest &request : provider.allRequests())
+        QCOMPARE(request.header("Authorization"), "Bearer " + testKey.toUtf8());
+    if (models)
+        return;
+    // Not retried; the inspector shows the redirect and why it stopped there.
+    QCOMPARE(sent.size(), 1);
+    QCOMPARE(retries.size(), 0);
+    QCOMPARE(received.size(), 1);
+    const Exchange in = received.first().first().value<Exchange>();
+    QCOMPARE(in.errorString, error.message);
+    QVERIFY(!exchangeMentions(in, testKey.toUtf8()));
+}
+
+void tst_ChatClient::sameOriginRedirectIsFollowed_data()
+{
+    QTest::addColumn<bool>("models");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<bool>("absolute"); // Location names the origin, or is a path
+
+    QTest::newRow("307, path") << false << 307 << false;
+    QTest::newRow("308, absolute") << false << 308 << true;
+    QTest::newRow("models, 307, path") << true << 307 << false;
+    QTest::newRow("models, 301, absolute") << true << 301 << true;
+}
+
+// Within the origin a redirect is followed, key and body included: a provider that moved its
+// API under another path keeps working.
+void tst_ChatClient::sameOriginRedirectIsFollowed()
+{
+    QFETCH(bool, models);
+    QFETCH(int, status);
+    QFETCH(bool, absolute);
+
+    FakeChatServer server;
+    const QByteArray endpoint = models ? "/models" : "/chat/completions";
+    const QString movedPath = u"/v1/moved"_s + QString::fromLatin1(endpoint);
+    const QString location = absolute ? u"http://127.0.0.1:%1%2"_s.arg(server.port()).arg(movedPath)
+                                      : movedPath;
+    server.setModels({u"gpt-4.1"_s});
+    server.setHandler([&](const RecordedRequest &request) {
+        if (request.path == "/v1" + endpoint)
+            return redirect(status, location);
+        if (request.path == movedPath.toUtf8())
+            return models ? FakeResponse::models({u"moved-model"_s})
+                          : FakeResponse::answer(u"Answered from the new path"_s);
+        return FakeResponse::httpError(404, u"unexpected path"_s);
+    });
+    ChatClient client;
+    client.setSettings(settingsFor(server.baseUrl()));
+    QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+    QSignalSpy listed(&client, &ChatClient::modelsListed);
+    QSignalSpy modelsFailed(&client, &ChatClient::modelsFailed);
+
+    if (models)
+        client.listModels();
+    else
+        client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(completed.size() + listed.size() + failed.size() + modelsFailed.size(),
+                              1,
+                              signalTimeoutMs);
+    QVERIFY2(failed.isEmpty() && modelsFailed.isEmpty(),
+             qPrintable(failure(failed.isEmpty() ? modelsFailed : failed).toString()));
+    if (models) {
+        QCOMPARE(listed.first().first().toStringList(), QStringList{u"moved-model"_s});
+    } else {
+        QCOMPARE(completed.first().first().value<Completion>().message.content(),
+                 u"Answered from the new path"_s);
+        QCOMPARE(received.size(), 1);
+        QCOMPARE(received.first().first().value<Exchange>().httpStatus, 200);
+    }
+
+    // The redirected request is the same request: method, key and body.
+    QCOMPARE(server.allRequests().size(), 2);
+    const RecordedRequest first = server.allRequests().at(0);
+    const RecordedRequest moved = server.allRequests().at(1);
+    QCOMPARE(moved.path, movedPath.toUtf8());
+    QCOMPARE(moved.method, first.method);
+    QCOMPARE(moved.header("Authorization"), "Bearer " + testKey.toUtf8());
+    QCOMPARE(moved.body, first.body);
+    if (!models)
+        QCOMPARE(moved.body, sampleBody());
+}
+
+// A stream that never ends is given up at the size limit: what the client keeps, and what it
+// shows, stays within it.
+void tst_ChatClient::endlessStreamStopsAtTheSizeLimit()
+{
+    EndlessStreamServer server;
+    QVERIFY(server.isListening());
+    ChatClient client;
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.maxResponseBytes = megabyte;
+    client.setSettings(settings);
+    QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+    qint64 shown = 0;
+    connect(&client, &ChatClient::textDelta, this, [&shown](const QString &text) {
+        shown += text.size();
+    });
+
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(completed.size(), 0);
+    const Error error = failure(failed);
+    QCOMPARE(error.kind, Error::Protocol);
+    QCOMPARE(error.message, u"The answer passed the 1 MB limit; it was given up."_s);
+    QVERIFY2(error.hint.contains(u"maximum answer size in the settings"_s), qPrintable(error.hint));
+    QVERIFY2(error.hint.contains(u"--max-response-mb"_s), qPrintable(error.hint));
+
+    // The client hung up, and did not come back.
+    QTRY_COMPARE_WITH_TIMEOUT(server.hangUps(), 1, signalTimeoutMs);
+    QTest::qWait(50);
+    QCOMPARE(server.connections(), 1);
+    QVERIFY(server.bytesSent() > megabyte);
+    QVERIFY(!client.isBusy());
+
+    // Recorded once, kept up to the byte that passed the limit.
+    QCOMPARE(received.size(), 1);
+    const Exchange in = received.first().first().value<Exchange>();
+    QVERIFY(in.streamed);
+    QVERIFY2(in.responseBody.size() > megabyte && in.responseBody.size() <= megabyte + 1,
+             qPrintable(QString::number(in.responseBody.size())));
+    QCOMPARE(in.errorString, error.message);
+    QVERIFY2(shown <= megabyte, qPrintable(QString::number(shown)));
+}
+
+void tst_ChatClient::largeAnswerStopsAtTheSizeLimit_data()
+{
+    QTest::addColumn<bool>("streamed");
+    QTest::addColumn<qint64>("size"); // about this many bytes of answer
+    QTest::addColumn<bool>("fits");
+
+    QTest::newRow("one JSON body, 3 MB") << false << 3 * megabyte << false;
+    QTest::newRow("one JSON body, just under 1 MB") << false << megabyte - 4096 << true;
+    QTest::newRow("a stream, 3 MB") << true << 3 * megabyte << false;
+    QTest::newRow("a stream, just under 1 MB") << true << megabyte - 32 * 1024 << true;
+}
+
+// An answer larger than the limit fails with the size error, whole or streamed; one within it
+// completes as ever.
+void tst_ChatClient::largeAnswerStopsAtTheSizeLimit()
+{
+    QFETCH(bool, streamed);
+    QFETCH(qint64, size);
+    QFETCH(bool, fits);
+
+    FakeResponse response;
+    if (streamed) {
+        const qsizetype pieceSize = 10 * 1024;
+        QStringList pieces;
+        for (qint64 at = 0; at < size; at += pieceSize)
+            pieces.append(QString(pieceSize, u'y'));
+        response = FakeResponse::streamedAnswer(pieces);
+        response.chunkDelayMs = 0;
+    } else {
+        response = FakeResponse::answer(QString(qsizetype(size), u'y'));
+    }
+    QCOMPARE(streamed ? response.chunks.join().size() <= megabyte : response.body.size() <= megabyte,
+             fits);
+    FakeChatServer server;
+    server.script({response});
+    ChatClient client;
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.maxResponseBytes = megabyte;
+    client.setSettings(settings);
+    QSignalSpy sent(&client, &ChatClient::requestSent);
+    QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(completed.size() + failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(received.size(), 1);
+    const Exchange in = received.first().first().value<Exchange>();
+    QCOMPARE(in.streamed, streamed);
+    if (fits) {
+        QVERIFY2(failed.isEmpty(), qPrintable(failure(failed).toString()));
+        QVERIFY(completed.first().first().value<Completion>().message.content().startsWith(
+                u"yyy"_s));
+        return;
+    }
+    const Error error = failure(failed);
+    QCOMPARE(error.kind, Error::Protocol);
+    QCOMPARE(error.message, u"The answer passed the 1 MB limit; it was given up."_s);
+    QVERIFY2(in.responseBody.size() > megabyte && in.responseBody.size() <= megabyte + 1,
+             qPrintable(QString::number(in.responseBody.size())));
+    QTest::qWait(50); // longer than any retry delay here: not sent again
+    QCOMPARE(sent.size(), 1);
+    QCOMPARE(server.requests().size(), 1);
+}
+
+void tst_ChatClient::largeModelListStopsAtTheSizeLimit()
+{
+    FakeChatServer server;
+    QStringList ids;
+    for (int i = 0; i < 30000; ++i)
+        ids.append(u"model-%1"_s.arg(i, 6, 10, QChar(u'0')));
+    server.setModels(ids);
+    ChatClient client;
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.maxResponseBytes = megabyte;
+    client.setSettings(settings);
+    QSignalSpy listed(&client, &ChatClient::modelsListed);
+    QSignalSpy failed(&client, &ChatClient::modelsFailed);
+
+    client.listModels();
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(listed.size(), 0);
+    const Error error = failed.first().first().value<Error>();
+    QCOMPARE(error.message, u"The answer passed the 1 MB limit; it was given up."_s);
+}
+
+void tst_ChatClient::answerTimeLimit_data()
+{
+    QTest::addColumn<bool>("streamed");
+    QTest::newRow("a stream") << true;
+    QTest::newRow("one JSON body") << false;
+}
+
+// A provider that keeps the connection alive with a byte now and then never trips the idle
+// timeout; the answer time limit ends it, with its own message.
+void tst_ChatClient::answerTimeLimit()
+{
+    QFETCH(bool, streamed);
+
+    FakeResponse drip;
+    drip.behaviour = FakeResponse::Stream;
+    drip.chunkDelayMs = 50;
+    if (streamed) {
+        drip.contentType = "text/event-stream";
+        drip.chunks = bytewise(QByteArray(": still thinking\n\n").repeated(4)
+                               + streamEvent({{u"content"_s, u"late"_s}}, u"stop"_s)
+                               + FakeResponse::sseDone());
+    } else {
+        drip.contentType = "application/json";
+        drip.chunks = bytewise(FakeResponse::answer(u"late"_s).body);
+    }
+    FakeChatServer server;
+    server.script({drip});
+    ChatClient client;
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.requestTimeout = 10s;
+    settings.maxAnswerTime = 300ms;
+    client.setSettings(settings);
+    QSignalSpy sent(&client, &ChatClient::requestSent);
+    QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+
+    QElapsedTimer clock;
+    clock.start();
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 3000);
+    const qint64 elapsed = clock.elapsed();
+    QVERIFY2(elapsed >= 250, qPrintable(u"gave up after %1 ms"_s.arg(elapsed)));
+    QCOMPARE(completed.size(), 0);
+    const Error error = failure(failed);
+    QCOMPARE(error.kind, Error::Timeout);
+    QCOMPARE(error.message, u"The answer was still arriving after 0.3 s; it was given up."_s);
+    QVERIFY2(error.hint.contains(u"maximum answer time in the settings"_s), qPrintable(error.hint));
+    QVERIFY2(error.hint.contains(u"--max-answer-minutes"_s), qPrintable(error.hint));
+
+    QTest::qWait(50); // longer than any retry delay here: not sent again
+    QCOMPARE(sent.size(), 1);
+    QCOMPARE(server.requests().size(), 1);
+    QVERIFY(!client.isBusy());
+    QCOMPARE(received.size(), 1);
+    const Exchange in = received.first().first().value<Exchange>();
+    QCOMPARE(in.streamed, streamed);
+    QVERIFY(!in.responseBody.isEmpty()); // it was arriving
+    QCOMPARE(in.errorString, error.message);
+}
+
+// Each attempt gets the whole answer time: a retry is not cut short by the attempt before it.
+void tst_ChatClient::answerTimeCountsPerAttempt()
+{
+    FakeChatServer server;
+    // Each attempt well within the limit, both together past it.
+    server.script({FakeResponse::httpError(503, u"busy"_s).withDelay(400),
+                   FakeResponse::answer(u"second attempt"_s).withDelay(400)});
+    ChatClient client;
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.maxAnswerTime = 700ms;
+    client.setSettings(settings);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(completed.size() + failed.size(), 1, signalTimeoutMs);
+    QVERIFY2(failed.isEmpty(), qPrintable(failure(failed).toString()));
+    QCOMPARE(completed.first().first().value<Completion>().message.content(), u"second attempt"_s);
+    QCOMPARE(server.requests().size(), 2);
+}
+
+// Past the tool-call limit the answer is given up at once, not read to its end.
+void tst_ChatClient::tooManyStreamedToolCallsStopTheAnswer()
+{
+    QJsonArray calls;
+    for (int i = 0; i <= maxToolCallsPerMessage; ++i) {
+        calls.append(QJsonObject{{u"index"_s, i},
+                                 {u"id"_s, u"call_%1"_s.arg(i)},
+                                 {u"type"_s, u"function"_s},
+                                 {u"function"_s,
+                                  QJsonObject{{u"name"_s, u"shell"_s},
+                                              {u"arguments"_s, u"{\"command\":\"true\"}"_s}}}});
+    }
+    QList<QByteArray> chunks{streamEvent({{u"role"_s, u"assistant"_s}}),
+                             streamEvent({{u"tool_calls"_s, calls}})};
+    for (int i = 0; i < 400; ++i) // 8 s more of the stream, which nobody needs to wait for
+        chunks.append(": still going\n\n");
+    chunks.append(streamEvent({}, u"tool_calls"_s) + FakeResponse::sseDone());
+    FakeChatServer server;
+    server.script({FakeResponse::stream(chunks, 20)});
+    ChatClient client;
+    client.setSettings(settingsFor(server.baseUrl()));
+    QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 4000);
+    QCOMPARE(completed.size(), 0);
+    const Error error = failure(failed);
+    QCOMPARE(error.kind, Error::Agent);
+    QVERIFY2(error.message.contains(u"more than 128 tool calls"_s), qPrintable(error.message));
+    QCOMPARE(received.size(), 1);
+    QVERIFY(!received.first().first().value<Exchange>().responseBody.contains("[DONE]"));
+    QVERIFY(!client.isBusy());
 }
 
 QTEST_GUILESS_MAIN(tst_ChatClient)

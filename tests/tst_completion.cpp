@@ -27,6 +27,8 @@ private slots:
     void httpErrorHints();
     void httpErrorMessage_data();
     void httpErrorMessage();
+    void toolCallLimit_data();
+    void toolCallLimit();
 };
 
 namespace {
@@ -386,6 +388,55 @@ void tst_Completion::httpErrorMessage()
     QVERIFY2(error.message.startsWith(u"HTTP 401"_s), qPrintable(error.message));
     QVERIFY2(error.message.contains(messageContains), qPrintable(error.message));
     QCOMPARE(providerErrorMessage(body), providerMessage);
+}
+
+void tst_Completion::toolCallLimit_data()
+{
+    QTest::addColumn<int>("calls");
+    QTest::addColumn<bool>("accepted");
+
+    QTest::newRow("one") << 1 << true;
+    QTest::newRow("the limit") << maxToolCallsPerMessage << true;
+    QTest::newRow("one past the limit") << maxToolCallsPerMessage + 1 << false;
+    QTest::newRow("a thousand") << 1000 << false;
+}
+
+// A message with more tool calls than the loop will run is refused whole, not cut short.
+void tst_Completion::toolCallLimit()
+{
+    QFETCH(int, calls);
+    QFETCH(bool, accepted);
+
+    QJsonArray toolCalls;
+    for (int i = 0; i < calls; ++i) {
+        toolCalls.append(
+                QJsonObject{{u"id"_s, u"call_%1"_s.arg(i)},
+                            {u"type"_s, u"function"_s},
+                            {u"function"_s,
+                             QJsonObject{{u"name"_s, u"shell"_s},
+                                         {u"arguments"_s, u"{\"command\":\"echo %1\"}"_s.arg(i)}}}});
+    }
+    const QJsonObject message{{u"role"_s, u"assistant"_s},
+                              {u"content"_s, QJsonValue::Null},
+                              {u"tool_calls"_s, toolCalls}};
+    const QJsonObject choice{{u"index"_s, 0},
+                             {u"message"_s, message},
+                             {u"finish_reason"_s, u"tool_calls"_s}};
+    const QByteArray body = QJsonDocument(QJsonObject{{u"choices"_s, QJsonArray{choice}}})
+                                    .toJson(QJsonDocument::Compact);
+
+    const Result<Completion> completion = parseCompletion(body);
+    QCOMPARE(completion.hasValue(), accepted);
+    if (accepted) {
+        QCOMPARE(completion->message.toolCalls().size(), calls);
+        QCOMPARE(completion->message.toolCalls().last().id, u"call_%1"_s.arg(calls - 1));
+        return;
+    }
+    QCOMPARE(completion.error().kind, Error::Agent);
+    QCOMPARE(completion.error().message,
+             u"The model asked for more than 128 tool calls in one message, so none of them was "
+             u"run."_s);
+    QVERIFY(!completion.error().hint.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(tst_Completion)

@@ -14,6 +14,7 @@
 #include "leaksearch.h"
 #include "message.h"
 #include "pseudoterminal.h"
+#include "redaction.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -23,6 +24,7 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -44,22 +46,52 @@ private slots:
     // Last: searches what all the runs above left behind.
     void keyIsNowhere();
 
+    // The model has a command read the CLI's own environment, /proc/$PPID/environ: the key has
+    // been taken out of it. Each searches what its run left behind.
+    void commandReadingTheCliEnvironmentInBase64();
+    void commandReadingTheCliEnvironmentRaw();
+    // The key read from a file (as a .env holds it) and encoded by the command: every encoding
+    // is masked before the model, the transcript or the terminal get it.
+    void commandEncodingTheKeyFromAFile();
+
 private:
     struct Run
     {
         QString name;
         QByteArray out;
         QByteArray err;
+        qint64 pid = 0;
+    };
+    // What one approved shell command left: the tool message the provider received, its whole
+    // request, the transcript, and what the CLI printed.
+    struct CommandTrace
+    {
+        QString toolContent;
+        QByteArray requestBody;
+        QByteArray transcript;
+        Run run;
     };
 
     QProcessEnvironment environmentFor(const QUrl &baseUrl) const;
+    // environmentFor() with the system's PATH (cat, base64, od...), a marker variable to find
+    // in the CLI's environment, and without the copy of the key under another name unless asked.
+    QProcessEnvironment environmentWithTools(const QUrl &baseUrl, bool keyCopy) const;
     // Runs the CLI to its end. With an approvalAnswer, a terminal is its standard input and every
-    // approval prompt is answered with it; without one, standard input is at its end.
+    // approval prompt is answered with it; without one, standard input is at its end. An empty
+    // environment means environmentFor(baseUrl).
     bool runCli(const QString &name,
                 const QUrl &baseUrl,
                 const QStringList &arguments,
                 const QByteArray &approvalAnswer,
-                int *exitCode);
+                int *exitCode,
+                const QProcessEnvironment &environment = {});
+    // A model that asks for command once, approved at the terminal, then answers.
+    bool runApprovedCommand(const QString &name,
+                            const QString &command,
+                            bool keyCopy,
+                            CommandTrace *trace);
+    // Every hit of the key in what the trace holds.
+    QStringList hitsIn(const CommandTrace &trace) const;
     QString describeLast() const;
 
     QTemporaryDir m_root;
@@ -87,6 +119,10 @@ const QString printKeys = u"echo \"the key is <$OPENAI_API_KEY> $AGENTLOOP_KEY_C
 const QString printedKeys = u"the key is <> [REDACTED]"_s;
 const QString printKeyCopy = u"echo \"again $AGENTLOOP_KEY_COPY\""_s;
 #endif
+
+// In the CLI's environment, so that a command reading it shows that it did.
+constexpr char markerVariable[] = "AGENTLOOP_LEAKTEST_MARKER";
+constexpr char markerValue[] = "marker-7d41c2e9";
 
 QString argumentsJson(const QString &command)
 {
@@ -167,7 +203,8 @@ bool tst_KeyLeak::runCli(const QString &name,
                          const QUrl &baseUrl,
                          const QStringList &arguments,
                          const QByteArray &approvalAnswer,
-                         int *exitCode)
+                         int *exitCode,
+                         const QProcessEnvironment &environment)
 {
     QProcess process;
     process.setStandardInputFile(QProcess::nullDevice());
@@ -180,7 +217,7 @@ bool tst_KeyLeak::runCli(const QString &name,
     }
     process.setProgram(QStringLiteral(AGENTLOOP_CLI_PATH));
     process.setArguments(arguments);
-    process.setProcessEnvironment(environmentFor(baseUrl));
+    process.setProcessEnvironment(environment.isEmpty() ? environmentFor(baseUrl) : environment);
     process.setWorkingDirectory(m_work);
     Run run{name, {}, {}};
     connect(&process, &QProcess::readyReadStandardOutput, &process, [&] {
@@ -195,6 +232,7 @@ bool tst_KeyLeak::runCli(const QString &name,
                          5000)) {
         return false;
     }
+    run.pid = process.processId();
     qsizetype answered = 0;
     const bool ended = QTest::qWaitFor(
             [&] {
@@ -404,6 +442,183 @@ void tst_KeyLeak::keyIsNowhere()
         qWarning("key found in %s", qPrintable(hit.section(u':', 0, 0)));
     QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
     qInfo("searched %d files and the output of %d runs", filesSearched, int(m_runs.size()));
+}
+
+QProcessEnvironment tst_KeyLeak::environmentWithTools(const QUrl &baseUrl, bool keyCopy) const
+{
+    QProcessEnvironment environment = environmentFor(baseUrl);
+    environment.insert(u"PATH"_s, u"/usr/local/bin:/usr/bin:/bin"_s);
+    environment.insert(QString::fromLatin1(markerVariable), QString::fromLatin1(markerValue));
+    if (!keyCopy)
+        environment.remove(u"AGENTLOOP_KEY_COPY"_s);
+    return environment;
+}
+
+bool tst_KeyLeak::runApprovedCommand(const QString &name,
+                                     const QString &command,
+                                     bool keyCopy,
+                                     CommandTrace *trace)
+{
+    FakeChatServer server;
+    server.setRequiredApiKey(m_key.toUtf8());
+    server.script({FakeResponse::toolCall(u"call_env"_s, u"shell"_s, argumentsJson(command)),
+                   FakeResponse::answer(u"Done."_s)});
+    const QString transcript = QDir(m_work).filePath(u"transcript-%1.jsonl"_s.arg(name));
+    int exitCode = -1;
+    const bool ended
+            = runCli(name,
+                     server.baseUrl(),
+                     {u"--prompt"_s, u"show me the environment"_s, u"--transcript"_s, transcript},
+                     "y\n",
+                     &exitCode,
+                     environmentWithTools(server.baseUrl(), keyCopy));
+    const QList<RecordedRequest> requests = server.requests();
+    if (!ended || exitCode != 0 || requests.size() != 2
+        || requests.at(1).toolMessages().size() != 1) {
+        return false;
+    }
+    // The key was really used.
+    if (requests.at(0).header("Authorization") != "Bearer " + m_key.toUtf8())
+        return false;
+    trace->toolContent = requests.at(1).toolMessages().first().value(u"content"_s).toString();
+    trace->requestBody = requests.at(1).body;
+    trace->transcript = readFile(transcript);
+    trace->run = m_runs.constLast();
+    return !trace->transcript.isEmpty();
+}
+
+QStringList tst_KeyLeak::hitsIn(const CommandTrace &trace) const
+{
+    const KeyNeedles needles = keyNeedles(m_key);
+    // The tool message as the provider's JSON holds it, as text, and as the bytes it came from.
+    return keyHits(trace.requestBody, u"the request with the tool message"_s, needles)
+           + keyHits(trace.toolContent.toUtf8(), u"the tool message"_s, needles)
+           + keyHits(trace.toolContent.toLatin1(),
+                     u"the tool message, one byte a character"_s,
+                     needles)
+           + keyHits(trace.transcript, u"the transcript"_s, needles)
+           + keyHits(trace.run.out, u"stdout"_s, needles)
+           + keyHits(trace.run.err, u"stderr"_s, needles);
+}
+
+void tst_KeyLeak::commandReadingTheCliEnvironmentInBase64()
+{
+#ifdef Q_OS_WIN
+    QSKIP("Windows has no /proc/<pid>/environ (tst_environmentscrub covers its environment "
+          "block).");
+#else
+    if (const char *why = PseudoTerminal::unavailableReason())
+        QSKIP(why);
+    // As the attacker's model wrote it: the parent's environment in base64, then the variable.
+    CommandTrace trace;
+    QVERIFY2(runApprovedCommand(u"environ-base64"_s,
+                                uR"(echo "ppid=$PPID"; cat /proc/$PPID/environ | base64 -w0; )"
+                                uR"(printf '%s' "$OPENAI_API_KEY")"_s,
+                                false,
+                                &trace),
+             qPrintable(describeLast()));
+    const QStringList hits = hitsIn(trace);
+    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+
+    // The command did run, and read the CLI's environment: its base64 decodes whole (nothing in
+    // it needed masking) to an environment with the marker and without OPENAI_API_KEY.
+    const QStringList lines = trace.toolContent.trimmed().split(u'\n');
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines.at(0), u"ppid=%1"_s.arg(trace.run.pid));
+    const auto decoded = QByteArray::fromBase64Encoding(lines.at(1).toLatin1(),
+                                                        QByteArray::AbortOnBase64DecodingErrors);
+    QVERIFY2(decoded, qPrintable(lines.at(1)));
+    const QByteArray block = '\0' + *decoded;
+    QVERIFY2(block.contains('\0' + QByteArray(markerVariable) + '=' + markerValue + '\0'),
+             block.constData());
+    QVERIFY2(!block.contains("OPENAI_API_KEY"), "the CLI's environment still names the key");
+#endif
+}
+
+void tst_KeyLeak::commandReadingTheCliEnvironmentRaw()
+{
+#ifdef Q_OS_WIN
+    QSKIP("Windows has no /proc/<pid>/environ (tst_environmentscrub covers its environment "
+          "block).");
+#else
+    if (const char *why = PseudoTerminal::unavailableReason())
+        QSKIP(why);
+    // With the copy of the key under another name: the environment is printed as it is, and the
+    // copy masked in it.
+    CommandTrace trace;
+    QVERIFY2(runApprovedCommand(u"environ-raw"_s,
+                                u"echo \"ppid=$PPID\"; cat /proc/$PPID/environ"_s,
+                                true,
+                                &trace),
+             qPrintable(describeLast()));
+    const QStringList hits = hitsIn(trace);
+    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+
+    const QString shown = QString(trace.toolContent).replace(QChar(0), u'\n');
+    QVERIFY2(shown.startsWith(u"ppid=%1\n"_s.arg(trace.run.pid)), qPrintable(shown));
+    QVERIFY2(shown.contains(u"\n%1=%2\n"_s.arg(QString::fromLatin1(markerVariable),
+                                               QString::fromLatin1(markerValue))),
+             qPrintable(shown));
+    QVERIFY2(shown.contains(u"\nAGENTLOOP_KEY_COPY=[REDACTED]\n"_s), qPrintable(shown));
+    // Not even masked: the name is gone with the value.
+    QVERIFY2(!shown.contains(u"OPENAI_API_KEY"_s), qPrintable(shown));
+#endif
+}
+
+void tst_KeyLeak::commandEncodingTheKeyFromAFile()
+{
+#ifdef Q_OS_WIN
+    QSKIP("cmd.exe, the shell the CLI runs here, has no base64, od or iconv to encode with.");
+#else
+    if (const char *why = PseudoTerminal::unavailableReason())
+        QSKIP(why);
+    for (const char *tool : {"base64", "basenc", "od", "tr", "sed", "iconv"}) {
+        if (QStandardPaths::findExecutable(QString::fromLatin1(tool),
+                                           {u"/usr/local/bin"_s, u"/usr/bin"_s, u"/bin"_s})
+                    .isEmpty()) {
+            QSKIP(qPrintable(u"%1 is not installed"_s.arg(QString::fromLatin1(tool))));
+        }
+    }
+    // Outside the folders the CLI writes to: the search below is of what it wrote.
+    QTemporaryDir secrets;
+    QVERIFY(secrets.isValid());
+    const QString keyFile = QDir(secrets.path()).filePath(u"key"_s);
+    {
+        QFile file(keyFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.write(m_key.toUtf8()) == m_key.toUtf8().size());
+    }
+    // One labelled line per encoding.
+    const QList<QPair<QString, QString>> encodings{
+            {u"base64"_s, uR"(base64 -w0 "$f")"_s},
+            {u"base64 after 1 byte"_s, uR"({ printf x; cat "$f"; } | base64 -w0)"_s},
+            {u"base64 after 2 bytes"_s, uR"({ printf xy; cat "$f"; } | base64 -w0)"_s},
+            {u"base64url"_s, uR"(basenc --base64url -w0 "$f")"_s},
+            {u"hex"_s, uR"(od -An -v -tx1 "$f" | tr -d ' \n')"_s},
+            {u"HEX"_s, uR"(od -An -v -tx1 "$f" | tr -d ' \n' | tr a-f A-F)"_s},
+            {u"URL-encoded"_s, uR"(od -An -v -tx1 "$f" | tr -d '\n' | sed 's/ /%/g')"_s},
+            {u"JSON-escaped"_s, uR"(od -An -v -tx1 "$f" | tr -d '\n' | sed 's/ /\\u00/g')"_s},
+            {u"UTF-16LE"_s, uR"(iconv -f UTF-8 -t UTF-16LE "$f")"_s},
+            {u"UTF-16BE"_s, uR"(iconv -f UTF-8 -t UTF-16BE "$f")"_s},
+    };
+    QString command = u"f='%1'"_s.arg(keyFile);
+    for (const auto &[label, encode] : encodings)
+        command += u"; echo '== %1'; %2; echo"_s.arg(label, encode);
+    CommandTrace trace;
+    QVERIFY2(runApprovedCommand(u"encodings"_s, command, false, &trace), qPrintable(describeLast()));
+    const QStringList hits = hitsIn(trace);
+    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+
+    // Each encoding was made, and is masked where the key was.
+    const QStringList lines = trace.toolContent.split(u'\n');
+    for (const auto &encoding : encodings) {
+        const QString &label = encoding.first;
+        const qsizetype at = lines.indexOf(u"== "_s + label);
+        QVERIFY2(at >= 0 && at + 1 < lines.size(), qPrintable(trace.toolContent));
+        QVERIFY2(lines.at(at + 1).contains(QString::fromLatin1(redactedMarker)),
+                 qPrintable(label + u": "_s + QString(lines.at(at + 1)).replace(QChar(0), u'.')));
+    }
+#endif
 }
 
 QTEST_GUILESS_MAIN(tst_KeyLeak)

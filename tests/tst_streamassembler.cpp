@@ -44,6 +44,9 @@ private slots:
     void scannerReadsRecordingsAsJsonDocument();
     void scannerReadsChunksAsJsonDocument_data();
     void scannerReadsChunksAsJsonDocument();
+
+    void toolCallLimit_data();
+    void toolCallLimit();
 };
 
 namespace {
@@ -872,4 +875,115 @@ void tst_StreamAssembler::scannerReadsChunksAsJsonDocument()
         QCOMPARE(jsonDocumentChunks, 0);
     else
         QVERIFY(jsonDocumentChunks > 0);
+}
+
+namespace {
+
+// count calls, ids call_0..., one chunk each (or all in one chunk), with or without an index.
+Payloads manyCalls(int count, bool withIndex, bool oneChunk, bool argumentsInPieces = false)
+{
+    Payloads payloads{roleChunk};
+    QJsonArray all;
+    for (int i = 0; i < count; ++i) {
+        const QString id = u"call_%1"_s.arg(i);
+        const QString arguments = uR"({"command":"echo %1"})"_s.arg(i);
+        const int index = withIndex ? i : -1;
+        if (argumentsInPieces) {
+            payloads.append(chunk(fragment(index, id, u"shell"_s, arguments.left(5))));
+            payloads.append(chunk(args(index, arguments.mid(5))));
+        } else if (oneChunk) {
+            all.append(fragment(index, id, u"shell"_s, arguments)
+                               .value(u"tool_calls"_s)
+                               .toArray()
+                               .first());
+        } else {
+            payloads.append(chunk(fragment(index, id, u"shell"_s, arguments)));
+        }
+    }
+    if (oneChunk)
+        payloads.append(chunk({{u"tool_calls"_s, all}}));
+    payloads.append(chunk({}, u"tool_calls"_s));
+    payloads.append(done);
+    return payloads;
+}
+
+} // namespace
+
+void tst_StreamAssembler::toolCallLimit_data()
+{
+    QTest::addColumn<Payloads>("payloads");
+    QTest::addColumn<int>("calls");      // accepted with this many calls; -1: refused
+    QTest::addColumn<int>("keptAtMost"); // refused: calls held when it stopped
+
+    const int limit = maxToolCallsPerMessage;
+    QTest::newRow("the limit, one chunk each") << manyCalls(limit, true, false) << limit << 0;
+    QTest::newRow("the limit, in one chunk") << manyCalls(limit, true, true) << limit << 0;
+    QTest::newRow("the limit, arguments in pieces")
+            << manyCalls(limit, true, false, true) << limit << 0;
+    QTest::newRow("the limit, without index") << manyCalls(limit, false, false) << limit << 0;
+    QTest::newRow("one past, one chunk each") << manyCalls(limit + 1, true, false) << -1 << limit;
+    QTest::newRow("one past, in one chunk") << manyCalls(limit + 1, true, true) << -1 << limit;
+    QTest::newRow("one past, without index") << manyCalls(limit + 1, false, false) << -1 << limit;
+    QTest::newRow("a first call at index 128")
+            << Payloads{roleChunk,
+                        chunk(fragment(limit, u"call_x"_s, u"shell"_s, shellArguments)),
+                        chunk({}, u"tool_calls"_s),
+                        done}
+            << -1 << 0;
+    // Kept by index: an index this large must be refused before anything is made for it.
+    QTest::newRow("index 2000000000")
+            << Payloads{roleChunk,
+                        chunk(fragment(2000000000, u"call_x"_s, u"shell"_s, shellArguments)),
+                        chunk({}, u"tool_calls"_s),
+                        done}
+            << -1 << 0;
+    QTest::newRow("index past int")
+            << Payloads{roleChunk,
+                        R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":99999999999,)"
+                        R"("id":"call_x","function":{"name":"shell","arguments":"{}"}}]}}]})",
+                        chunk({}, u"tool_calls"_s),
+                        done}
+            << -1 << 0;
+}
+
+// Past maxToolCallsPerMessage the whole message is refused, at the call that passes it: nothing
+// more of the stream is kept, so the loop runs none of them.
+void tst_StreamAssembler::toolCallLimit()
+{
+    QFETCH(Payloads, payloads);
+    QFETCH(int, calls);
+    QFETCH(int, keptAtMost);
+
+    for (const auto reading : {StreamAssembler::ChunkReading::Scanner,
+                               StreamAssembler::ChunkReading::JsonDocumentOnly}) {
+        StreamAssembler assembler(reading);
+        qsizetype refusedAt = -1;
+        for (qsizetype i = 0; i < payloads.size(); ++i) {
+            if (!assembler.addPayload(payloads[i]) && refusedAt < 0)
+                refusedAt = i;
+        }
+        const Result<Completion> completion = assembler.result();
+        if (calls >= 0) {
+            QVERIFY2(completion.hasValue(),
+                     qPrintable(completion ? QString() : completion.error().message));
+            QVERIFY(!assembler.isRefused());
+            QCOMPARE(completion->message.toolCalls().size(), calls);
+            QCOMPARE(completion->message.toolCalls().last().id, u"call_%1"_s.arg(calls - 1));
+            QCOMPARE(completion->message.toolCalls().last().arguments,
+                     uR"({"command":"echo %1"})"_s.arg(calls - 1));
+            continue;
+        }
+        QVERIFY(!completion.hasValue());
+        QVERIFY(assembler.isRefused());
+        QCOMPARE(completion.error().kind, Error::Agent);
+        QCOMPARE(completion.error().message,
+                 u"The model asked for more than 128 tool calls in one message, so none of them "
+                 u"was run."_s);
+        // Refused by the payload that brought the call too many, not at the end.
+        QVERIFY(refusedAt >= 0 && refusedAt < payloads.size() - 2);
+        QVERIFY(assembler.toolCalls().size() <= keptAtMost);
+        // Whatever follows is ignored.
+        QVERIFY(!assembler.addPayload(chunk(text(u"more"_s))));
+        QVERIFY(assembler.content().isEmpty());
+    }
 }

@@ -149,6 +149,11 @@ void AgentController::onCompleted(const Completion &completion)
     }
 
     if (message.hasToolCalls()) {
+        // The client refuses such a message already; this is the last guard before anything runs.
+        if (message.toolCalls().size() > maxToolCallsPerMessage) {
+            fail(tooManyToolCallsError());
+            return;
+        }
         // The ids pair calls with results; duplicates cannot be answered validly, so nothing of
         // this message runs.
         QSet<QString> ids;
@@ -219,6 +224,7 @@ void AgentController::requestApproval(const PreparedCall &prepared, const Tool &
     request.reason = tool.approvalReason();
     request.arguments = prepared.call.arguments;
     request.argumentsObject = prepared.arguments;
+    request.preview = tool.preview(prepared.arguments);
 
     // Fail closed: with nobody to ask, the answer is no.
     if (!isSignalConnected(QMetaMethod::fromSignal(&AgentController::approvalRequested))) {

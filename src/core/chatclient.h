@@ -28,6 +28,12 @@ struct ProviderSettings
     QString model;
     // How long the provider may stay silent before the request is given up.
     std::chrono::milliseconds requestTimeout{std::chrono::seconds(120)};
+    // The most bytes one answer (the response body of one attempt) may bring; past it the answer
+    // is given up at once, so that a provider cannot exhaust memory. Never retried.
+    qint64 maxResponseBytes = 64 * 1024 * 1024;
+    // How long one answer may take, from the request to its last byte, however steadily it
+    // arrives (requestTimeout counts only silence). Per attempt; never retried.
+    std::chrono::milliseconds maxAnswerTime{std::chrono::minutes(10)};
     // Ask for Server-Sent Events (`stream: true`); off for providers that reject it.
     bool stream = true;
     RetryPolicy retry;
@@ -36,7 +42,8 @@ struct ProviderSettings
 // Talks to an OpenAI-compatible Chat Completions endpoint, asynchronously: one request at a
 // time, results through signals, never a blocking wait. Streamed answers are parsed as they
 // arrive; rate limits, server errors and refused connections are retried with backoff (never
-// once the model has started answering, so no text is shown twice).
+// once the model has started answering, so no text is shown twice). Redirects are followed only
+// within the base URL's origin (scheme, host and port): the API key goes nowhere else.
 class ChatClient final : public QObject
 {
     Q_OBJECT
@@ -79,9 +86,13 @@ private:
     QNetworkReply *send(const QByteArray &method, const QString &path, const QByteArray &body);
     void startAttempt();
     void readChatCompletion();
+    bool readAvailable(QNetworkReply *reply);
     SseParser::EventHandler streamEventHandler();
+    void checkRedirect(QNetworkReply *reply, const QUrl &target, const QString &endpointPath);
+    void stopReply(Error reason);
     void finishChatCompletion();
     void finishStream(QNetworkReply *reply);
+    QString maskedDelta(QString &held, const QString &delta) const;
     bool scheduleRetry(QNetworkReply *reply);
     // The typed error for a reply that failed; kind Http, Network or Timeout.
     Error replyError(QNetworkReply *reply, const QByteArray &body) const;
@@ -97,10 +108,17 @@ private:
     int m_turn = 0;
     int m_attempt = 1;
     QTimer m_retryTimer;
-    QByteArray m_received;                   // every byte of this attempt's response body
+    QTimer m_answerTimer; // maxAnswerTime, per attempt
+    // Every byte of this attempt's response body, up to one byte past maxResponseBytes.
+    QByteArray m_received;
     std::optional<StreamAssembler> m_stream; // set once the answer turns out to be a stream
     SseParser m_sse;
-    std::optional<Error> m_streamFailure;
+    // The end of the text shown so far that could be the start of the key: held back until the
+    // next piece says whether it is (then it is masked with the rest).
+    QString m_heldText;
+    QString m_heldReasoning;
+    // Why this client gave up the reply in flight: it fails with this error, never retried.
+    std::optional<Error> m_abortReason;
 };
 
 } // namespace AgentLoop

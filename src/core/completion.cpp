@@ -74,6 +74,15 @@ QString hintForStatus(int status)
 
 } // namespace
 
+Error tooManyToolCallsError()
+{
+    return Error{Error::Agent,
+                 CompletionText::tr("The model asked for more than %1 tool calls in one message, "
+                                    "so none of them was run.")
+                         .arg(maxToolCallsPerMessage),
+                 CompletionText::tr("Ask for the work in smaller steps, or try another model.")};
+}
+
 std::optional<Usage> usageFromJson(const QJsonValue &usage)
 {
     if (!usage.isObject())
@@ -157,6 +166,9 @@ Result<Completion> parseCompletion(const QByteArray &body)
                      {}};
     }
     messageObject.insert(u"role"_s, u"assistant"_s);
+    // Counted before the calls are read: a message over the bound is refused whole.
+    if (messageObject.value(u"tool_calls"_s).toArray().size() > maxToolCallsPerMessage)
+        return tooManyToolCallsError();
     // A refusal is the model's answer in a field of its own; show it as the text.
     const QJsonValue refusal = messageObject.value(u"refusal"_s);
     if (refusal.isString() && !refusal.toString().isEmpty()

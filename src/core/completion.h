@@ -11,6 +11,13 @@
 
 namespace AgentLoop {
 
+// The most tool calls one assistant message may carry. A message with more is refused whole,
+// before any of them runs: a bound on the work (and the approvals) one answer can ask for.
+inline constexpr int maxToolCallsPerMessage = 128;
+
+// The error for a message over maxToolCallsPerMessage; the same wherever it is caught.
+Error tooManyToolCallsError();
+
 struct Usage
 {
     qint64 promptTokens = 0;
@@ -33,7 +40,8 @@ struct Completion
 
 // Parses a non-streamed response body. Lenient in what it accepts (content "" / null / absent,
 // a missing tool-call type, arguments sent as an object, several choices: index 0 is used), and
-// explicit about what it cannot use: not JSON, an HTML page, an `error` object, no choices.
+// explicit about what it cannot use: not JSON, an HTML page, an `error` object, no choices, more
+// than maxToolCallsPerMessage tool calls.
 Result<Completion> parseCompletion(const QByteArray &body);
 
 // The error for an HTTP error status, with the provider's error.message and a hint that says what

@@ -165,12 +165,12 @@ QString firstTurnText(bool chinese)
     if (chinese) {
         return u"这是离线演示：一个代替真实模型的脚本。我来带你走一遍智能体循环——我不直接回答，"
                u"而是请应用用 `shell` 工具运行一条无害的命令。应用会先把这次调用展示给你，"
-               u"只有你选择“是”才会运行。"_s;
+               u"只有你选择“允许”才会运行。"_s;
     }
     return u"This is the offline demo, a scripted stand-in for a real model. Let me show you one "
            u"trip around the agent loop: instead of answering right away, I am asking the app to "
            u"run a harmless command with the `shell` tool. The app shows you the call first and "
-           u"runs it only if you choose Yes."_s;
+           u"runs it only if you choose Allow."_s;
 }
 
 QString loopSteps(bool chinese, bool denied)
@@ -196,11 +196,11 @@ QString loopSteps(bool chinese, bool denied)
 QString closingText(bool chinese, bool denied)
 {
     if (chinese) {
-        return (denied ? u"再问一次并选择“是”，就能看到命令真正运行。"_s : QString())
+        return (denied ? u"再问一次并选择“允许”，就能看到命令真正运行。"_s : QString())
                + u"打开检查器可以看到每一次请求和响应的原始 JSON。要使用真实模型，请打开设置，"
                  u"取消勾选演示，并填写 Base URL、API 密钥和模型。"_s;
     }
-    return (denied ? u"Ask again and choose Yes to see the command run. "_s : QString())
+    return (denied ? u"Ask again and choose Allow to see the command run. "_s : QString())
            + u"Open the inspector to read every request and response as raw JSON. To work with a "
              u"real model, open the settings, untick the demo and enter a base URL, an API key "
              u"and a model."_s;

@@ -304,30 +304,49 @@ DisplayText displayText(const QString &text, const DisplayOptions &options)
         result.text = text;
         return result;
     }
-    const std::vector<bool> lookAlike = options.markLookAlikes ? lookAlikesOf(text)
-                                                               : std::vector<bool>();
+    // Only what is shown is searched: a bounded preview of a huge text costs what it shows.
+    const std::vector<bool> lookAlike = !options.markLookAlikes ? std::vector<bool>()
+                                        : fits                  ? lookAlikesOf(text)
+                                               : lookAlikesOf(text.first(options.maxLength));
     QString &out = result.text;
-    out.reserve(std::min<qsizetype>(text.size(),
-                                    options.maxLength < 0 ? text.size() : options.maxLength)
-                + 16);
+    const qsizetype limit = options.maxLength < 0 ? text.size()
+                                                  : std::min(text.size(), options.maxLength);
+    // Kept characters are copied a run at a time, and not at all when nothing needs a change.
+    qsizetype keptFrom = 0;
+    const auto flushKept = [&](qsizetype upTo) {
+        if (upTo > keptFrom) {
+            if (out.isEmpty())
+                out.reserve(limit + 16);
+            out += QStringView(text).sliced(keptFrom, upTo - keptFrom);
+        }
+    };
     char32_t previous = 0;
     qsizetype i = 0;
     while (i < text.size()) {
-        CodePoint point = codePointAt(text, i);
-        if (options.maxLength >= 0 && i + point.length > options.maxLength)
+        const char16_t unit = text.at(i).unicode();
+        if ((unit >= 0x20 && unit < 0x7F) || (unit == u'\n' && options.keepLineFeeds)
+            || (unit == u'\t' && options.keepTabs)) {
+            if (i + 1 > limit)
+                break;
+            previous = unit;
+            ++i;
+            continue;
+        }
+        const CodePoint point = codePointAt(text, i);
+        if (i + point.length > limit)
             break;
         if (needsEscape(point, previous, options)) {
             // A run of the same character becomes one escape: 1 500 no-break spaces are one mark.
             qsizetype count = 1;
             qsizetype next = i + point.length;
-            while (next < text.size()
-                   && (options.maxLength < 0 || next + point.length <= options.maxLength)) {
+            while (next + point.length <= limit) {
                 const CodePoint following = codePointAt(text, next);
                 if (following.value != point.value || following.lone != point.lone)
                     break;
                 ++count;
                 next += following.length;
             }
+            flushKept(i);
             DisplayMark mark;
             mark.kind = DisplayMark::Escaped;
             mark.position = out.size();
@@ -338,24 +357,28 @@ DisplayText displayText(const QString &text, const DisplayOptions &options)
             result.marks.append(mark);
             result.escapedCharacters += count;
             previous = point.value;
-            i = next;
+            i = keptFrom = next;
             continue;
         }
-        if (!lookAlike.empty() && lookAlike[size_t(i)]) {
+        if (size_t(i) < lookAlike.size() && lookAlike[size_t(i)]) {
             DisplayMark mark;
             mark.kind = DisplayMark::LookAlike;
-            mark.position = out.size();
+            mark.position = out.size() + (i - keptFrom);
             mark.length = point.length;
             mark.codePoint = point.value;
             mark.lookalikeOf = lookalikeOf(point.value);
             result.marks.append(mark);
             ++result.lookAlikes;
         }
-        out += QStringView(text).sliced(i, point.length);
         previous = point.value;
         i += point.length;
     }
     result.cutCharacters = text.size() - i;
+    if (result.escapedCharacters == 0 && result.cutCharacters == 0) {
+        out = text; // shared, not copied
+        return result;
+    }
+    flushKept(i);
     return result;
 }
 

@@ -140,10 +140,8 @@ Result<void> StreamAssembler::addPayload(QByteArrayView data)
     }
     if (m_reading == ChunkReading::Scanner) {
         ChunkDelta chunk;
-        if (m_scanner.scan(payload, {m_id.isEmpty(), m_model.isEmpty()}, chunk)) {
-            add(chunk);
-            return {};
-        }
+        if (m_scanner.scan(payload, {m_id.isEmpty(), m_model.isEmpty()}, chunk))
+            return add(chunk);
     }
     return addWithJsonDocument(payload);
 }
@@ -173,11 +171,10 @@ Result<void> StreamAssembler::addWithJsonDocument(QByteArrayView payload)
         return fail(providerError(bytes));
 
     std::deque<QString> texts;
-    add(chunkDeltaFromJson(root, texts));
-    return {};
+    return add(chunkDeltaFromJson(root, texts));
 }
 
-void StreamAssembler::add(const ChunkDelta &chunk)
+Result<void> StreamAssembler::add(const ChunkDelta &chunk)
 {
     if (m_id.isEmpty())
         m_id = chunk.id.toString();
@@ -186,11 +183,14 @@ void StreamAssembler::add(const ChunkDelta &chunk)
     // With stream_options.include_usage the usage arrives in a last chunk whose choices are [].
     if (chunk.usage)
         m_usage = chunk.usage;
-    for (const ChoiceDelta &choice : chunk.choices)
-        addChoice(choice);
+    for (const ChoiceDelta &choice : chunk.choices) {
+        if (Result<void> added = addChoice(choice); !added)
+            return added;
+    }
+    return {};
 }
 
-void StreamAssembler::addChoice(const ChoiceDelta &choice)
+Result<void> StreamAssembler::addChoice(const ChoiceDelta &choice)
 {
     m_choiceSeen = true;
     if (choice.content) {
@@ -209,13 +209,16 @@ void StreamAssembler::addChoice(const ChoiceDelta &choice)
         m_reasoningDelta += choice.reasoning;
         m_hasOutput = true;
     }
-    for (const ToolCallDelta &fragment : choice.toolCalls)
-        addToolCall(fragment);
+    for (const ToolCallDelta &fragment : choice.toolCalls) {
+        if (Result<void> added = addToolCall(fragment); !added)
+            return added;
+    }
     if (!choice.finishReason.isEmpty())
         m_finishReason = choice.finishReason.toString();
+    return {};
 }
 
-void StreamAssembler::addToolCall(const ToolCallDelta &fragment)
+Result<void> StreamAssembler::addToolCall(const ToolCallDelta &fragment)
 {
     int index = 0;
     if (fragment.index) {
@@ -233,6 +236,12 @@ void StreamAssembler::addToolCall(const ToolCallDelta &fragment)
         index = startsNewCall && lastKey < std::numeric_limits<int>::max() ? lastKey + 1
                                                                            : m_lastCallIndex;
     }
+    // Checked before the call is kept: an index of 2000000000 costs nothing.
+    if (index >= maxToolCallsPerMessage
+        || (m_calls.size() >= maxToolCallsPerMessage && !m_calls.contains(index))) {
+        m_refused = true;
+        return fail(tooManyToolCallsError());
+    }
     m_lastCallIndex = index;
     m_hasOutput = true;
 
@@ -240,11 +249,12 @@ void StreamAssembler::addToolCall(const ToolCallDelta &fragment)
     keepFirst(call.id, fragment.id);
     keepFirst(call.name, fragment.name);
     if (!fragment.arguments)
-        return;
+        return {};
     if (fragment.argumentsAreWhole)
         call.arguments = fragment.arguments->toString();
     else
         call.arguments += *fragment.arguments;
+    return {};
 }
 
 QList<ToolCall> StreamAssembler::toolCalls() const

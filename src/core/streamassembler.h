@@ -33,6 +33,8 @@ namespace AgentLoop {
 // concatenated; tool-call fragments are assembled by `index`, in index order, wherever the id,
 // name and argument pieces arrive (a fragment without an index continues the last call unless it
 // brings a new id); the first id and name sent for a call are kept, later repeats are ignored.
+// More than maxToolCallsPerMessage calls (an index at or past it, or one call too many) fail the
+// stream at once, before anything is kept for that call.
 // `[DONE]` ends the stream; payloads after it are ignored. An `error` object (or an `event: error`)
 // ends it with the provider's message; events with other names are ignored. Whether the loop
 // continues must be read from the message's tool calls, never from finishReason, which may come
@@ -80,6 +82,8 @@ public:
 
     bool isDone() const { return m_done; } // `[DONE]` arrived
     bool hasError() const { return m_error.has_value(); }
+    // The message was refused (too many tool calls): nothing more of this stream is of use.
+    bool isRefused() const { return m_refused; }
     // True once any part of the answer (text, refusal, reasoning, a tool call) arrived: from then
     // on a broken stream must not be retried silently, or the user would see the text twice.
     bool hasOutput() const { return m_hasOutput; }
@@ -90,9 +94,9 @@ public:
 private:
     Result<void> fail(Error error);
     Result<void> addWithJsonDocument(QByteArrayView payload);
-    void add(const ChunkDelta &chunk);
-    void addChoice(const ChoiceDelta &choice);
-    void addToolCall(const ToolCallDelta &fragment);
+    Result<void> add(const ChunkDelta &chunk);
+    Result<void> addChoice(const ChoiceDelta &choice);
+    Result<void> addToolCall(const ToolCallDelta &fragment);
 
     ChunkReading m_reading;
     ChunkScanner m_scanner;
@@ -113,6 +117,7 @@ private:
     bool m_choiceSeen = false;
     bool m_hasOutput = false;
     bool m_done = false;
+    bool m_refused = false;
     std::optional<Error> m_error;
 };
 
