@@ -116,7 +116,9 @@ app_pid=$!
 
 wait_for 60 test -s "$work/requests.jsonl" \
     || fail "the app sent no request: $(tail -5 "$work/app.log")"
-# The approval box: Y is the mnemonic of its Yes button. Wine gives the box the focus as it
+# The approval box takes no approval in its first 0.7 s and no bare letter ever approves: keys
+# typed by accident (y, the Allow mnemonic's a, Enter on the default Deny... not pressed here)
+# must not reach the provider; Alt+A after the delay does. Wine gives the box the focus as it
 # maps; the key goes to whatever has it, so retry until the second request arrives.
 approval=
 for _ in $(seq 1 40); do
@@ -126,9 +128,13 @@ for _ in $(seq 1 40); do
 done
 [[ -n "$approval" ]] || fail "no approval box appeared"
 second_request() { [[ $(wc -l <"$work/requests.jsonl") -ge 2 ]]; }
+xdotool windowfocus "$approval" 2>/dev/null || true
+xdotool type --delay 50 "ya" 2>/dev/null || true
+sleep 1.5
+second_request && fail "a bare key approved the call"
 for _ in $(seq 1 10); do
     xdotool windowfocus "$approval" 2>/dev/null || true
-    xdotool key --clearmodifiers y
+    xdotool key --clearmodifiers alt+a
     wait_for 3 second_request && break
 done
 second_request || fail "the approval was not answered: no second request reached the provider"

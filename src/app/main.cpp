@@ -44,6 +44,7 @@ int main(int argc, char *argv[])
     parser.process(app);
     const QString task = parser.positionalArguments().join(u' ');
 
+    // Reads the OPENAI_* variables, then takes the key out of this process's environment.
     Gui::MainWindow window(Gui::AppSettings::load());
     window.show();
     QTimer::singleShot(0, &window, [&window, task] { window.start(task); });

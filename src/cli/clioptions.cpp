@@ -73,6 +73,20 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             //: The value an option takes, as shown in --help: --option <value>
             CliText::tr("n"),
             u"3"_s);
+    const QCommandLineOption maxResponseOption(
+            u"max-response-mb"_s,
+            CliText::tr("The most megabytes one answer may bring before it is given up "
+                        "(default: 64)."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("n"),
+            u"64"_s);
+    const QCommandLineOption maxAnswerTimeOption(
+            u"max-answer-minutes"_s,
+            CliText::tr("The most minutes one answer may take, however steadily it arrives, "
+                        "before it is given up (default: 10)."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("minutes"),
+            u"10"_s);
     const QCommandLineOption transcriptOption(
             u"transcript"_s,
             CliText::tr("Write every request and response as JSON Lines to this file (the API "
@@ -93,6 +107,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        timeoutOption,
                        noStreamOption,
                        maxRetriesOption,
+                       maxResponseOption,
+                       maxAnswerTimeOption,
                        transcriptOption,
                        conversationOption});
 
@@ -152,6 +168,22 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                                .arg(parser.value(maxRetriesOption));
         return result;
     }
+    const auto maxResponse = positiveNumber(parser.value(maxResponseOption), 1024);
+    if (!maxResponse) {
+        result.error = CliText::tr("--max-response-mb must be a whole number from 1 to 1024, not "
+                                   "\"%1\".")
+                               .arg(parser.value(maxResponseOption));
+        return result;
+    }
+    options.maxResponseMegabytes = *maxResponse;
+    const auto maxAnswerTime = positiveNumber(parser.value(maxAnswerTimeOption), 1440);
+    if (!maxAnswerTime) {
+        result.error = CliText::tr("--max-answer-minutes must be a whole number of minutes from 1 "
+                                   "to 1440, not \"%1\".")
+                               .arg(parser.value(maxAnswerTimeOption));
+        return result;
+    }
+    options.maxAnswerMinutes = *maxAnswerTime;
     options.stream = !parser.isSet(noStreamOption);
 
     const QString workspace = parser.isSet(workspaceOption) ? parser.value(workspaceOption)

@@ -15,8 +15,10 @@ struct CliOptions
     int requestTimeoutSeconds = 120;
     bool stream = true;
     int maxRetries = 3;
-    QString transcriptPath;   // empty: no transcript
-    QString conversationPath; // a saved conversation to continue and extend; empty: none
+    int maxResponseMegabytes = 64; // the most one answer may bring
+    int maxAnswerMinutes = 10;     // the most one answer may take
+    QString transcriptPath;        // empty: no transcript
+    QString conversationPath;      // a saved conversation to continue and extend; empty: none
 };
 
 struct ParsedCommandLine

@@ -2,7 +2,6 @@
 
 #include "agentsetup.h"
 #include "commandrunner.h"
-#include "redaction.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -38,14 +37,17 @@ int exitCodeFor(const Error &error)
 
 namespace {
 
-QString firstLine(const QString &text, qsizetype limit = 120)
+// The first line of a tool's output, for the one-line summary of its call.
+QString firstLine(const TerminalWriter &terminal, const QString &text, qsizetype limit = 120)
 {
-    QString line = text.section(u'\n', 0, 0);
-    if (line.size() > limit)
-        line = line.left(limit - 1) + u"…"_s;
-    else if (text.contains(u'\n'))
-        line += u" …"_s;
-    return line;
+    const qsizetype end = text.indexOf(u'\n');
+    QString line = end < 0 ? text : text.first(end);
+    if (line.endsWith(u'\r'))
+        line.chop(1);
+    QString shown = terminal.line(line, limit);
+    if (end >= 0 && !shown.endsWith(u"\u2026"_s))
+        shown += u" \u2026"_s;
+    return shown;
 }
 
 } // namespace
@@ -53,18 +55,20 @@ QString firstLine(const QString &text, qsizetype limit = 120)
 CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObject *parent)
     : QObject(parent)
     , m_options(options)
-    // The key is blanked out of everything printed: a command that prints the environment, a
-    // model that repeats the key, arguments that contain it.
-    , m_approver([this](const QString &text) {
-        m_err << redacted(text, m_controller.provider().apiKey) << Qt::flush;
-    })
     , m_out(stdout)
     , m_err(stderr)
+    , m_approver(m_err)
 {
+    // The key is blanked out of everything printed: a command that prints the environment, a
+    // model that repeats the key, arguments that contain it.
+    m_out.setSecret(provider.apiKey);
+    m_err.setSecret(provider.apiKey);
     ProviderSettings settings = provider;
     settings.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
     settings.stream = options.stream;
     settings.retry.maxRetries = options.maxRetries;
+    settings.maxResponseBytes = qint64(options.maxResponseMegabytes) * 1024 * 1024;
+    settings.maxAnswerTime = std::chrono::minutes(options.maxAnswerMinutes);
     m_controller.setProvider(settings);
     AgentOptions agentOptions;
     agentOptions.maxTurns = options.maxTurns;
@@ -87,10 +91,10 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
         printProgress(tr("[turn %1/%2] asking %3…")
                               .arg(turn)
                               .arg(maxTurns)
-                              .arg(m_controller.provider().model));
+                              .arg(m_err.line(m_controller.provider().model)));
     });
     connect(&m_controller, &AgentController::retryScheduled, this, [this](const QString &notice) {
-        printProgress(notice);
+        printProgress(m_err.line(notice));
     });
     connect(&m_controller, &AgentController::approvalRequested, &m_approver, &TerminalApprover::ask);
     connect(&m_approver,
@@ -98,18 +102,17 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
             &m_controller,
             &AgentController::resolveApproval);
     connect(&m_controller, &AgentController::toolStarted, this, [this](const ToolCall &call) {
-        printProgress(tr("Running %1…").arg(call.name));
+        printProgress(tr("Running %1…").arg(m_err.line(call.name, shownNameLength)));
     });
     connect(&m_controller,
             &AgentController::toolFinished,
             this,
             [this](const ToolCall &call, const ToolResult &result) {
-                if (result.ok) {
-                    printProgress(tr("%1 finished: %2").arg(call.name, firstLine(result.content)));
-                } else {
-                    printProgress(
-                            tr("%1 did not succeed: %2").arg(call.name, firstLine(result.content)));
-                }
+                // The name of a tool that does not exist is the model's text like any other.
+                const QString name = m_err.line(call.name, shownNameLength);
+                const QString summary = firstLine(m_err, result.content);
+                printProgress(result.ok ? tr("%1 finished: %2").arg(name, summary)
+                                        : tr("%1 did not succeed: %2").arg(name, summary));
                 printOutputFile(result.outputFile);
             });
     connect(&m_controller, &AgentController::responseReceived, this, &CliRun::writeTranscript);
@@ -117,7 +120,7 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     // message is on disk before the provider is asked anything that depends on it.
     connect(&m_controller, &AgentController::messageAppended, this, &CliRun::saveMessage);
     connect(&m_controller, &AgentController::finished, this, [this](const QString &answer) {
-        m_out << redacted(answer, m_controller.provider().apiKey) << Qt::endl;
+        m_out.writeLine(answer); // with its line breaks
         emit done(Answered);
     });
     connect(&m_controller, &AgentController::failed, this, [this](const Error &error) {
@@ -128,11 +131,10 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
         }
         const QString label = error.kind == Error::Configuration ? tr("Configuration error: %1")
                                                                  : tr("Run failed: %1");
-        const QString &key = m_controller.provider().apiKey;
-        m_err << redacted(label.arg(error.message), key) << u'\n';
+        // The message may quote the provider's body.
+        m_err.writeLine(label.arg(m_err.line(error.message)));
         if (!error.hint.isEmpty())
-            m_err << redacted(tr("How to fix: %1").arg(error.hint), key) << u'\n';
-        m_err << Qt::flush;
+            m_err.writeLine(tr("How to fix: %1").arg(m_err.line(error.hint)));
         emit done(exitCodeFor(error));
     });
 }
@@ -141,8 +143,7 @@ void CliRun::start()
 {
     if (!m_options.transcriptPath.isEmpty()) {
         if (const Result<void> opened = m_transcript.open(m_options.transcriptPath); !opened) {
-            m_err << tr("Configuration error: %1").arg(opened.error().message) << u'\n'
-                  << Qt::flush;
+            m_err.writeLine(tr("Configuration error: %1").arg(m_err.line(opened.error().message)));
             emit done(UsageError);
             return;
         }
@@ -151,7 +152,8 @@ void CliRun::start()
         emit done(UsageError);
         return;
     }
-    printProgress(tr("Workspace: %1").arg(QDir::toNativeSeparators(m_options.workspace)));
+    printProgress(
+            tr("Workspace: %1").arg(m_err.line(QDir::toNativeSeparators(m_options.workspace))));
     m_controller.run(m_options.prompt);
 }
 
@@ -172,16 +174,15 @@ bool CliRun::openConversation()
     Result<LoadedConversation> loaded = ConversationStore::loadFile(path);
     Result<void> opened = loaded ? m_conversation.open(path) : Result<void>(loaded.error());
     if (!opened) {
-        m_err << tr("Configuration error: %1").arg(opened.error().message) << u'\n';
+        m_err.writeLine(tr("Configuration error: %1").arg(m_err.line(opened.error().message)));
         if (!opened.error().hint.isEmpty())
-            m_err << tr("How to fix: %1").arg(opened.error().hint) << u'\n';
-        m_err << Qt::flush;
+            m_err.writeLine(tr("How to fix: %1").arg(m_err.line(opened.error().hint)));
         return false;
     }
     for (const QString &repair : loaded->repairs)
-        printProgress(tr("Conversation repaired: %1").arg(repair));
+        printProgress(tr("Conversation repaired: %1").arg(m_err.line(repair)));
     printProgress(tr("Continuing %1 (%n message(s)).", nullptr, int(loaded->history.size()))
-                          .arg(QDir::toNativeSeparators(path)));
+                          .arg(m_err.line(QDir::toNativeSeparators(path))));
     m_controller.setHistory(loaded->history);
     return true;
 }
@@ -191,7 +192,7 @@ void CliRun::saveMessage(const Message &message)
     if (!m_conversation.isOpen())
         return;
     if (const Result<void> written = m_conversation.append(message); !written)
-        printProgress(tr("Warning: %1").arg(written.error().message));
+        printProgress(tr("Warning: %1").arg(m_err.line(written.error().message)));
 }
 
 void CliRun::printOutputFile(const OutputFile &file)
@@ -199,20 +200,22 @@ void CliRun::printOutputFile(const OutputFile &file)
     if (file.isEmpty())
         return;
     if (file.path.isEmpty()) {
-        printProgress(tr("The full output could not be saved: %1").arg(file.problem));
+        printProgress(tr("The full output could not be saved: %1").arg(m_err.line(file.problem)));
         return;
     }
     const QString size = QLocale().formattedDataSize(file.bytes, 1, QLocale::DataSizeSIFormat);
-    const QString path = QDir::toNativeSeparators(file.path);
-    if (file.complete)
+    const QString path = m_err.line(QDir::toNativeSeparators(file.path));
+    if (file.complete) {
         printProgress(tr("Full output (%1): %2").arg(size, path));
-    else
-        printProgress(tr("Output file (incomplete, %1): %2 (%3)").arg(size, path, file.problem));
+    } else {
+        printProgress(tr("Output file (incomplete, %1): %2 (%3)")
+                              .arg(size, path, m_err.line(file.problem)));
+    }
 }
 
 void CliRun::printProgress(const QString &line)
 {
-    m_err << redacted(line, m_controller.provider().apiKey) << u'\n' << Qt::flush;
+    m_err.writeLine(line);
 }
 
 // Each exchange is written once it is answered (or failed), as one complete line.
@@ -221,7 +224,7 @@ void CliRun::writeTranscript(const Exchange &exchange)
     if (!m_transcript.isOpen())
         return;
     if (const Result<void> written = m_transcript.write(exchange); !written)
-        printProgress(written.error().message);
+        printProgress(m_err.line(written.error().message));
 }
 
 } // namespace Cli

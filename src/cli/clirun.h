@@ -4,10 +4,10 @@
 #include "clioptions.h"
 #include "conversationstore.h"
 #include "terminalapprover.h"
+#include "terminalwriter.h"
 #include "transcript.h"
 
 #include <QObject>
-#include <QTextStream>
 
 namespace Cli {
 
@@ -23,7 +23,8 @@ enum ExitCode {
 int exitCodeFor(const AgentLoop::Error &error);
 
 // One headless run: the agent loop with terminal approval. The answer goes to stdout; progress,
-// approval prompts and errors to stderr.
+// approval prompts and errors to stderr; all of it through a TerminalWriter, so that no text of
+// the model's or the provider's can write an escape sequence to the terminal.
 class CliRun final : public QObject
 {
     Q_OBJECT
@@ -49,12 +50,12 @@ private:
     void saveMessage(const AgentLoop::Message &message);
 
     CliOptions m_options;
+    TerminalWriter m_out;
+    TerminalWriter m_err;
     AgentLoop::AgentController m_controller;
     TerminalApprover m_approver;
     AgentLoop::TranscriptWriter m_transcript;
     AgentLoop::ConversationWriter m_conversation;
-    QTextStream m_out;
-    QTextStream m_err;
     bool m_interrupted = false;
 };
 

@@ -2,15 +2,16 @@
 
 #include "clioptions.h"
 #include "clirun.h"
+#include "terminalwriter.h"
 
 #include "config.h"
+#include "environmentscrub.h"
 #include "i18n.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QProcessEnvironment>
 #include <QSocketNotifier>
-#include <QTextStream>
 
 #ifdef Q_OS_WIN
 #include <windows.h>
@@ -93,31 +94,35 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(AGENTLOOP_VERSION));
     AgentLoop::installTranslations(application);
 
-    QTextStream out(stdout);
-    QTextStream err(stderr);
+    // Even here nothing reaches the terminal but through the writer: a .env file or an
+    // argument may hold escape sequences too.
+    Cli::TerminalWriter out(stdout);
+    Cli::TerminalWriter err(stderr);
 
     const Cli::ParsedCommandLine commandLine = Cli::parseCommandLine(application.arguments());
     if (!commandLine.error.isEmpty()) {
-        err << commandLine.error << Qt::endl;
+        err.writeLine(commandLine.error);
         return Cli::UsageError;
     }
     if (!commandLine.options) {
-        out << commandLine.output << Qt::flush;
+        out.write(commandLine.output);
         return Cli::Answered;
     }
 
     const AgentLoop::Result<AgentLoop::LoadedConfig> config
             = AgentLoop::loadConfig(QProcessEnvironment::systemEnvironment(), QDir::currentPath());
+    // The key is copied into config now, and nothing reads it from the environment again: out
+    // of it, so that a command cannot read it back from /proc/<this process>/environ.
+    AgentLoop::removeFromOwnEnvironment(AgentLoop::apiKeyVariable);
     if (!config) {
-        err << MainText::tr("Configuration error: %1").arg(config.error().message) << u'\n';
+        err.writeLine(MainText::tr("Configuration error: %1").arg(err.line(config.error().message)));
         if (!config.error().hint.isEmpty())
-            err << MainText::tr("How to fix: %1").arg(config.error().hint) << u'\n';
-        err << Qt::flush;
+            err.writeLine(MainText::tr("How to fix: %1").arg(err.line(config.error().hint)));
         return Cli::UsageError;
     }
+    err.setSecret(config->provider.apiKey);
     for (const QString &warning : config->warnings)
-        err << MainText::tr("Warning: %1").arg(warning) << u'\n';
-    err << Qt::flush;
+        err.writeLine(MainText::tr("Warning: %1").arg(err.line(warning)));
 
     Cli::CliRun run(*commandLine.options, config->provider);
     QObject::connect(&run,

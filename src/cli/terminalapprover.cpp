@@ -1,9 +1,12 @@
 #include "terminalapprover.h"
 
+#include "displaytext.h"
+#include "terminalwriter.h"
+
 #include <QCoreApplication>
-#include <QJsonDocument>
 #include <QPointer>
 #include <QSocketNotifier>
+#include <QStringList>
 
 #ifdef Q_OS_WIN
 #include <qt_windows.h>
@@ -18,12 +21,89 @@
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
+using namespace AgentLoop;
 
 namespace Cli {
 
-TerminalApprover::TerminalApprover(Writer writeToTerminal, QObject *parent)
+namespace {
+
+// Every line of what will run starts with it: no line of a command can pose as one of ours.
+const QString gutter = u"  \u2502 "_s; // "  │ "
+// How much of what will run is printed, escapes included: more than anyone reads, less than
+// floods a terminal. What is left out is counted, never dropped silently.
+constexpr qsizetype shownPreviewLength = 64 * 1024;
+constexpr int listedLookAlikes = 5;
+
+// Characters as a user counts them: a surrogate pair is one.
+qsizetype characterCount(QStringView text)
+{
+    qsizetype count = text.size();
+    for (qsizetype i = 1; i < text.size(); ++i) {
+        if (text.at(i).isLowSurrogate() && text.at(i - 1).isHighSurrogate())
+            --count;
+    }
+    return count;
+}
+
+// The start of text as it is shown, at most shownPreviewLength characters of the shown text;
+// cutCharacters counts the rest. Only that start is made into display text.
+DisplayText boundedDisplay(const QString &text, const DisplayOptions &options)
+{
+    qsizetype taken = std::min(text.size(), shownPreviewLength);
+    for (;;) {
+        if (taken > 0 && taken < text.size() && text.at(taken - 1).isHighSurrogate())
+            --taken; // never half a character
+        DisplayText shown = displayText(text.first(taken), options);
+        shown.cutCharacters = text.size() - taken;
+        if (shown.text.size() <= shownPreviewLength || taken == 0)
+            return shown;
+        // Escapes are longer than what they stand for: take less until it fits.
+        taken = std::min(taken - 1, taken * shownPreviewLength / shown.text.size());
+    }
+}
+
+struct MarkCounts
+{
+    qsizetype escaped = 0;
+    qsizetype lookAlikes = 0;
+};
+
+// What displayText() would count in the whole text, a piece at a time, so that a long text is
+// never held whole with its escapes.
+MarkCounts countMarks(const QString &text, const DisplayOptions &options)
+{
+    MarkCounts counts;
+    for (qsizetype start = 0; start < text.size();) {
+        qsizetype end = std::min(text.size(), start + shownPreviewLength);
+        if (end < text.size() && text.at(end - 1).isHighSurrogate())
+            --end;
+        const DisplayText piece = displayText(text.sliced(start, end - start), options);
+        counts.escaped += piece.escapedCharacters;
+        counts.lookAlikes += piece.lookAlikes;
+        start = end;
+    }
+    return counts;
+}
+
+struct LineAndColumn
+{
+    qsizetype line = 1;
+    qsizetype column = 1;
+};
+
+// Where a position of the shown text is, as the user sees it: 1-based, in characters.
+LineAndColumn lineAndColumn(const QString &shown, qsizetype position)
+{
+    const QStringView before = QStringView(shown).first(position);
+    const qsizetype lineStart = before.lastIndexOf(u'\n') + 1;
+    return {before.count(u'\n') + 1, characterCount(before.sliced(lineStart)) + 1};
+}
+
+} // namespace
+
+TerminalApprover::TerminalApprover(TerminalWriter &terminal, QObject *parent)
     : QObject(parent)
-    , m_write(std::move(writeToTerminal))
+    , m_terminal(terminal)
 {}
 
 TerminalApprover::~TerminalApprover() = default;
@@ -40,38 +120,112 @@ bool TerminalApprover::standardInputIsInteractive()
 #endif
 }
 
-namespace {
-
-// The arguments exactly as the model sent them, on one line. JSON allows CR, LF and tab between
-// tokens; printed raw, a CR lets the model overwrite the command on the terminal with spaces (and
-// newlines scroll it away), so such text is shown as its compact form, the same JSON.
-QString argumentsLine(const AgentLoop::ApprovalRequest &request)
+void TerminalApprover::ask(const ApprovalRequest &request)
 {
-    const bool hasControl = std::any_of(request.arguments.cbegin(),
-                                        request.arguments.cend(),
-                                        [](QChar c) { return c.unicode() < 0x20 || c == u'\x7f'; });
-    if (!hasControl)
-        return request.arguments;
-    return QString::fromUtf8(QJsonDocument(request.argumentsObject).toJson(QJsonDocument::Compact));
-}
-
-} // namespace
-
-void TerminalApprover::ask(const AgentLoop::ApprovalRequest &request)
-{
-    m_write(tr("Tool call needs approval: %1").arg(request.toolName) + u'\n');
-    m_write(tr("Reason: %1").arg(request.reason) + u'\n');
-    m_write(tr("Arguments: %1").arg(argumentsLine(request)) + u'\n');
+    m_terminal.writeLine(tr("Tool call needs approval: %1")
+                                 .arg(m_terminal.line(request.toolName, shownNameLength)));
+    m_terminal.writeLine(tr("Reason: %1").arg(m_terminal.line(request.reason)));
+    writePreview(request.preview);
     m_requestId = request.id;
     if (!standardInputIsInteractive()) {
-        m_write(tr("No interactive input; the call is denied by default.") + u'\n');
-        emit decided(request.id, AgentLoop::Decision::Deny);
+        m_terminal.writeLine(tr("No interactive input; the call is denied by default."));
+        emit decided(request.id, Decision::Deny);
         return;
     }
-    m_write(tr("Allow this call? [y/N] "));
+    m_terminal.write(tr("Allow this call? [y/N] "));
     m_waiting = true;
     m_line.clear();
     startReading();
+}
+
+// What will run, line by line behind the gutter, then what the user must know to read it right.
+void TerminalApprover::writePreview(const CallPreview &preview)
+{
+    const bool isCommand = preview.kind == CallPreview::Command;
+    // What runs is what the shell receives; what is shown has the key blanked out.
+    const QString text = m_terminal.redacted(preview.text);
+    if (isCommand) {
+        // English has no catalogue to pick a plural form from: a source for one, %n for more.
+        const int lines = int(preview.text.count(u'\n') + 1);
+        const int characters = int(characterCount(preview.text));
+        m_terminal.writeLine(
+                tr("Command (%1, %2):")
+                        .arg(lines == 1 ? tr("1 line") : tr("%n lines", nullptr, lines),
+                             characters == 1 ? tr("1 character")
+                                             : tr("%n characters", nullptr, characters)));
+    } else {
+        m_terminal.writeLine(tr("Arguments:"));
+    }
+
+    DisplayOptions options;
+    options.markLookAlikes = true;
+    const DisplayText shown = boundedDisplay(text, options);
+    // The warnings count the whole text, the part not shown too.
+    const MarkCounts whole = shown.cutCharacters == 0
+                                     ? MarkCounts{shown.escapedCharacters, shown.lookAlikes}
+                                     : countMarks(text, options);
+    QString block;
+    for (const QStringView line : QStringView(shown.text).split(u'\n')) {
+        block += gutter;
+        block += line;
+        block += u'\n';
+    }
+    m_terminal.write(block);
+    if (shown.cutCharacters > 0) {
+        const auto notShown = characterCount(QStringView(text).last(shown.cutCharacters));
+        m_terminal.writeLine(
+                u"  "_s
+                + (notShown == 1
+                           ? tr("\u2026 1 more character not shown")
+                           : tr("\u2026 %n more characters not shown", nullptr, int(notShown))));
+    }
+
+    if (const int count = int(whole.escaped); count == 1) {
+        m_terminal.writeLine(isCommand ? tr("Warning: this command contains 1 invisible or control "
+                                            "character, shown as \u27E8U+\u2026\u27E9.")
+                                       : tr("Warning: these arguments contain 1 invisible or "
+                                            "control character, shown as \u27E8U+\u2026\u27E9."));
+    } else if (count > 1) {
+        m_terminal.writeLine(isCommand
+                                     ? tr("Warning: this command contains %n invisible or control "
+                                          "characters, shown as \u27E8U+\u2026\u27E9.",
+                                          nullptr,
+                                          count)
+                                     : tr("Warning: these arguments contain %n invisible or "
+                                          "control characters, shown as \u27E8U+\u2026\u27E9.",
+                                          nullptr,
+                                          count));
+    }
+    if (whole.lookAlikes > 0) {
+        const bool severalLines = shown.text.contains(u'\n');
+        QStringList letters;
+        for (const DisplayMark &mark : shown.marks) {
+            if (mark.kind != DisplayMark::LookAlike)
+                continue;
+            if (letters.size() == listedLookAlikes)
+                break;
+            const LineAndColumn at = lineAndColumn(shown.text, mark.position);
+            const QString letter = shown.text.mid(mark.position, mark.length);
+            const QString code
+                    = u"U+"_s
+                      + QString::number(uint(mark.codePoint), 16).toUpper().rightJustified(4, u'0');
+            const QString latin = QString(QLatin1Char(mark.lookalikeOf));
+            letters.append(severalLines
+                                   ? tr("'%1' (%2) looks like '%3' at line %4, column %5")
+                                             .arg(letter,
+                                                  code,
+                                                  latin,
+                                                  QString::number(at.line),
+                                                  QString::number(at.column))
+                                   : tr("'%1' (%2) looks like '%3' at column %4")
+                                             .arg(letter, code, latin, QString::number(at.column)));
+        }
+        QString list = letters.join(u", "_s);
+        if (const qsizetype more = whole.lookAlikes - letters.size(); more > 0)
+            list = tr("%1 and %n more", nullptr, int(more)).arg(list);
+        m_terminal.writeLine(
+                tr("Warning: letters from another script that look like Latin ones: %1.").arg(list));
+    }
 }
 
 void TerminalApprover::finishWith(const QByteArray &answer, bool endOfInput)
@@ -84,10 +238,10 @@ void TerminalApprover::finishWith(const QByteArray &answer, bool endOfInput)
     const QByteArray word = answer.trimmed().toLower();
     const bool allowed = !endOfInput && (word == "y" || word == "yes");
     if (endOfInput)
-        m_write(u'\n' + tr("No answer; the call is denied.") + u'\n');
+        m_terminal.write(u'\n' + tr("No answer; the call is denied.") + u'\n');
     else if (!allowed)
-        m_write(tr("Denied.") + u'\n');
-    emit decided(m_requestId, allowed ? AgentLoop::Decision::Allow : AgentLoop::Decision::Deny);
+        m_terminal.writeLine(tr("Denied."));
+    emit decided(m_requestId, allowed ? Decision::Allow : Decision::Deny);
 }
 
 #ifdef Q_OS_WIN

@@ -5,26 +5,29 @@
 #include <QByteArray>
 #include <QObject>
 
-#include <functional>
-
 class QSocketNotifier;
 
 namespace Cli {
 
-// Asks at the terminal, one prompt per call, exactly as the seed shows:
+class TerminalWriter;
+
+// Asks at the terminal, one prompt per call, showing what will run (the command decoded from the
+// arguments, not the model's JSON text), each of its lines behind a gutter so that none can pose
+// as a line of ours:
 //   Tool call needs approval: shell
 //   Reason: ...
-//   Arguments: {"command":"echo 42"}
+//   Command (1 line, 7 characters):
+//     │ echo 42
 //   Allow this call? [y/N]
+// Other tools show "Arguments:" and the decoded arguments as indented JSON. Characters shown as
+// escapes and letters that look like Latin ones are named in warnings after the text.
 // Only "y" or "yes" allows. Without an interactive terminal, end of input, or an unreadable
 // answer, the call is denied (fail closed). Reading never blocks the event loop.
 class TerminalApprover final : public QObject
 {
     Q_OBJECT
 public:
-    using Writer = std::function<void(const QString &)>;
-
-    TerminalApprover(Writer writeToTerminal, QObject *parent = nullptr);
+    explicit TerminalApprover(TerminalWriter &terminal, QObject *parent = nullptr);
     ~TerminalApprover() override;
 
     void ask(const AgentLoop::ApprovalRequest &request);
@@ -35,11 +38,12 @@ signals:
     void decided(quint64 requestId, AgentLoop::Decision decision);
 
 private:
+    void writePreview(const AgentLoop::CallPreview &preview);
     void startReading();
     void onInputReady();
     void finishWith(const QByteArray &answer, bool endOfInput);
 
-    Writer m_write;
+    TerminalWriter &m_terminal;
     quint64 m_requestId = 0;
     bool m_waiting = false;
     QByteArray m_line;

@@ -1,17 +1,33 @@
 #include "approvalprompt.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QDialogButtonBox>
+#include <QElapsedTimer>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QFontMetrics>
+#include <QFrame>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QJsonDocument>
+#include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
-#include <QMessageBox>
-#include <QPlainTextEdit>
+#include <QLocale>
+#include <QPushButton>
 #include <QScreen>
-#include <QTextOption>
+#include <QScrollBar>
+#include <QStyle>
+#include <QTextBlock>
+#include <QTextCharFormat>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextLayout>
+#include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -19,9 +35,15 @@ namespace Gui {
 
 namespace {
 
+// Work on the GUI thread (checking a long text, filling the view) is done in slices of about this
+// many milliseconds, a piece of this many characters at a time, so that the box keeps answering.
+constexpr qint64 sliceMilliseconds = 15;
+constexpr qsizetype pieceLength = 16 * 1024;
+
 // Puts widget into the box's layout between the text and the buttons. QMessageBox has no API for
 // this (setDetailedText hides the text behind a button), so its grid is rearranged by looking up
-// where its own widgets are, not by assuming a fixed layout.
+// where its own widgets are, not by assuming a fixed layout. QMessageBox rebuilds its grid when
+// its text, informative text or icon is set: call this after those.
 void insertAboveButtons(QMessageBox *box, QWidget *widget)
 {
     auto *grid = qobject_cast<QGridLayout *>(box->layout());
@@ -67,13 +89,259 @@ QFont monospaceFont()
     return font;
 }
 
+// Escapes and look-alikes: black on amber, which reads on a light and on a dark view alike.
+QTextCharFormat markFormat()
+{
+    QTextCharFormat format;
+    format.setBackground(QColor(0xff, 0xc8, 0x3d));
+    format.setForeground(QColor(Qt::black));
+    return format;
+}
+
+// The marker at the end of a line that Show all broke.
+QTextCharFormat continuationFormat()
+{
+    QTextCharFormat format;
+    format.setForeground(QColor(0x80, 0x80, 0x80));
+    return format;
+}
+
+constexpr char16_t continuationMarker = u'\x21A9'; // ↩
+
+QString formattedSize(qint64 bytes)
+{
+    return QLocale().formattedDataSize(bytes,
+                                       bytes >= 1024 * 1024 ? 1 : 0,
+                                       QLocale::DataSizeTraditionalFormat);
+}
+
+qsizetype codePointCount(QStringView text)
+{
+    qsizetype count = text.size();
+    const char16_t *units = text.utf16();
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (QChar::isHighSurrogate(units[i]) && QChar::isLowSurrogate(units[i + 1])) {
+            --count;
+            ++i;
+        }
+    }
+    return count;
+}
+
+bool isPrintableAscii(QStringView text)
+{
+    const char16_t *units = text.utf16();
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (units[i] < 0x20 || units[i] >= 0x7F)
+            return false;
+    }
+    return true;
+}
+
+// The longest run of characters without a space, tab or line feed.
+qsizetype longestWord(QStringView text)
+{
+    qsizetype longest = 0;
+    qsizetype run = 0;
+    const char16_t *units = text.utf16();
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = units[i];
+        run = c == u' ' || c == u'\t' || c == u'\n' ? 0 : run + 1;
+        longest = std::max(longest, run);
+    }
+    return longest;
+}
+
+int pluralCount(qsizetype n)
+{
+    return int(std::min<qsizetype>(n, std::numeric_limits<int>::max()));
+}
+
 } // namespace
+
+// What one AgentLoop::displayText() call over the whole text gives, made a piece at a time so
+// that a long text does not stop the GUI thread. Pieces end after a line feed or an ASCII
+// separator where one is near, so that no escape run or word is split between two calls; and
+// each piece starts with a Latin word when the whole text has one, since look-alikes are only
+// marked in text that has Latin letters.
+class ApprovalPrompt::Sanitiser
+{
+public:
+    Sanitiser(const QString &source, const AgentLoop::DisplayOptions &options)
+        : m_source(source)
+        , m_options(options)
+    {
+        m_latinContext = options.markLookAlikes
+                         && std::any_of(source.cbegin(), source.cend(), [](QChar c) {
+                                return c.unicode() < 0x80 && c.isLetter();
+                            });
+    }
+
+    bool isComplete() const { return m_consumed == m_source.size(); }
+    qsizetype consumed() const { return m_consumed; }
+    const QString &text() const { return m_text; }
+    const QList<AgentLoop::DisplayMark> &marks() const { return m_marks; }
+    qsizetype escapedCharacters() const { return m_escaped; }
+    qsizetype lookAlikes() const { return m_lookAlikes; }
+
+    // Sanitises the next piece, of at most about maxInput characters of the source.
+    void step(qsizetype maxInput)
+    {
+        if (isComplete())
+            return;
+        const qsizetype end = pieceEnd(maxInput);
+        static const QString context = u"a "_s;
+        QString piece = m_source.mid(m_consumed, end - m_consumed);
+        if (m_latinContext)
+            piece.prepend(context);
+        const AgentLoop::DisplayText shown = AgentLoop::displayText(piece, m_options);
+        const qsizetype skip = m_latinContext ? context.size() : 0;
+        const qsizetype offset = m_text.size() - skip;
+        m_text += QStringView(shown.text).sliced(skip);
+        for (AgentLoop::DisplayMark mark : shown.marks) {
+            mark.position += offset;
+            m_marks.append(mark);
+        }
+        m_escaped += shown.escapedCharacters;
+        m_lookAlikes += shown.lookAlikes;
+        m_consumed = end;
+    }
+
+private:
+    qsizetype pieceEnd(qsizetype maxInput) const
+    {
+        const qsizetype size = m_source.size();
+        qsizetype end = std::min(size, m_consumed + std::max<qsizetype>(maxInput, 2));
+        if (end == size)
+            return end;
+        constexpr qsizetype reach = 4096;
+        const qsizetype floor = std::max(m_consumed + 1, end - reach);
+        const qsizetype lineFeed = m_source.lastIndexOf(u'\n', end - 1);
+        if (lineFeed >= 0 && lineFeed + 1 >= floor)
+            return lineFeed + 1;
+        for (qsizetype i = end - 1; i + 1 >= floor; --i) {
+            const char16_t c = m_source.at(i).unicode();
+            const bool separator = c == u' ' || c == u'\t'
+                                   || (c > 0x20 && c < 0x7F && !QChar::isLetterOrNumber(c));
+            if (separator)
+                return i + 1;
+        }
+        if (QChar::isHighSurrogate(m_source.at(end - 1).unicode()))
+            --end;
+        return end;
+    }
+
+    QString m_source;
+    AgentLoop::DisplayOptions m_options;
+    bool m_latinContext = false;
+    qsizetype m_consumed = 0;
+    QString m_text;
+    QList<AgentLoop::DisplayMark> m_marks;
+    qsizetype m_escaped = 0;
+    qsizetype m_lookAlikes = 0;
+};
+
+// The read-only view, with what the box needs to know about its lines as they are laid out.
+class ApprovalPrompt::View final : public QPlainTextEdit
+{
+public:
+    using QPlainTextEdit::QPlainTextEdit;
+
+    struct Lines
+    {
+        qsizetype first = 0; // from 1; 0 when no line is wholly in sight
+        qsizetype last = 0;
+        qsizetype total = 0;
+    };
+
+    // Wrapped lines are known once their block is laid out: lay out every block (a wrapping view
+    // holds at most previewLength characters), but for a line of printable ASCII that the width
+    // holds, which is one line in a monospace font without laying it out. Without wrapping a
+    // block is one line.
+    void layOutLines() const
+    {
+        if (lineWrapMode() == NoWrap)
+            return;
+        auto *layout = qobject_cast<QPlainTextDocumentLayout *>(document()->documentLayout());
+        if (!layout)
+            return;
+        // QPlainTextEdit lays its text out at the viewport's width.
+        const qreal width = viewport()->width() - 2 * document()->documentMargin() - 1;
+        const qreal advance = QFontMetricsF(font()).horizontalAdvance(u'0');
+        const qsizetype oneLine = width > 0 && advance > 0 ? qsizetype(width / advance) : 0;
+        for (QTextBlock block = document()->firstBlock(); block.isValid(); block = block.next()) {
+            if (block.layout()->lineCount() > 0)
+                continue;
+            if (block.length() - 1 <= oneLine && isPrintableAscii(block.text()))
+                continue;
+            layout->ensureBlockLayout(block);
+        }
+    }
+
+    // The lines wholly in the viewport, and how many lines there are.
+    Lines visibleLines() const
+    {
+        layOutLines();
+        Lines lines;
+        lines.total = document()->lineCount();
+        const qreal bottom = viewport()->height();
+        QTextBlock block = firstVisibleBlock();
+        qreal top = blockBoundingGeometry(block).translated(contentOffset()).top();
+        while (block.isValid() && top < bottom) {
+            const qreal height = blockBoundingRect(block).height(); // lays the block out
+            const QTextLayout *layout = block.layout();
+            for (int i = 0; i < layout->lineCount(); ++i) {
+                const QTextLine line = layout->lineAt(i);
+                const qreal lineTop = top + line.y();
+                if (lineTop >= -0.5 && lineTop + line.height() <= bottom + 0.5) {
+                    const qsizetype number = block.firstLineNumber() + i + 1;
+                    if (lines.first == 0)
+                        lines.first = number;
+                    lines.last = number;
+                }
+            }
+            top += height;
+            block = block.next();
+        }
+        return lines;
+    }
+
+    // The height that shows the first maxLines lines whole, or every line when there are fewer
+    // (what QPlainTextEdit needs then not to scroll: a document margin above and below, and one
+    // pixel).
+    int heightFor(int maxLines) const
+    {
+        layOutLines();
+        auto *layout = qobject_cast<QPlainTextDocumentLayout *>(document()->documentLayout());
+        const qreal margin = document()->documentMargin();
+        qreal top = margin;
+        qreal bottom = margin;
+        int counted = 0;
+        for (QTextBlock block = document()->firstBlock(); block.isValid() && counted < maxLines;
+             block = block.next()) {
+            const qreal height = layout->blockBoundingRect(block).height();
+            const QTextLayout *textLayout = block.layout();
+            for (int i = 0; i < textLayout->lineCount() && counted < maxLines; ++i, ++counted) {
+                const QTextLine line = textLayout->lineAt(i);
+                bottom = top + line.y() + line.height();
+            }
+            top += height;
+        }
+        const bool everyLine = counted >= document()->lineCount();
+        int height = int(std::ceil(bottom + (everyLine ? margin : 0))) + 1 + 2 * frameWidth();
+        if (horizontalScrollBarPolicy() == Qt::ScrollBarAlwaysOn)
+            height += horizontalScrollBar()->sizeHint().height();
+        return height;
+    }
+};
 
 ApprovalPrompt *ApprovalPrompt::ask(const AgentLoop::ApprovalRequest &request, QWidget *parent)
 {
     auto *box = new QMessageBox(parent);
     auto *prompt = new ApprovalPrompt(request, box);
     box->open();
+    // Now that the view has its width, its lines are those the user sees.
+    prompt->fitView();
     return prompt;
 }
 
@@ -82,60 +350,211 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessa
     , m_requestId(request.id)
     , m_box(box)
 {
+    const AgentLoop::CallPreview preview = previewOf(request);
+    m_kind = preview.kind;
+    const QString tool = AgentLoop::displayedLine(request.toolName, 200);
     box->setWindowTitle(tr("Approve tool call?"));
     box->setAccessibleName(tr("Approve tool call"));
     box->setIcon(QMessageBox::Warning);
     box->setTextFormat(Qt::RichText);
     box->setText(tr("<p>The model asks to run the tool <b>%1</b>.</p><p>%2</p>")
-                         .arg(request.toolName.toHtmlEscaped(), request.reason.toHtmlEscaped()));
-    box->setInformativeText(tr("Nothing runs unless you choose Yes. No, Esc or closing this box "
-                               "declines, and the model is told."));
+                         .arg(tool.toHtmlEscaped(), request.reason.toHtmlEscaped()));
+    box->setInformativeText(tr("Nothing runs unless you choose Allow. Deny, Esc or closing this "
+                               "box declines, and the model is told."));
     box->setAccessibleDescription(
-            tr("The model asks to run the tool %1. %2").arg(request.toolName, request.reason));
-    box->setStandardButtons(QMessageBox::Yes | QMessageBox::No);
-    box->setDefaultButton(QMessageBox::No);
-    box->setEscapeButton(QMessageBox::No);
-    m_yes = box->button(QMessageBox::Yes);
+            tr("The model asks to run the tool %1. %2").arg(tool, request.reason));
 
-    auto *arguments = new QPlainTextEdit(box);
-    arguments->setObjectName(u"approvalArguments"_s);
-    arguments->setAccessibleName(tr("Arguments of the tool call"));
-    arguments->setReadOnly(true);
-    arguments->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    arguments->setTabChangesFocus(true);
-    arguments->setFont(monospaceFont());
-    arguments->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    arguments->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-    arguments->setPlainText(prettyArguments(request));
-    // QMessageBox gives its contents their minimum size: make that a readable area.
-    constexpr qsizetype columns = 72;
-    const QString shown = arguments->toPlainText();
-    qsizetype wrappedLines = 0;
-    for (const QStringView line : QStringView(shown).split(u'\n'))
-        wrappedLines += std::max<qsizetype>(1, (line.size() + columns - 1) / columns);
-    constexpr qsizetype maximumLines = 14;
-    const QFontMetrics metrics(arguments->font());
-    const int height = metrics.lineSpacing()
-                               * int(std::clamp<qsizetype>(wrappedLines, 2, maximumLines))
-                       + 2 * int(arguments->document()->documentMargin())
-                       + 2 * arguments->frameWidth() + metrics.descent();
-    // ...but never wider or taller than a small screen allows.
-    const QRect screen = box->screen()->availableGeometry();
-    arguments->setMinimumSize(std::min(metrics.horizontalAdvance(u'0') * int(columns + 2),
-                                       screen.width() * 2 / 3),
-                              std::min(height, screen.height() / 3));
-    // Short arguments get a box their size; long ones scroll.
-    if (wrappedLines <= maximumLines)
-        arguments->setMaximumHeight(height);
-    insertAboveButtons(box, arguments);
-    m_arguments = arguments;
+    // Allow keeps its mnemonic for Alt+letter; the event filter keeps QMessageBox from pressing
+    // it on the letter alone.
+    m_allow = box->addButton(tr("&Allow"), QMessageBox::AcceptRole);
+    m_allow->setObjectName(u"approvalAllow"_s);
+    m_allow->setEnabled(false);
+    m_deny = box->addButton(tr("&Deny"), QMessageBox::RejectRole);
+    m_deny->setObjectName(u"approvalDeny"_s);
+    box->setDefaultButton(m_deny);
+    box->setEscapeButton(m_deny);
+
+    insertAboveButtons(box, createPanel(preview.text));
+    box->installEventFilter(this);
+    m_view->viewport()->installEventFilter(this);
+
+    m_delayTimer.setSingleShot(true);
+    m_delayTimer.setTimerType(Qt::PreciseTimer);
+    m_delayTimer.setInterval(inputDelay);
+    connect(&m_delayTimer, &QTimer::timeout, this, [this] {
+        m_delayOver = true;
+        updateAllow();
+    });
+    m_fitTimer.setSingleShot(true);
+    m_fitTimer.setInterval(0);
+    connect(&m_fitTimer, &QTimer::timeout, this, &ApprovalPrompt::fitView);
+    m_scanTimer.setInterval(0);
+    connect(&m_scanTimer, &QTimer::timeout, this, &ApprovalPrompt::scanSlice);
+    m_fillTimer.setInterval(0);
+    connect(&m_fillTimer, &QTimer::timeout, this, &ApprovalPrompt::fillSlice);
+    if (!m_shown->isComplete())
+        m_scanTimer.start();
 
     connect(box, &QMessageBox::finished, this, [this] {
-        decide(m_box && m_box->clickedButton() == m_yes ? AgentLoop::Decision::Allow
-                                                        : AgentLoop::Decision::Deny);
+        const bool allowed = m_box && m_allow && m_box->clickedButton() == m_allow
+                             && m_allow->isEnabled();
+        decide(allowed ? AgentLoop::Decision::Allow : AgentLoop::Decision::Deny);
         if (m_box)
             m_box->deleteLater();
     });
+}
+
+QWidget *ApprovalPrompt::createPanel(const QString &source)
+{
+    const bool command = m_kind == AgentLoop::CallPreview::Command;
+    auto *panel = new QWidget(m_box);
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    // What is not what it seems, above the text it is in.
+    auto *warnings = new QFrame(panel);
+    warnings->setObjectName(u"approvalWarnings"_s);
+    warnings->setAccessibleName(tr("Warning"));
+    warnings->setAutoFillBackground(true);
+    auto *warningsLayout = new QHBoxLayout(warnings);
+    warningsLayout->setContentsMargins(8, 6, 8, 6);
+    auto *icon = new QLabel(warnings);
+    const int iconSize = m_box->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_box);
+    icon->setPixmap(m_box->style()
+                            ->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, m_box)
+                            .pixmap(iconSize));
+    warningsLayout->addWidget(icon, 0, Qt::AlignTop);
+    auto *warningTexts = new QVBoxLayout;
+    warningTexts->setSpacing(2);
+    for (QPointer<QLabel> *label : {&m_escapedWarning, &m_lookAlikeWarning}) {
+        auto *warning = new QLabel(warnings);
+        warning->setTextFormat(Qt::PlainText);
+        warning->setWordWrap(true);
+        warningTexts->addWidget(warning);
+        *label = warning;
+    }
+    m_escapedWarning->setObjectName(u"approvalEscapedWarning"_s);
+    m_lookAlikeWarning->setObjectName(u"approvalLookAlikeWarning"_s);
+    warningsLayout->addLayout(warningTexts, 1);
+    layout->addWidget(warnings);
+    m_warnings = warnings;
+
+    auto *caption = new QLabel(panel);
+    caption->setObjectName(u"approvalCaption"_s);
+    caption->setTextFormat(Qt::PlainText);
+    caption->setWordWrap(true);
+    layout->addWidget(caption);
+
+    auto *view = new View(panel);
+    view->setObjectName(u"approvalArguments"_s);
+    view->setAccessibleName(command ? tr("Command that will run")
+                                    : tr("Arguments of the tool call"));
+    view->setReadOnly(true);
+    view->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    view->setTabChangesFocus(true);
+    view->setFont(monospaceFont());
+    view->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    view->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view->document()->setUndoRedoEnabled(false);
+    const QFontMetricsF metrics(view->font());
+    view->setTabStopDistance(metrics.horizontalAdvance(u' ') * 8);
+    // QMessageBox gives its contents their minimum width: make that a readable line, but never
+    // wider than a small screen allows.
+    constexpr int columns = 72;
+    const QRect screen = m_box->screen()->availableGeometry();
+    view->setMinimumWidth(std::min(int(std::ceil(metrics.horizontalAdvance(u'0') * (columns + 2))),
+                                   screen.width() * 2 / 3));
+    layout->addWidget(view);
+    m_view = view;
+    connect(view->verticalScrollBar(),
+            &QScrollBar::valueChanged,
+            this,
+            &ApprovalPrompt::updateRangeLabel);
+    connect(view->verticalScrollBar(),
+            &QScrollBar::rangeChanged,
+            this,
+            &ApprovalPrompt::updateRangeLabel);
+
+    m_rangeLabel = new QLabel(panel);
+    m_rangeLabel->setObjectName(u"approvalLines"_s);
+    m_rangeLabel->setTextFormat(Qt::PlainText);
+    m_rangeLabel->setWordWrap(true);
+    m_rangeLabel->hide();
+    layout->addWidget(m_rangeLabel);
+
+    auto *previewRow = new QHBoxLayout;
+    m_previewLabel = new QLabel(panel);
+    m_previewLabel->setObjectName(u"approvalPreview"_s);
+    m_previewLabel->setTextFormat(Qt::PlainText);
+    m_previewLabel->setWordWrap(true);
+    previewRow->addWidget(m_previewLabel, 1);
+    m_showAll = new QPushButton(tr("Show all"), panel);
+    m_showAll->setObjectName(u"approvalShowAll"_s);
+    connect(m_showAll, &QPushButton::clicked, this, &ApprovalPrompt::showAll);
+    previewRow->addWidget(m_showAll, 0, Qt::AlignTop);
+    layout->addLayout(previewRow);
+
+    // Kept in the layout when hidden, so that nothing moves under the pointer when Allow wakes.
+    m_delayLabel = new QLabel(tr("Allow is available in a moment."), panel);
+    m_delayLabel->setObjectName(u"approvalDelay"_s);
+    m_delayLabel->setTextFormat(Qt::PlainText);
+    m_delayLabel->setWordWrap(true);
+    QSizePolicy policy = m_delayLabel->sizePolicy();
+    policy.setRetainSizeWhenHidden(true);
+    m_delayLabel->setSizePolicy(policy);
+    layout->addWidget(m_delayLabel);
+
+    // The text, sanitised: all of it when short, else its beginning now and the rest in slices.
+    AgentLoop::DisplayOptions options;
+    options.markLookAlikes = command;
+    m_shown = std::make_unique<Sanitiser>(source, options);
+    m_large = source.size() > previewLength;
+    m_shown->step(previewLength);
+    m_previewEnd = m_shown->text().size();
+    m_sourceBytes = QStringView(source).toUtf8().size();
+    m_previewSourceBytes = m_large ? QStringView(source).first(m_shown->consumed()).toUtf8().size()
+                                   : m_sourceBytes;
+    // Qt breaks a word into lines in a time that grows with the square of its length: wrap
+    // anywhere when there is a long one (a word longer than a line is broken anywhere anyway).
+    if (longestWord(QStringView(m_shown->text()).first(m_previewEnd)) > 1000)
+        view->setWordWrapMode(QTextOption::WrapAnywhere);
+    {
+        QTextCursor cursor(view->document());
+        cursor.beginEditBlock();
+        appendToView(cursor, m_previewEnd, previewLineBreak);
+        cursor.endEditBlock();
+    }
+
+    const qsizetype lines = source.isEmpty() ? 0 : source.count(u'\n') + 1;
+    const QString size = tr("%Ln line(s)", nullptr, pluralCount(lines)) + u", "_s
+                         + tr("%Ln character(s)", nullptr, pluralCount(codePointCount(source)));
+    if (source.isEmpty())
+        caption->setText(command ? tr("Command (empty):") : tr("Arguments (empty):"));
+    else
+        caption->setText(command ? tr("Command (%1):").arg(size) : tr("Arguments (%1):").arg(size));
+    caption->setBuddy(view);
+
+    applyWarningColours();
+    updateWarnings();
+    updatePreviewLabel();
+    // About the height it will have once it has its width (fitView() counts the lines then), so
+    // that the box opens at about its size.
+    qsizetype estimatedLines = 0;
+    for (const QStringView line : QStringView(m_shown->text()).first(m_previewEnd).split(u'\n')) {
+        estimatedLines += std::max<qsizetype>(1, (line.size() + columns - 1) / columns);
+        if (estimatedLines > maximumVisibleLines)
+            break;
+    }
+    const int estimate = QFontMetrics(view->font()).lineSpacing()
+                                 * int(std::min<qsizetype>(estimatedLines, maximumVisibleLines))
+                         + 2 * int(view->document()->documentMargin()) + 2 * view->frameWidth() + 1;
+    view->setFixedHeight(std::min(estimate, screen.height() / 3));
+    // A text that will scroll gets its scroll bar now, not after a first layout (which the width
+    // it takes would undo).
+    if (estimatedLines > maximumVisibleLines)
+        view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    return panel;
 }
 
 ApprovalPrompt::~ApprovalPrompt()
@@ -144,24 +563,308 @@ ApprovalPrompt::~ApprovalPrompt()
     decide(AgentLoop::Decision::Deny);
 }
 
+QPlainTextEdit *ApprovalPrompt::argumentsView() const
+{
+    return m_view.data();
+}
+
+bool ApprovalPrompt::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_box) {
+        switch (event->type()) {
+        case QEvent::Show:
+            if (!m_delayOver && !m_delayTimer.isActive())
+                m_delayTimer.start();
+            break;
+        case QEvent::KeyPress: {
+            // QMessageBox::keyPressEvent presses any button whose shortcut's key comes without
+            // Alt, Ctrl or Meta: "maybe" typed into the prompt as the box appears must not allow.
+            const auto *key = static_cast<QKeyEvent *>(event);
+            const Qt::KeyboardModifiers chords = Qt::AltModifier | Qt::ControlModifier
+                                                 | Qt::MetaModifier;
+            if (m_allow && !(key->modifiers() & chords)) {
+                const QKeySequence shortcut = m_allow->shortcut();
+                if (!shortcut.isEmpty() && Qt::Key(key->key()) == shortcut[0].key())
+                    return true;
+            }
+            break;
+        }
+        case QEvent::PaletteChange:
+            applyWarningColours();
+            break;
+        default:
+            break;
+        }
+    } else if (m_view && watched == m_view->viewport() && event->type() == QEvent::Resize) {
+        // QPlainTextEdit lays its text out again after this: count the lines after it.
+        m_fitTimer.start();
+    }
+    return QObject::eventFilter(watched, event);
+}
+
 void ApprovalPrompt::decide(AgentLoop::Decision decision)
 {
     if (m_decided)
         return;
     m_decided = true;
+    m_delayTimer.stop();
+    m_scanTimer.stop();
+    m_fillTimer.stop();
+    m_fitTimer.stop();
     emit decided(m_requestId, decision);
 }
 
-QString ApprovalPrompt::prettyArguments(const AgentLoop::ApprovalRequest &request)
+// Appends the sanitised text up to `to` (or to the end of the mark it falls in) at the cursor, its
+// marks highlighted, lines broken at lineBreak with a marker.
+void ApprovalPrompt::appendToView(QTextCursor &cursor, qsizetype to, qsizetype lineBreak)
 {
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(request.arguments.toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError || document.isNull())
-        return request.arguments;
-    QString text = QString::fromUtf8(document.toJson(QJsonDocument::Indented));
-    while (text.endsWith(u'\n'))
-        text.chop(1);
-    return text;
+    const QString &text = m_shown->text();
+    const QList<AgentLoop::DisplayMark> &marks = m_shown->marks();
+    const QTextCharFormat plain;
+    const QTextCharFormat marked = markFormat();
+    QString run; // plain text not inserted yet
+    const auto flush = [&] {
+        if (!run.isEmpty()) {
+            cursor.insertText(run, plain);
+            run.clear();
+        }
+    };
+    const auto breakLine = [&] {
+        flush();
+        cursor.insertText(QString(QChar(continuationMarker)), continuationFormat());
+        run += u'\n';
+        m_column = 0;
+        m_brokeLinesAt = lineBreak;
+    };
+    const auto appendPlain = [&](QStringView part) {
+        while (!part.isEmpty()) {
+            const qsizetype lineFeed = part.indexOf(u'\n');
+            const qsizetype lineLength = lineFeed < 0 ? part.size() : lineFeed;
+            if (m_column + lineLength > lineBreak) {
+                qsizetype take = std::max<qsizetype>(0, lineBreak - m_column);
+                if (take > 0 && take < part.size() && QChar::isLowSurrogate(part[take].unicode()))
+                    ++take;
+                run += part.first(take);
+                part = part.sliced(take);
+                breakLine();
+                continue;
+            }
+            const qsizetype take = lineFeed < 0 ? part.size() : lineFeed + 1;
+            run += part.first(take);
+            m_column = lineFeed < 0 ? m_column + take : 0;
+            part = part.sliced(take);
+        }
+    };
+
+    qsizetype position = m_filled;
+    while (position < to) {
+        const qsizetype markStart = m_nextMark < marks.size() ? marks.at(m_nextMark).position
+                                                              : text.size();
+        if (position < markStart) {
+            const qsizetype end = std::min(to, markStart);
+            appendPlain(QStringView(text).sliced(position, end - position));
+            position = end;
+            continue;
+        }
+        const AgentLoop::DisplayMark &mark = marks.at(m_nextMark);
+        if (m_column > 0 && m_column + mark.length > lineBreak)
+            breakLine();
+        flush();
+        cursor.insertText(text.mid(mark.position, mark.length), marked);
+        m_column += mark.length;
+        position = mark.position + mark.length;
+        ++m_nextMark;
+    }
+    flush();
+    m_filled = position;
+}
+
+void ApprovalPrompt::scanSlice()
+{
+    QElapsedTimer clock;
+    clock.start();
+    do {
+        m_shown->step(pieceLength);
+    } while (!m_shown->isComplete() && clock.elapsed() < sliceMilliseconds);
+    updateWarnings();
+    if (m_shown->isComplete()) {
+        m_scanTimer.stop();
+        updatePreviewLabel();
+        updateAllow();
+    }
+}
+
+void ApprovalPrompt::showAll()
+{
+    if (m_showingAll || !m_shown->isComplete() || !m_view)
+        return;
+    // The button goes away: the focus must not move on to Allow, where Enter would allow.
+    if (m_showAll->hasFocus())
+        m_deny->setFocus();
+    m_showAll->hide();
+    m_showingAll = true;
+    // Every line as one line, long ones broken, filled in slices: no single layout is long.
+    m_view->clear();
+    m_view->document()->setUndoRedoEnabled(false);
+    m_view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    m_filled = 0;
+    m_nextMark = 0;
+    m_column = 0;
+    m_brokeLinesAt = 0;
+    m_fillTimer.start();
+    updatePreviewLabel();
+    fitView();
+}
+
+void ApprovalPrompt::fillSlice()
+{
+    const qsizetype size = m_shown->text().size();
+    QElapsedTimer clock;
+    clock.start();
+    // One edit block a slice: the view lays out and repaints once for it.
+    QTextCursor cursor(m_view->document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.beginEditBlock();
+    do {
+        appendToView(cursor, std::min(size, m_filled + pieceLength / 4), showAllLineBreak);
+    } while (m_filled < size && clock.elapsed() < sliceMilliseconds);
+    cursor.endEditBlock();
+    if (m_filled >= size) {
+        m_fillTimer.stop();
+        fitView();
+    }
+    updatePreviewLabel();
+    updateRangeLabel();
+}
+
+void ApprovalPrompt::fitView()
+{
+    if (!m_view || !m_view->isVisible())
+        return;
+    const int screenHeight = m_view->screen()->availableGeometry().height();
+    const int height = std::max(m_view->heightFor(1),
+                                std::min(m_view->heightFor(maximumVisibleLines), screenHeight / 3));
+    if (m_view->minimumHeight() != height || m_view->maximumHeight() != height)
+        m_view->setFixedHeight(height);
+    updateRangeLabel();
+}
+
+void ApprovalPrompt::updateRangeLabel()
+{
+    // Before the box is shown the view has no width to lay its lines out at.
+    if (!m_view || !m_rangeLabel || !m_view->isVisible())
+        return;
+    const View::Lines lines = m_view->visibleLines();
+    const bool more = lines.first != 1 || lines.last < lines.total;
+    if (!more) {
+        m_rangeLabel->hide();
+        return;
+    }
+    const QLocale locale;
+    const qsizetype first = lines.first > 0 ? lines.first
+                                            : m_view->verticalScrollBar()->value() + 1;
+    const qsizetype last = std::max(first, lines.last);
+    const QString text = last < lines.total ? tr("Showing lines %1–%2 of %3 — scroll for the rest")
+                                            : tr("Showing lines %1–%2 of %3");
+    m_rangeLabel->setText(
+            text.arg(locale.toString(first), locale.toString(last), locale.toString(lines.total)));
+    m_rangeLabel->show();
+}
+
+void ApprovalPrompt::updatePreviewLabel()
+{
+    const qsizetype shown = m_shown->text().size();
+    QStringList text;
+    if (m_large && !m_showingAll) {
+        text << tr("Showing the first %1 of %2.")
+                        .arg(formattedSize(m_previewSourceBytes), formattedSize(m_sourceBytes));
+    } else if (m_large && m_filled < shown) {
+        const qsizetype percent = shown > 0 ? m_filled * 100 / shown : 100;
+        text << tr("Loading the whole text… %1%").arg(QLocale().toString(percent));
+    } else if (m_large) {
+        text << tr("Showing all %1.").arg(formattedSize(m_sourceBytes));
+    }
+    if (m_brokeLinesAt > 0 && (!m_showingAll || m_filled >= shown))
+        text << tr("Lines longer than %1 characters continue on the next line after ↩.")
+                        .arg(QLocale().toString(m_brokeLinesAt));
+    m_previewLabel->setText(text.join(u' '));
+    m_previewLabel->setAccessibleName(m_previewLabel->text());
+    m_previewLabel->setVisible(!text.isEmpty());
+    // Show all waits for the whole text to be checked.
+    m_showAll->setVisible(m_large && !m_showingAll);
+    m_showAll->setEnabled(m_shown->isComplete());
+}
+
+void ApprovalPrompt::updateWarnings()
+{
+    const bool command = m_kind == AgentLoop::CallPreview::Command;
+    const qsizetype escaped = m_shown->escapedCharacters();
+    const qsizetype lookAlikes = m_shown->lookAlikes();
+    m_escapedWarning->setText(
+            command ? tr("This command contains %Ln invisible or control character(s), shown as "
+                         "⟨U+…⟩.",
+                         nullptr,
+                         pluralCount(escaped))
+                    : tr("These arguments contain %Ln invisible or control character(s), shown "
+                         "as ⟨U+…⟩.",
+                         nullptr,
+                         pluralCount(escaped)));
+    m_lookAlikeWarning->setText(tr("This command contains %Ln letter(s) from another script that "
+                                   "look like Latin ones (marked).",
+                                   nullptr,
+                                   pluralCount(lookAlikes)));
+    m_escapedWarning->setAccessibleName(m_escapedWarning->text());
+    m_lookAlikeWarning->setAccessibleName(m_lookAlikeWarning->text());
+    m_escapedWarning->setVisible(escaped > 0);
+    m_lookAlikeWarning->setVisible(lookAlikes > 0);
+    m_warnings->setVisible(escaped > 0 || lookAlikes > 0);
+
+    QStringList description;
+    if (auto *caption = m_box->findChild<QLabel *>(u"approvalCaption"_s))
+        description << caption->text();
+    if (escaped > 0)
+        description << m_escapedWarning->text();
+    if (lookAlikes > 0)
+        description << m_lookAlikeWarning->text();
+    m_view->setAccessibleDescription(description.join(u' '));
+}
+
+void ApprovalPrompt::updateAllow()
+{
+    const bool ready = m_delayOver && m_shown->isComplete();
+    m_allow->setEnabled(ready);
+    m_delayLabel->setVisible(!ready);
+}
+
+void ApprovalPrompt::applyWarningColours()
+{
+    if (!m_box || !m_warnings)
+        return;
+    // A pale amber band on a light window, a dark one on a dark window; text that reads on it.
+    const bool dark = m_box->palette().color(QPalette::Window).lightness() < 128;
+    QPalette palette = m_warnings->palette();
+    palette.setColor(QPalette::Window, dark ? QColor(0x4a, 0x3a, 0x05) : QColor(0xff, 0xf3, 0xcd));
+    palette.setColor(QPalette::WindowText,
+                     dark ? QColor(0xff, 0xe0, 0x8a) : QColor(0x5c, 0x40, 0x00));
+    m_warnings->setPalette(palette);
+}
+
+AgentLoop::CallPreview ApprovalPrompt::previewOf(const AgentLoop::ApprovalRequest &request)
+{
+    if (request.preview.kind == AgentLoop::CallPreview::Command || !request.preview.text.isEmpty())
+        return request.preview;
+    AgentLoop::CallPreview preview;
+    preview.kind = AgentLoop::CallPreview::Arguments;
+    if (!request.argumentsObject.isEmpty() || request.arguments.isEmpty()) {
+        preview.text = QString::fromUtf8(
+                QJsonDocument(request.argumentsObject).toJson(QJsonDocument::Indented));
+        while (preview.text.endsWith(u'\n'))
+            preview.text.chop(1);
+    } else {
+        preview.text = request.arguments; // not an object: as it came (sanitised when shown)
+    }
+    return preview;
 }
 
 } // namespace Gui

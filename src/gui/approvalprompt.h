@@ -1,23 +1,39 @@
 #pragma once
 
 #include "agentcontroller.h"
+#include "displaytext.h"
 
+#include <QLabel>
 #include <QMessageBox>
 #include <QObject>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QPushButton>
+#include <QTextCursor>
+#include <QTimer>
 
-class QAbstractButton;
+#include <chrono>
+#include <memory>
 
 namespace Gui {
 
 // Asks the user whether one tool call may run: a window-modal QMessageBox (opened with open(),
-// never exec()) titled "Approve tool call?", naming the tool and the reason, with the arguments
-// as pretty JSON in a monospace, selectable, scrollable box so that a long command is readable
-// in full. Yes and No; No is the default and the escape button.
+// never exec()) titled "Approve tool call?", naming the tool and the reason, with what will run
+// (the command line itself for the shell, else the arguments as indented JSON) in a monospace,
+// selectable, read-only view. Everything shown passes through AgentLoop::displayText(): invisible
+// and control characters appear as ⟨U+XXXX⟩ and look-alike letters are marked, both highlighted
+// and counted in a warning above the view. The view is as tall as the text is laid out, up to
+// maximumVisibleLines; beyond that it scrolls and a label says which lines are in sight. Text over
+// previewLength characters is shown in part first ("Show all" fills in the rest a slice at a time,
+// so that the box stays responsive).
 //
-// decided() is emitted exactly once: Yes allows; No, Esc, closing the box, and the box or its
-// parent being destroyed (quitting while it is open) deny. Fail closed: anything but Yes denies.
+// Allow and Deny; Deny is the default and the escape button. Allow cannot be pressed for
+// inputDelay after the box is shown (nor before a long text is checked to its end), so that a
+// click or a key meant for another window cannot approve; it has no single-key activation (its
+// mnemonic works with Alt only), and Enter presses it only when it has the focus.
+//
+// decided() is emitted exactly once: Allow allows; Deny, Esc, closing the box, and the box or its
+// parent being destroyed (quitting while it is open) deny. Fail closed: anything but Allow denies.
 //
 // The prompt is owned by its message box, which deletes itself once answered. When the parent is
 // destroyed, decided() is emitted from inside that destruction: connect it to an object that
@@ -26,6 +42,15 @@ class ApprovalPrompt final : public QObject
 {
     Q_OBJECT
 public:
+    static constexpr std::chrono::milliseconds inputDelay{700};
+    static constexpr int maximumVisibleLines = 14;
+    // Characters of text shown before "Show all". Lines longer than previewLineBreak (and, once
+    // Show all has unwrapped them, than showAllLineBreak) are broken with a marker: Qt lays out and
+    // shapes a line as a whole, every time it paints it, so no line may be long.
+    static constexpr qsizetype previewLength = 64 * 1024;
+    static constexpr qsizetype previewLineBreak = 4000;
+    static constexpr qsizetype showAllLineBreak = 1000;
+
     static ApprovalPrompt *ask(const AgentLoop::ApprovalRequest &request, QWidget *parent);
     ~ApprovalPrompt() override;
 
@@ -33,23 +58,70 @@ public:
     bool isDecided() const { return m_decided; }
     // For tests and screenshots; null once the box is gone.
     QMessageBox *messageBox() const { return m_box; }
-    QPlainTextEdit *argumentsView() const { return m_arguments; }
+    QPlainTextEdit *argumentsView() const;
+    QPushButton *allowButton() const { return m_allow; }
+    QPushButton *denyButton() const { return m_deny; }
 
-    // The arguments as shown: pretty JSON, or the model's text as it came when it is not JSON.
-    static QString prettyArguments(const AgentLoop::ApprovalRequest &request);
+    // What the box shows, before sanitising: the request's preview, or, for a request that has
+    // none, its decoded arguments as indented JSON.
+    static AgentLoop::CallPreview previewOf(const AgentLoop::ApprovalRequest &request);
 
 signals:
     void decided(quint64 requestId, AgentLoop::Decision decision);
 
 private:
+    class Sanitiser;
+    class View;
+
     ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessageBox *box);
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void decide(AgentLoop::Decision decision);
+
+    QWidget *createPanel(const QString &source);
+    void appendToView(QTextCursor &cursor, qsizetype to, qsizetype lineBreak);
+    void scanSlice();
+    void showAll();
+    void fillSlice();
+    void fitView();
+    void updateWarnings();
+    void updateRangeLabel();
+    void updatePreviewLabel();
+    void updateAllow();
+    void applyWarningColours();
 
     quint64 m_requestId = 0;
     bool m_decided = false;
+    AgentLoop::CallPreview::Kind m_kind = AgentLoop::CallPreview::Arguments;
     QPointer<QMessageBox> m_box;
-    QPointer<QPlainTextEdit> m_arguments;
-    QAbstractButton *m_yes = nullptr;
+    QPointer<QPushButton> m_allow;
+    QPointer<QPushButton> m_deny;
+    QPointer<View> m_view;
+    QPointer<QWidget> m_warnings;
+    QPointer<QLabel> m_escapedWarning;
+    QPointer<QLabel> m_lookAlikeWarning;
+    QPointer<QLabel> m_rangeLabel;
+    QPointer<QLabel> m_previewLabel;
+    QPointer<QPushButton> m_showAll;
+    QPointer<QLabel> m_delayLabel;
+
+    // The whole text, sanitised piece by piece (all at once when it is short).
+    std::unique_ptr<Sanitiser> m_shown;
+    qint64 m_sourceBytes = 0;        // UTF-8
+    qint64 m_previewSourceBytes = 0; // UTF-8, of the source the preview shows
+    qsizetype m_previewEnd = 0;      // in the sanitised text
+    bool m_large = false;
+    bool m_showingAll = false;
+    qsizetype m_brokeLinesAt = 0; // the line length, when a line had to be broken
+    // Where appendToView() goes on: in the sanitised text, its next mark, the shown column.
+    qsizetype m_filled = 0;
+    qsizetype m_nextMark = 0;
+    qsizetype m_column = 0;
+
+    bool m_delayOver = false;
+    QTimer m_delayTimer;
+    QTimer m_scanTimer;
+    QTimer m_fillTimer;
+    QTimer m_fitTimer;
 };
 
 } // namespace Gui

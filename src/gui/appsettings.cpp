@@ -2,6 +2,7 @@
 
 #include "config.h"
 #include "demoprovider.h"
+#include "environmentscrub.h"
 #include "keystore.h"
 
 #include <QCoreApplication>
@@ -30,6 +31,8 @@ const QString plainTextKey = u"provider/storeKeyInPlainText"_s;
 const QString timeoutKey = u"provider/requestTimeoutSeconds"_s;
 const QString streamKey = u"provider/stream"_s;
 const QString maxRetriesKey = u"provider/maxRetries"_s;
+const QString maxResponseKey = u"provider/maxResponseMegabytes"_s;
+const QString maxAnswerTimeKey = u"provider/maxAnswerMinutes"_s;
 const QString maxTurnsKey = u"agent/maxTurns"_s;
 const QString workspaceKey = u"agent/workspace"_s;
 const QString demoModeKey = u"agent/demoMode"_s;
@@ -47,7 +50,12 @@ std::unique_ptr<QSettings> settingsFile()
 
 AppSettings AppSettings::load()
 {
-    return load(QProcessEnvironment::systemEnvironment(), QDir::currentPath());
+    AppSettings settings = load(QProcessEnvironment::systemEnvironment(), QDir::currentPath());
+    // settings has its own copy of the key (apiKey, environmentValues), and nothing reads it
+    // from the environment again: out of it, so that a command cannot read it back from
+    // /proc/<this process>/environ.
+    AgentLoop::removeFromOwnEnvironment(AgentLoop::apiKeyVariable);
+    return settings;
 }
 
 AppSettings AppSettings::load(const QProcessEnvironment &environment, const QString &directory)
@@ -66,6 +74,12 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
     settings.maxRetries = std::clamp(file->value(maxRetriesKey, 3).toInt(),
                                      minimumMaxRetries,
                                      maximumMaxRetries);
+    settings.maxResponseMegabytes = std::clamp(file->value(maxResponseKey, 64).toInt(),
+                                               minimumMaxResponseMegabytes,
+                                               maximumMaxResponseMegabytes);
+    settings.maxAnswerMinutes = std::clamp(file->value(maxAnswerTimeKey, 10).toInt(),
+                                           minimumMaxAnswerMinutes,
+                                           maximumMaxAnswerMinutes);
     settings.maxTurns = std::clamp(file->value(maxTurnsKey, 20).toInt(),
                                    minimumMaxTurns,
                                    maximumMaxTurns);
@@ -123,6 +137,8 @@ void AppSettings::save() const
     file->setValue(timeoutKey, requestTimeoutSeconds);
     file->setValue(streamKey, stream);
     file->setValue(maxRetriesKey, maxRetries);
+    file->setValue(maxResponseKey, maxResponseMegabytes);
+    file->setValue(maxAnswerTimeKey, maxAnswerMinutes);
     file->setValue(maxTurnsKey, maxTurns);
     file->setValue(workspaceKey, workspace);
     file->setValue(demoModeKey, demoMode);
@@ -163,6 +179,8 @@ AgentLoop::ProviderSettings AppSettings::provider() const
     // well as a stream.
     provider.stream = stream;
     provider.retry.maxRetries = maxRetries;
+    provider.maxResponseBytes = qint64(maxResponseMegabytes) * 1024 * 1024;
+    provider.maxAnswerTime = std::chrono::minutes(maxAnswerMinutes);
     return provider;
 }
 

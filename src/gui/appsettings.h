@@ -39,6 +39,10 @@ struct AppSettings
     // How often a request that met a rate limit, a server error or a refused connection is sent
     // again (so at most maxRetries + 1 attempts).
     int maxRetries = 3;
+    // The most one answer may bring, and take (however steadily it arrives), before it is given
+    // up: a provider cannot exhaust memory or keep a turn going for ever.
+    int maxResponseMegabytes = 64;
+    int maxAnswerMinutes = 10;
     // The built-in scripted model (see demoprovider.h). On first start, with nothing stored and
     // no complete provider in the environment, it is on.
     bool demoMode = false;
@@ -62,9 +66,14 @@ struct AppSettings
     static constexpr int maximumTimeoutSeconds = 3600;
     static constexpr int minimumMaxRetries = 0;
     static constexpr int maximumMaxRetries = 10;
+    static constexpr int minimumMaxResponseMegabytes = 1;
+    static constexpr int maximumMaxResponseMegabytes = 1024;
+    static constexpr int minimumMaxAnswerMinutes = 1;
+    static constexpr int maximumMaxAnswerMinutes = 1440;
 
     // The stored settings, then the process environment and the .env in the working directory.
-    // Synchronous; the key arrives later when keyIsInStore().
+    // Synchronous; the key arrives later when keyIsInStore(). load() reads this process's
+    // environment and then removes OPENAI_API_KEY from it (see environmentscrub.h): call it once.
     static AppSettings load();
     static AppSettings load(const QProcessEnvironment &environment, const QString &directory);
 

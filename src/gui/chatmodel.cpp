@@ -1,10 +1,57 @@
 #include "chatmodel.h"
 
 #include "jsonformat.h"
+#include "showntext.h"
+
+#include <QLocale>
 
 using namespace Qt::StringLiterals;
 
 namespace Gui {
+
+namespace {
+
+constexpr qsizetype shownNameLength = 200;
+constexpr qsizetype shownHintLength = 4096;
+
+qsizetype shownLengthOf(ChatItem::Kind kind)
+{
+    switch (kind) {
+    case ChatItem::ToolCall:
+    case ChatItem::ToolResult:
+    case ChatItem::Denial:
+        return ChatModel::shownToolTextLength;
+    case ChatItem::UserPrompt:
+    case ChatItem::AssistantText:
+    case ChatItem::ErrorMessage:
+    case ChatItem::Notice:
+        break;
+    }
+    return ChatModel::shownTextLength;
+}
+
+// Text followed by what says how much of it is not shown.
+QString withCutNote(const QString &text, qint64 cutBytes, bool inInspector)
+{
+    if (cutBytes <= 0)
+        return text;
+    const QString size = QLocale().formattedDataSize(cutBytes, 1, QLocale::DataSizeSIFormat);
+    const QString note = inInspector
+                                 ? ChatModel::tr("[%1 more not shown here; the inspector has all "
+                                                 "of it]")
+                                           .arg(size)
+                                 : ChatModel::tr("[%1 more not shown]").arg(size);
+    return text.isEmpty() || text.endsWith(u'\n') ? text + note : text + u'\n' + note;
+}
+
+void makeShown(QString &text, qint64 &cutBytes, qsizetype limit)
+{
+    ShownText shown = Gui::shownText(text, limit);
+    text = std::move(shown.text);
+    cutBytes += shown.cutBytes;
+}
+
+} // namespace
 
 bool ChatModel::isRow(const QModelIndex &index) const
 {
@@ -34,7 +81,7 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
     case KindRole:
         return int(item.kind);
     case TextRole:
-        return item.text;
+        return item.kind == ChatItem::ToolCall ? item.text : shownBody(item);
     case HintRole:
         return item.hint;
     case ToolNameRole:
@@ -42,7 +89,7 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
     case ToolCallIdRole:
         return item.toolCallId;
     case ArgumentsRole:
-        return item.arguments;
+        return item.kind == ChatItem::ToolCall ? shownBody(item) : item.arguments;
     case ErrorCodeRole:
         return item.errorCode;
     case ExitCodeRole:
@@ -65,7 +112,7 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
     case ItemIdRole:
         return item.id;
     case ReasoningRole:
-        return item.reasoning;
+        return shownReasoning(item);
     case StreamRole:
         return int(item.stream);
     case OutputFilePathRole:
@@ -128,11 +175,27 @@ QHash<int, QByteArray> ChatModel::roleNames() const
     return names;
 }
 
+void ChatModel::prepare(ChatItem &item)
+{
+    const qsizetype limit = shownLengthOf(item.kind);
+    if (item.kind == ChatItem::ToolCall)
+        makeShown(item.arguments, item.cutBytes, limit);
+    makeShown(item.text, item.cutBytes, limit);
+    makeShown(item.reasoning, item.reasoningCutBytes, shownTextLength);
+    qint64 hintCut = 0;
+    makeShown(item.hint, hintCut, shownHintLength);
+    if (hintCut > 0)
+        item.hint += u'\x2026';
+    item.toolName = AgentLoop::displayedLine(item.toolName, shownNameLength);
+    item.errorCode = AgentLoop::displayedLine(item.errorCode, shownNameLength);
+    item.lineCount = lineCount(shownBody(item));
+}
+
 int ChatModel::append(ChatItem item)
 {
     const int row = int(m_items.size());
     item.id = m_nextId++;
-    item.lineCount = lineCount(item.text);
+    prepare(item);
     beginInsertRows({}, row, row);
     if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
         m_toolCallRows.insert(item.toolCallId, row);
@@ -150,7 +213,7 @@ void ChatModel::append(QList<ChatItem> items)
     m_items.reserve(m_items.size() + items.size());
     for (ChatItem &item : items) {
         item.id = m_nextId++;
-        item.lineCount = lineCount(item.text);
+        prepare(item);
         if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
             m_toolCallRows.insert(item.toolCallId, int(m_items.size()));
         m_items.append(std::move(item));
@@ -173,10 +236,10 @@ void ChatModel::appendText(int row, const QString &text, const QString &reasonin
     if (row < 0 || row >= m_items.size() || (text.isEmpty() && reasoning.isEmpty()))
         return;
     ChatItem &item = m_items[row];
-    item.text += text;
-    item.reasoning += reasoning;
+    appendShown(item.text, item.cutBytes, text, shownLengthOf(item.kind));
+    appendShown(item.reasoning, item.reasoningCutBytes, reasoning, shownTextLength);
     if (!text.isEmpty())
-        item.lineCount = lineCount(item.text);
+        item.lineCount = lineCount(shownBody(item));
     const QModelIndex changed = index(row, 0);
     emit dataChanged(changed,
                      changed,
@@ -197,7 +260,7 @@ void ChatModel::replace(int row, ChatItem item)
         m_toolCallRows.remove(old.toolCallId);
     item.id = old.id;
     item.collapsed = old.collapsed;
-    item.lineCount = lineCount(item.text);
+    prepare(item);
     if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
         m_toolCallRows.insert(item.toolCallId, row);
     old = std::move(item);
@@ -241,9 +304,9 @@ QString ChatModel::plainText(const ChatItem &item)
 {
     switch (item.kind) {
     case ChatItem::ToolCall:
-        return item.toolName + u'\n' + prettyJson(item.arguments);
+        return item.toolName + u'\n' + prettyJson(shownBody(item));
     case ChatItem::ErrorMessage:
-        return item.hint.isEmpty() ? item.text : item.text + u'\n' + item.hint;
+        return item.hint.isEmpty() ? shownBody(item) : shownBody(item) + u'\n' + item.hint;
     case ChatItem::UserPrompt:
     case ChatItem::AssistantText:
     case ChatItem::ToolResult:
@@ -251,7 +314,33 @@ QString ChatModel::plainText(const ChatItem &item)
     case ChatItem::Notice:
         break;
     }
-    return item.text;
+    return shownBody(item);
+}
+
+QString ChatModel::shownBody(const ChatItem &item)
+{
+    return withCutNote(item.kind == ChatItem::ToolCall ? item.arguments : item.text,
+                       item.cutBytes,
+                       item.turn > 0);
+}
+
+QString ChatModel::shownReasoning(const ChatItem &item)
+{
+    return withCutNote(item.reasoning, item.reasoningCutBytes, item.turn > 0);
+}
+
+void ChatModel::appendShown(QString &text, qint64 &cutBytes, const QString &more, qsizetype limit)
+{
+    if (more.isEmpty())
+        return;
+    // Once cut, the rest is only counted: a runaway answer costs its size, not its layout.
+    if (cutBytes > 0) {
+        cutBytes += utf8Length(more);
+        return;
+    }
+    ShownText shown = Gui::shownText(more, limit - text.size());
+    text += shown.text;
+    cutBytes += shown.cutBytes;
 }
 
 QString ChatModel::description(const ChatItem &item)

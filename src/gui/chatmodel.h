@@ -25,15 +25,19 @@ struct ChatItem
     // AssistantText only: whether the answer is still arriving, or stopped before it was complete.
     enum class Stream { Complete, Live, Incomplete };
 
+    // The texts are given as they came; the model keeps them as they are shown: through
+    // AgentLoop::displayText() (bidi controls, invisible characters and the like as escapes, so
+    // that no layout interprets them) and bounded in size. The Copy action and the painting see
+    // the same text.
     Kind kind = Notice;
     QString text;      // prompt, Markdown, tool output, error message
     QString reasoning; // AssistantText: the model's reasoning_content, shown folded
     QString hint;      // ErrorMessage: the fix
     QString toolName;
-    QString toolCallId;
-    QString arguments; // ToolCall: the arguments text exactly as the model sent it
-    QString errorCode; // ToolResult, Denial: "shell_failed", "denied", "cancelled", ...
-    int exitCode = -1; // -1 when no process ran
+    QString toolCallId; // an identifier, never shown: kept as it came
+    QString arguments;  // ToolCall: the arguments text as the model sent it; shown indented
+    QString errorCode;  // ToolResult, Denial: "shell_failed", "denied", "cancelled", ...
+    int exitCode = -1;  // -1 when no process ran
     bool ok = true;
     qint64 durationMs = -1;
     AgentLoop::OutputFile outputFile; // ToolResult: the whole output, when text has only part of it
@@ -42,6 +46,11 @@ struct ChatItem
     Stream stream = Stream::Complete;
     quint64 id = 0;    // assigned by the model; stable while the item lives
     int lineCount = 0; // lines of text; counted once, by the model
+    // Set by the model: how much of text (of arguments, for a ToolCall) and of reasoning is past
+    // the bound and not shown, in UTF-8 bytes. The roles and plainText() end such a text with a
+    // note that says so.
+    qint64 cutBytes = 0;
+    qint64 reasoningCutBytes = 0;
 };
 
 // The conversation as the user sees it. Append-only while a conversation lasts: adding an item
@@ -78,6 +87,12 @@ public:
 
     // Tool output longer than this is shown cut until the user asks for all of it.
     static constexpr int collapsedLineCount = 6;
+    // At most this many characters of an item's text are shown (laid out, copied): tool output
+    // and arguments, which the inspector has in full; answers, reasoning, prompts and errors.
+    static constexpr qsizetype shownToolTextLength = 64 * 1024;
+    // (A paragraph without spaces takes a layout time that grows with its square: 0.5 s at
+    // 128 K characters, 2.5 s at 256 K.)
+    static constexpr qsizetype shownTextLength = 128 * 1024;
 
     explicit ChatModel(QObject *parent = nullptr);
 
@@ -109,12 +124,20 @@ public:
 
     // What "Copy" puts on the clipboard for one item: its text as the user would paste it.
     static QString plainText(const ChatItem &item);
+    // The item's text (a ToolCall's arguments) and its reasoning as shown, with the note on what
+    // was cut.
+    static QString shownBody(const ChatItem &item);
+    static QString shownReasoning(const ChatItem &item);
+    // Adds more to text as a live answer grows: shown as append() would show all of it.
+    static void appendShown(QString &text, qint64 &cutBytes, const QString &more, qsizetype limit);
     // What a screen reader says the item is: "Result of shell, exit code 0".
     static QString description(const ChatItem &item);
     static int lineCount(const QString &text);
 
 private:
     bool isRow(const QModelIndex &index) const;
+    // Puts the item's texts in the form they are shown in; once, as it comes in.
+    static void prepare(ChatItem &item);
 
     QList<ChatItem> m_items;
     QHash<QString, int> m_toolCallRows;

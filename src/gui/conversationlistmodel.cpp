@@ -1,11 +1,28 @@
 #include "conversationlistmodel.h"
 
+#include "displaytext.h"
+#include "showntext.h"
+
 #include <QFont>
 #include <QLocale>
 
 using namespace Qt::StringLiterals;
 
 namespace Gui {
+
+namespace {
+
+// A title comes from a model's message or from a file anyone may have written: it is kept as it
+// is shown, one line, escaped and bounded.
+constexpr qsizetype shownTitleLength = 200;
+
+AgentLoop::ConversationHeader shown(AgentLoop::ConversationHeader header)
+{
+    header.title = AgentLoop::displayedLine(header.title, shownTitleLength);
+    return header;
+}
+
+} // namespace
 
 bool ConversationListModel::isRow(const QModelIndex &index) const
 {
@@ -33,9 +50,10 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
     case TitleRole:
         return item.title;
     case Qt::ToolTipRole:
-        return tr("%1\nStarted %2")
-                .arg(item.title,
-                     QLocale().toString(item.created.toLocalTime(), QLocale::ShortFormat));
+        return plainToolTip(
+                tr("%1\nStarted %2")
+                        .arg(item.title,
+                             QLocale().toString(item.created.toLocalTime(), QLocale::ShortFormat)));
     case Qt::AccessibleTextRole:
         return tr("%1, %2").arg(item.title, displayDate(item.updated, QDateTime::currentDateTime()));
     case Qt::FontRole:
@@ -88,7 +106,10 @@ void ConversationListModel::setConversations(
         const QList<AgentLoop::ConversationHeader> &conversations)
 {
     beginResetModel();
-    m_items = conversations;
+    m_items.clear();
+    m_items.reserve(conversations.size());
+    for (const AgentLoop::ConversationHeader &header : conversations)
+        m_items.append(shown(header));
     endResetModel();
 }
 
@@ -97,7 +118,7 @@ void ConversationListModel::prepend(const AgentLoop::ConversationHeader &header)
     if (rowOf(header.id) >= 0)
         return;
     beginInsertRows({}, 0, 0);
-    m_items.prepend(header);
+    m_items.prepend(shown(header));
     endInsertRows();
 }
 
@@ -111,9 +132,10 @@ void ConversationListModel::remove(const QString &id)
     endRemoveRows();
 }
 
-void ConversationListModel::setTitle(const QString &id, const QString &title)
+void ConversationListModel::setTitle(const QString &id, const QString &newTitle)
 {
     const int row = rowOf(id);
+    const QString title = AgentLoop::displayedLine(newTitle, shownTitleLength);
     if (row < 0 || m_items.at(row).title == title)
         return;
     m_items[row].title = title;

@@ -1,8 +1,10 @@
 #include "inspector.h"
 
+#include "displaytext.h"
 #include "jsonformat.h"
 #include "jsonhighlighter.h"
 #include "jsontreemodel.h"
+#include "showntext.h"
 #include "turnmodel.h"
 
 #include <QApplication>
@@ -62,6 +64,23 @@ void highlight(JsonHighlighter *highlighter, QTextDocument *document)
 {
     if (highlighter->document() != document)
         highlighter->setDocument(document);
+}
+
+// A body as its page shows it: what the provider or the model wrote in its strings (bidi
+// controls, invisible characters) as escapes, in a text as long as the body (a CRLF is a line
+// end). Copy and Copy as curl take the exact bytes instead.
+QString shownBody(const QString &text)
+{
+    return AgentLoop::displayed(withLineFeeds(text));
+}
+
+// An event stream's lines end in CRLF, LF or CR alike: a CR is shown as the line end it is.
+QString shownEvents(const QByteArray &bytes)
+{
+    QString text = withLineFeeds(QString::fromUtf8(bytes));
+    if (bytes.contains('\r'))
+        text.replace(u'\r', u'\n');
+    return AgentLoop::displayed(text);
 }
 
 } // namespace
@@ -172,6 +191,7 @@ Inspector::Inspector(QWidget *parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { fillResponsePages(false); });
 
     m_summary->setObjectName(u"inspectorSummary"_s);
+    m_summary->setTextFormat(Qt::PlainText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(false);
 
@@ -329,7 +349,7 @@ void Inspector::showRow(int row)
     if (!sameRow) {
         // The highlighter is detached first: it would colour the text once per setPlainText().
         highlight(m_requestHighlighter, nullptr);
-        m_request->setPlainText(prettyJson(exchange.requestBody));
+        m_request->setPlainText(shownBody(prettyJson(exchange.requestBody)));
         highlight(m_requestHighlighter,
                   isJsonDocument(exchange.requestBody) ? m_request->document() : nullptr);
     }
@@ -360,8 +380,9 @@ void Inspector::showRow(int row)
                            status);
     if (!exchange.retryNotice.isEmpty())
         summary += u" · "_s + exchange.retryNotice;
+    summary = AgentLoop::displayedLine(summary, 1000);
     m_summary->setText(summary);
-    m_summary->setToolTip(summary);
+    m_summary->setToolTip(plainToolTip(summary));
     m_copyRequest->setEnabled(true);
     m_copyResponse->setEnabled(!exchange.responseBody.isEmpty());
     m_copyCurl->setEnabled(true);
@@ -397,16 +418,17 @@ void Inspector::fillResponsePages(bool evenIfHidden)
     case TurnRecord::State::Answered:
         if (exchange.responseBody.isEmpty()) {
             m_response->clear();
-            m_response->setPlaceholderText(exchange.errorString.isEmpty()
-                                                   ? tr("The response had no body.")
-                                                   : exchange.errorString);
+            m_response->setPlaceholderText(
+                    exchange.errorString.isEmpty()
+                            ? tr("The response had no body.")
+                            : AgentLoop::displayedLine(exchange.errorString, 1000));
         } else if (exchange.streamed) {
             // The events exactly as they arrived: re-indenting them would hide what the provider
             // really sent (split lines, keep-alives, a missing [DONE]).
-            m_response->setPlainText(QString::fromUtf8(exchange.responseBody));
-            m_assembled->setPlainText(prettyJson(exchange.assembledMessage));
+            m_response->setPlainText(shownEvents(exchange.responseBody));
+            m_assembled->setPlainText(shownBody(prettyJson(exchange.assembledMessage)));
         } else {
-            m_response->setPlainText(prettyJson(exchange.responseBody));
+            m_response->setPlainText(shownBody(prettyJson(exchange.responseBody)));
         }
         break;
     }
@@ -456,7 +478,8 @@ QString Inspector::headersText(const TurnRecord &record)
         text += headerLines(exchange.responseHeaders);
         break;
     }
-    return text;
+    // Header values and error strings are the provider's.
+    return AgentLoop::displayed(text);
 }
 
 QString Inspector::curlCommand(const AgentLoop::Exchange &exchange)
@@ -495,7 +518,10 @@ void Inspector::showAssembledTab(bool visible)
 
 void Inspector::copyRequest()
 {
-    QGuiApplication::clipboard()->setText(m_request->toPlainText());
+    // The body itself, indented as the page shows it but not sanitised: it is there to be sent.
+    if (m_model && m_shownRow >= 0)
+        QGuiApplication::clipboard()->setText(
+                prettyJson(m_model->record(m_shownRow).exchange.requestBody));
 }
 
 void Inspector::copyResponse()
@@ -506,8 +532,9 @@ void Inspector::copyResponse()
                 QString::fromUtf8(m_model->record(m_shownRow).exchange.responseBody));
         return;
     }
-    fillResponsePages(true);
-    QGuiApplication::clipboard()->setText(m_response->toPlainText());
+    if (m_model && m_shownRow >= 0)
+        QGuiApplication::clipboard()->setText(
+                prettyJson(m_model->record(m_shownRow).exchange.responseBody));
 }
 
 void Inspector::copyCurl()

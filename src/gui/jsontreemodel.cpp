@@ -1,5 +1,8 @@
 #include "jsontreemodel.h"
 
+#include "displaytext.h"
+#include "showntext.h"
+
 #include <QFontDatabase>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,9 +13,26 @@ using namespace Qt::StringLiterals;
 
 namespace Gui {
 
+namespace {
+
+constexpr qsizetype shownKeyLength = 200;
+constexpr qsizetype shownValueLength = 500;    // in the tree's row
+constexpr qsizetype shownToolTipLength = 4000; // in its tooltip
+
+// A string value in its tooltip: its lines kept, the rest as in the row.
+QString toolTipText(const QString &text)
+{
+    AgentLoop::DisplayOptions options;
+    options.keepTabs = false;
+    const ShownText shown = shownText(text, shownToolTipLength, options);
+    return plainToolTip(shown.cutBytes > 0 ? shown.text + u'\x2026' : shown.text);
+}
+
+} // namespace
+
 struct JsonTreeModel::Node
 {
-    QString key;
+    QString key;      // as shown: one line, escaped and bounded
     QJsonValue value; // scalars only; containers keep their children instead
     QJsonValue::Type type = QJsonValue::Null;
     int childCount = 0;
@@ -33,7 +53,7 @@ void JsonTreeModel::build(Node *node, const QJsonValue &value)
     node->type = value.type();
     const auto addChild = [node](const QString &key, const QJsonValue &childValue) {
         auto child = std::make_unique<Node>();
-        child->key = key;
+        child->key = AgentLoop::displayedLine(key, shownKeyLength);
         child->parent = node;
         child->row = int(node->children.size());
         build(child.get(), childValue);
@@ -119,7 +139,7 @@ QVariant JsonTreeModel::data(const QModelIndex &index, int role) const
         return {};
     switch (Column(index.column())) {
     case KeyColumn:
-        return node->key;
+        return role == Qt::ToolTipRole ? plainToolTip(node->key) : node->key;
     case ValueColumn:
         switch (node->type) {
         case QJsonValue::Object:
@@ -127,12 +147,12 @@ QVariant JsonTreeModel::data(const QModelIndex &index, int role) const
         case QJsonValue::Array:
             return u"[%1]"_s.arg(node->childCount);
         case QJsonValue::String: {
+            // What the model or the provider wrote, escaped; a tool output of thousands of lines
+            // would make a useless row: the tooltip has more of it, the Response tab all.
             const QString text = node->value.toString();
-            // A tool output of thousands of lines would make a useless row; the tooltip and the
-            // Response tab have all of it.
-            if (role == Qt::DisplayRole && text.size() > 500)
-                return QString(text.left(500) + u'…');
-            return text;
+            if (role == Qt::ToolTipRole)
+                return toolTipText(text);
+            return AgentLoop::displayedLine(text, shownValueLength);
         }
         case QJsonValue::Double:
             return QString::number(node->value.toDouble(), 'g', QLocale::FloatingPointShortest);

@@ -4,6 +4,21 @@
 
 namespace Gui {
 
+namespace {
+
+// A delta may end between the two halves of a surrogate pair (an emoji), or of a CRLF: the first
+// half waits in pending for the second, or it would be shown as a lone surrogate, or a lone CR.
+QString takeComplete(QString &pending)
+{
+    if (pending.isEmpty() || !(pending.back().isHighSurrogate() || pending.back() == u'\r'))
+        return std::exchange(pending, {});
+    QString complete = pending.first(pending.size() - 1);
+    pending = pending.last(1);
+    return complete;
+}
+
+} // namespace
+
 LiveAnswer::LiveAnswer(ChatModel *model, QObject *parent)
     : QObject(parent)
     , m_model(model)
@@ -44,16 +59,23 @@ void LiveAnswer::flush()
     m_timer.stop();
     if (!hasPending() || !m_model)
         return;
+    write(takeComplete(m_text), takeComplete(m_reasoning));
+}
+
+void LiveAnswer::write(const QString &text, const QString &reasoning)
+{
+    if (text.isEmpty() && reasoning.isEmpty())
+        return;
     if (m_row < 0) {
         ChatItem item;
         item.kind = ChatItem::AssistantText;
-        item.text = std::exchange(m_text, {});
-        item.reasoning = std::exchange(m_reasoning, {});
+        item.text = text;
+        item.reasoning = reasoning;
         item.turn = m_turn;
         item.stream = ChatItem::Stream::Live;
         m_row = m_model->append(std::move(item));
     } else {
-        m_model->appendText(m_row, std::exchange(m_text, {}), std::exchange(m_reasoning, {}));
+        m_model->appendText(m_row, text, reasoning);
     }
     ++m_updates;
     m_sinceUpdate.start();
@@ -64,8 +86,17 @@ int LiveAnswer::finish(ChatItem item)
     m_timer.stop();
     m_text.clear();
     // Reasoning the user watched arrive stays, even when the message does not carry it.
-    if (item.reasoning.isEmpty() && m_model)
-        item.reasoning = (m_row >= 0 ? m_model->item(m_row).reasoning : QString()) + m_reasoning;
+    if (item.reasoning.isEmpty() && m_model) {
+        if (m_row >= 0) {
+            const ChatItem &live = m_model->item(m_row);
+            item.reasoning = live.reasoning; // as shown already, and cut where it was cut
+            item.reasoningCutBytes = live.reasoningCutBytes;
+        }
+        ChatModel::appendShown(item.reasoning,
+                               item.reasoningCutBytes,
+                               m_reasoning,
+                               ChatModel::shownTextLength);
+    }
     m_reasoning.clear();
     if (!m_model || (item.text.isEmpty() && item.reasoning.isEmpty())) {
         discard();
@@ -97,8 +128,10 @@ void LiveAnswer::abandon()
     // The partial answer stays, marked "(incomplete)": the user has been reading it, and text
     // that vanishes when a stream breaks or when they press Stop looks like a bug and loses
     // what they saw. The error or "Stopped" line below it says why it ends there; the model
-    // never sees it (it is not in the history).
-    flush();
+    // never sees it (it is not in the history). A half of a pair that waited stays alone now.
+    m_timer.stop();
+    if (m_model)
+        write(std::exchange(m_text, {}), std::exchange(m_reasoning, {}));
     if (m_model && m_row >= 0)
         m_model->setStream(m_row, ChatItem::Stream::Incomplete);
     reset();

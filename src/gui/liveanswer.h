@@ -36,7 +36,8 @@ public:
     // How many times the model was written to for the current answer.
     int updateCount() const { return m_updates; }
 
-    // Writes what is buffered now.
+    // Writes what is buffered now; but for the first half of a surrogate pair or of a CRLF that
+    // a delta ended with, which waits for its second half in the next delta.
     void flush();
     // The final message: put in place of the live item, or appended when there was none.
     // Returns its row; -1 when it shows nothing (no text, no reasoning), and the live item,
@@ -52,6 +53,7 @@ public:
 private:
     bool hasPending() const { return !m_text.isEmpty() || !m_reasoning.isEmpty(); }
     void schedule();
+    void write(const QString &text, const QString &reasoning);
 
     QPointer<ChatModel> m_model;
     QTimer m_timer;

@@ -8,11 +8,13 @@
 #include "conversationlistmodel.h"
 #include "conversationpanel.h"
 #include "demoprovider.h"
+#include "displaytext.h"
 #include "inspector.h"
 #include "keystore.h"
 #include "liveanswer.h"
 #include "promptedit.h"
 #include "settingsdialog.h"
+#include "showntext.h"
 #include "turnmodel.h"
 
 #include <QApplication>
@@ -445,6 +447,7 @@ void MainWindow::deleteConversation(const QString &id)
                                 QMessageBox::Yes | QMessageBox::No,
                                 this);
     box->setObjectName(u"deleteConversationBox"_s);
+    box->setTextFormat(Qt::PlainText); // the title is as the list shows it, and no HTML
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setDefaultButton(QMessageBox::No);
     box->setEscapeButton(QMessageBox::No);
@@ -538,7 +541,15 @@ QFileDialog *MainWindow::exportDialog() const
 
 void MainWindow::showError(const QString &text)
 {
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Agent Loop"), text, QMessageBox::Ok, this);
+    // Errors quote files and providers: shown as the characters they are.
+    AgentLoop::DisplayOptions shown;
+    shown.maxLength = 4000;
+    auto *box = new QMessageBox(QMessageBox::Warning,
+                                tr("Agent Loop"),
+                                AgentLoop::displayed(text, shown),
+                                QMessageBox::Ok,
+                                this);
+    box->setTextFormat(Qt::PlainText);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
@@ -555,6 +566,7 @@ void MainWindow::createStatusBar()
     m_turnLabel->setObjectName(u"turnText"_s);
     m_turnLabel->setAccessibleName(tr("Turn"));
     m_providerLabel->setObjectName(u"providerText"_s);
+    m_providerLabel->setTextFormat(Qt::PlainText);
     m_providerLabel->setAccessibleName(tr("Provider"));
     m_demoLabel->setObjectName(u"demoLabel"_s);
     m_demoLabel->setAccessibleName(tr("Demo mode"));
@@ -711,7 +723,8 @@ void MainWindow::applySettings(const AppSettings &settings)
         m_providerLabel->hide();
     } else {
         //: The status bar's provider: "<model> at <host:port>"
-        m_providerLabel->setText(tr("%1 at %2").arg(provider.model, provider.baseUrl.authority()));
+        const QString text = tr("%1 at %2").arg(provider.model, provider.baseUrl.authority());
+        m_providerLabel->setText(AgentLoop::displayedLine(text, 200)); // a model id from /models
         m_providerLabel->setToolTip(provider.baseUrl.toString());
         m_providerLabel->show();
     }
@@ -923,8 +936,10 @@ void MainWindow::updateStatus()
         text = tr("Running %1… %2 s").arg(m_runningTool, QString::number(seconds));
         break;
     }
+    // A tool's name, an error that quotes the provider, a conversation's title: one line, escaped.
+    text = AgentLoop::displayedLine(text, 1000);
     m_statusLabel->setText(text);
-    m_statusLabel->setToolTip(text);
+    m_statusLabel->setToolTip(plainToolTip(text));
     m_turnLabel->setText(m_turn > 0 ? tr("Turn %1 of %2").arg(m_turn).arg(m_maxTurns) : QString());
     updateActions();
 }

@@ -1,5 +1,7 @@
 #include "markdownbody.h"
 
+#include "displaytext.h"
+
 #include <QAbstractTextDocumentLayout>
 #include <QFontDatabase>
 #include <QList>
@@ -137,6 +139,59 @@ void styleMarkdownCode(QTextDocument &document, const QFont &mono, const QColor 
     }
 }
 
+bool mayNeedEscapes(QStringView text)
+{
+    return std::any_of(text.begin(), text.end(), [](QChar c) {
+        return c.unicode() >= 0x7F || (c.unicode() < 0x20 && c != u'\t');
+    });
+}
+
+// The Markdown was sanitised, but its parse makes characters of entities ("&#x202E;", "&rlm;",
+// "&nbsp;"): they are escaped as the source's own would have been. Line separators stay, as
+// hard line breaks are made of them.
+void escapeParsedText(QTextDocument &document)
+{
+    struct Replacement
+    {
+        int position;
+        int length;
+        QTextCharFormat format;
+        QString text;
+    };
+    std::vector<Replacement> replacements;
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const QString text = fragment.text();
+            if (fragment.charFormat().isImageFormat() || !mayNeedEscapes(text))
+                continue;
+            QString shown;
+            qsizetype escaped = 0;
+            for (qsizetype start = 0;;) {
+                const qsizetype end = text.indexOf(QChar::LineSeparator, start);
+                const AgentLoop::DisplayText part = AgentLoop::displayText(
+                        text.sliced(start, (end < 0 ? text.size() : end) - start));
+                shown += part.text;
+                escaped += part.escapedCharacters;
+                if (end < 0)
+                    break;
+                shown += QChar::LineSeparator;
+                start = end + 1;
+            }
+            if (escaped > 0)
+                replacements.push_back(
+                        {fragment.position(), fragment.length(), fragment.charFormat(), shown});
+        }
+    }
+    // From the end: a replacement moves what follows it.
+    for (auto it = replacements.rbegin(); it != replacements.rend(); ++it) {
+        QTextCursor cursor(&document);
+        cursor.setPosition(it->position);
+        cursor.setPosition(it->position + it->length, QTextCursor::KeepAnchor);
+        cursor.insertText(it->text, it->format);
+    }
+}
+
 } // namespace
 
 std::unique_ptr<QTextDocument> newTextDocument(const QFont &font)
@@ -171,7 +226,12 @@ MarkdownBody::~MarkdownBody() = default;
 std::unique_ptr<QTextDocument> MarkdownBody::parse(const QString &markdown) const
 {
     auto document = newTextDocument(m_font);
-    document->setMarkdown(markdown, QTextDocument::MarkdownDialectGitHub);
+    // HTML in an answer is shown as the text it is: rendered, it could hide words or colour them
+    // like the app's own.
+    document->setMarkdown(markdown,
+                          QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub)
+                                  | QTextDocument::MarkdownNoHTML);
+    escapeParsedText(*document);
     styleMarkdownCode(*document, monospaceFont(m_font), m_codeBackground);
     return document;
 }

@@ -4,6 +4,7 @@
 
 #include "chatclient.h"
 #include "config.h"
+#include "displaytext.h"
 #include "error.h"
 #include "redaction.h"
 
@@ -84,6 +85,17 @@ bool isDark(const QPalette &palette)
     return palette.color(QPalette::Window).lightness() < 128;
 }
 
+// A model id from /models is shown escaped (bidi controls, invisible characters), and the item
+// keeps the id itself, which is what the provider is asked for when it is picked.
+QString modelIdOf(const QComboBox *combo)
+{
+    const int index = combo->currentIndex();
+    if (index >= 0 && combo->currentText() == combo->itemText(index)
+        && combo->itemData(index).isValid())
+        return combo->itemData(index).toString();
+    return combo->currentText();
+}
+
 } // namespace
 
 SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, QWidget *parent)
@@ -114,6 +126,12 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     m_ui->timeoutSpin->setValue(settings.requestTimeoutSeconds);
     m_ui->retriesSpin->setRange(AppSettings::minimumMaxRetries, AppSettings::maximumMaxRetries);
     m_ui->retriesSpin->setValue(settings.maxRetries);
+    m_ui->maxResponseSpin->setRange(AppSettings::minimumMaxResponseMegabytes,
+                                    AppSettings::maximumMaxResponseMegabytes);
+    m_ui->maxResponseSpin->setValue(settings.maxResponseMegabytes);
+    m_ui->maxAnswerTimeSpin->setRange(AppSettings::minimumMaxAnswerMinutes,
+                                      AppSettings::maximumMaxAnswerMinutes);
+    m_ui->maxAnswerTimeSpin->setValue(settings.maxAnswerMinutes);
     m_ui->streamCheck->setChecked(settings.stream);
     m_ui->workspaceEdit->setText(QDir::toNativeSeparators(settings.workspace));
     m_ui->plainTextCheck->setChecked(settings.storeKeyInPlainText);
@@ -161,10 +179,12 @@ AppSettings SettingsDialog::settings() const
     settings.demoMode = m_ui->demoCheck->isChecked();
     settings.baseUrl = m_ui->baseUrlEdit->text().trimmed();
     settings.apiKey = m_ui->apiKeyEdit->text().trimmed();
-    settings.model = m_ui->modelCombo->currentText().trimmed();
+    settings.model = modelIdOf(m_ui->modelCombo).trimmed();
     settings.maxTurns = m_ui->maxTurnsSpin->value();
     settings.requestTimeoutSeconds = m_ui->timeoutSpin->value();
     settings.maxRetries = m_ui->retriesSpin->value();
+    settings.maxResponseMegabytes = m_ui->maxResponseSpin->value();
+    settings.maxAnswerMinutes = m_ui->maxAnswerTimeSpin->value();
     settings.stream = m_ui->streamCheck->isChecked();
     settings.storeKeyInPlainText = m_ui->plainTextCheck->isChecked();
     const QString workspace = m_ui->workspaceEdit->text().trimmed();
@@ -306,6 +326,8 @@ void SettingsDialog::testConnection()
     provider.apiKey = entered.apiKey;
     provider.model = entered.model;
     provider.requestTimeout = std::chrono::seconds(entered.requestTimeoutSeconds);
+    provider.maxResponseBytes = qint64(entered.maxResponseMegabytes) * 1024 * 1024;
+    provider.maxAnswerTime = std::chrono::minutes(entered.maxAnswerMinutes);
     m_client->setSettings(provider);
 
     m_testing = true;
@@ -321,12 +343,13 @@ void SettingsDialog::testConnection()
 
 void SettingsDialog::onModelsListed(const QStringList &models)
 {
-    const QString typed = m_ui->modelCombo->currentText();
+    const QString typed = modelIdOf(m_ui->modelCombo);
     {
         const QSignalBlocker blocker(m_ui->modelCombo);
         m_ui->modelCombo->clear();
-        m_ui->modelCombo->addItems(models);
-        if (const int index = m_ui->modelCombo->findText(typed); index >= 0)
+        for (const QString &model : models)
+            m_ui->modelCombo->addItem(AgentLoop::displayedLine(model, 200), model);
+        if (const int index = m_ui->modelCombo->findData(typed); index >= 0)
             m_ui->modelCombo->setCurrentIndex(index);
         else
             m_ui->modelCombo->setEditText(typed);
@@ -335,19 +358,26 @@ void SettingsDialog::onModelsListed(const QStringList &models)
     QString message = models.size() == 1 ? tr("Connected: 1 model")
                                          : tr("Connected: %1 models").arg(models.size());
     if (!typed.isEmpty() && !models.contains(typed))
-        message += u' ' + tr("(%1 is not among them.)").arg(typed);
+        message += u' ' + tr("(%1 is not among them.)").arg(AgentLoop::displayedLine(typed, 200));
     finishTest(true, message);
 }
 
 void SettingsDialog::onModelsFailed(const AgentLoop::Error &error)
 {
-    finishTest(false, AgentLoop::redacted(error.toString(), m_client->settings().apiKey));
+    // The provider's own words are in it.
+    AgentLoop::DisplayOptions shown;
+    shown.maxLength = 4000;
+    finishTest(false,
+               AgentLoop::displayed(AgentLoop::redacted(error.toString(),
+                                                        m_client->settings().apiKey),
+                                    shown));
 }
 
 void SettingsDialog::finishTest(bool ok, const QString &message)
 {
     m_testing = false;
     m_ui->testProgress->hide();
+    m_ui->testResult->setTextFormat(Qt::PlainText); // a provider's "<b>" is no markup here
     showMessage(m_ui->testResult, message, ok ? Tone::Success : Tone::Error);
     validate();
     emit connectionTested(ok, message);

@@ -1,5 +1,8 @@
 #include "turnmodel.h"
 
+#include "displaytext.h"
+#include "showntext.h"
+
 #include <QLocale>
 
 #include <algorithm>
@@ -7,6 +10,19 @@
 using namespace Qt::StringLiterals;
 
 namespace Gui {
+
+namespace {
+
+// The provider's words in a cell: its finish_reason, a network error, a retry notice that quotes
+// it.
+constexpr qsizetype shownCellLength = 300;
+
+QString shownCell(const QString &text)
+{
+    return AgentLoop::displayedLine(text, shownCellLength);
+}
+
+} // namespace
 
 bool TurnModel::isRow(const QModelIndex &index) const
 {
@@ -54,10 +70,10 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
         if (index.column() == StatusColumn) {
             QStringList parts;
             if (!exchange.errorString.isEmpty())
-                parts << exchange.errorString;
+                parts << AgentLoop::displayedLine(exchange.errorString, 2000);
             if (!exchange.retryNotice.isEmpty())
-                parts << exchange.retryNotice;
-            return parts.isEmpty() ? QVariant() : QVariant(parts.join(u'\n'));
+                parts << AgentLoop::displayedLine(exchange.retryNotice, 2000);
+            return parts.isEmpty() ? QVariant() : QVariant(plainToolTip(parts.join(u'\n')));
         }
         if (index.column() == NumberColumn)
             return tr("Request %1, attempt %2 (turn %3 of its run), sent %4")
@@ -92,7 +108,7 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
             break;
         }
         if (!exchange.retryNotice.isEmpty())
-            status += u" · "_s + exchange.retryNotice;
+            status += u" · "_s + shownCell(exchange.retryNotice);
         return status;
     }
     case DurationColumn:
@@ -103,7 +119,7 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
                        : tr("%1 s").arg(
                                locale.toString(double(exchange.durationMs) / 1000.0, 'f', 1));
     case FinishReasonColumn:
-        return record.finishReason;
+        return shownCell(record.finishReason);
     case TokensColumn:
         if (!record.usage)
             return QString();

@@ -17,6 +17,8 @@
 #include <QTest>
 #include <QTextBrowser>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 using Gui::ChatItem;
 using Gui::ChatModel;
@@ -109,7 +111,36 @@ private slots:
     void liveItemGrowsAndIsReplacedInPlace();
     void liveAnswerCoalescesDeltas();
     void liveAnswerEndings();
+    void bidiInAnAnswerIsShownEscaped();
+    void markdownEntitiesAndHtmlAreNotInterpreted();
+    void toolNameWithATerminalEscapeIsShownEscaped();
+    void surrogatePairSplitAcrossDeltasIsOneCharacter();
+    void lineSeparatorInCommandOutputIsShownEscaped();
+    void megabyteOfArgumentsOrOutputIsCutWithANote();
+    void runawayAnswerIsCutWhileItStreams();
 };
+
+namespace {
+
+// The bidirectional controls a text layout would act on: embeddings, overrides and isolates.
+bool hasRawBidi(const QString &text)
+{
+    return std::any_of(text.cbegin(), text.cend(), [](QChar c) {
+        return (c.unicode() >= 0x202A && c.unicode() <= 0x202E)
+               || (c.unicode() >= 0x2066 && c.unicode() <= 0x2069) || c.unicode() == 0x200F
+               || c.unicode() == 0x061C;
+    });
+}
+
+// The selectable text view of the item at row: the laid-out document, as it is painted.
+QString laidOutText(Gui::ChatView &view, int row)
+{
+    view.edit(view.model()->index(row, 0));
+    auto *text = view.findChild<QTextBrowser *>(u"chatItemTextView"_s);
+    return text ? text->toPlainText() : u"(no text view)"_s;
+}
+
+} // namespace
 
 void tst_ChatModel::initTestCase()
 {
@@ -454,6 +485,202 @@ void tst_ChatModel::liveAnswerEndings()
     // Not streamed: the final message is simply appended.
     QCOMPARE(live.finish(item(ChatItem::AssistantText, u"Plain."_s)), 3);
     QCOMPARE(model.rowCount(), 4);
+}
+
+void tst_ChatModel::bidiInAnAnswerIsShownEscaped()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(700, 500);
+    // "Run \u202Etxt.exe" reads "Run exe.txt" once laid out; the isolates reorder what they hold.
+    const QString answer
+            = u"Run \u202Etxt.exe\u202C now. Then \u2066a\u2069 \u2067b\u2069 \u2068c\u2069."_s;
+    model.append(item(ChatItem::AssistantText, answer));
+    ChatItem reasoning = item(ChatItem::AssistantText, u"ok"_s);
+    reasoning.reasoning = u"think \u202Edrawkcab"_s;
+    model.append(reasoning);
+
+    const QModelIndex index = model.index(0, 0);
+    const QString expected = u"Run ⟨U+202E⟩txt.exe⟨U+202C⟩ now. Then ⟨U+2066⟩a⟨U+2069⟩ "
+                             u"⟨U+2067⟩b⟨U+2069⟩ ⟨U+2068⟩c⟨U+2069⟩."_s;
+    QCOMPARE(index.data(ChatModel::TextRole).toString(), expected);
+    QCOMPARE(index.data(Qt::DisplayRole).toString(), expected);
+    QCOMPARE(index.data(Qt::AccessibleTextRole).toString(), expected);
+    QCOMPARE(model.index(1, 0).data(ChatModel::ReasoningRole).toString(),
+             u"think ⟨U+202E⟩drawkcab"_s);
+
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString shown = laidOutText(view, 0);
+    QVERIFY2(shown.contains(u"Run ⟨U+202E⟩txt.exe⟨U+202C⟩ now."_s), qPrintable(shown));
+    QVERIFY(!hasRawBidi(shown));
+    view.setCurrentIndex(model.index(0, 0));
+    view.copySelection();
+    QCOMPARE(QGuiApplication::clipboard()->text(), expected);
+}
+
+void tst_ChatModel::markdownEntitiesAndHtmlAreNotInterpreted()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(700, 500);
+    // The source is plain ASCII; the parse would make a right-to-left override of the entity and
+    // hide the span's words in the card's colour.
+    model.append(
+            item(ChatItem::AssistantText,
+                 u"Open &#x202E;fdp.exe and **this**: <span style=\"color:#ffffff\">hidden</span>"_s));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString shown = laidOutText(view, 0);
+    QVERIFY2(shown.contains(u"Open ⟨U+202E⟩fdp.exe and this: "_s), qPrintable(shown));
+    QVERIFY2(shown.contains(u"<span style=\"color:#ffffff\">hidden</span>"_s), qPrintable(shown));
+    QVERIFY(!hasRawBidi(shown));
+}
+
+void tst_ChatModel::toolNameWithATerminalEscapeIsShownEscaped()
+{
+    ChatModel model;
+    ChatItem call = item(ChatItem::ToolCall, {});
+    call.toolName = u"shell\x1b[8m hidden"_s;
+    call.toolCallId = u"call_1"_s;
+    call.arguments = u"{\"command\":\"ls\"}"_s;
+    model.append(call);
+    ChatItem result = toolResult(u"done"_s);
+    result.toolName = call.toolName;
+    model.append(result);
+
+    const QString name = u"shell⟨U+001B⟩[8m hidden"_s;
+    QCOMPARE(model.index(0, 0).data(ChatModel::ToolNameRole).toString(), name);
+    QCOMPARE(model.index(0, 0).data(Qt::DisplayRole).toString(),
+             name + u"\n{\n  \"command\": \"ls\"\n}"_s);
+    QCOMPARE(model.index(0, 0).data(Qt::AccessibleDescriptionRole).toString(),
+             u"Tool call: "_s + name);
+    QCOMPARE(model.index(1, 0).data(Qt::AccessibleDescriptionRole).toString(),
+             u"Result of %1, exit code 0"_s.arg(name));
+    QCOMPARE(model.toolCallRow(u"call_1"_s), 0);
+}
+
+void tst_ChatModel::surrogatePairSplitAcrossDeltasIsOneCharacter()
+{
+    ChatModel model;
+    Gui::LiveAnswer live(&model);
+    const QString grin = u"\U0001F600"_s; // 😀, two UTF-16 code units
+    live.addText(u"Hi "_s + grin.at(0));  // the first delta is written at once...
+    QCOMPARE(model.rowCount(), 1);
+    live.addText(grin.at(1) + u"!"_s); // ...the second within the interval
+    live.addReasoning(u"so "_s + grin.at(0));
+    live.addReasoning(QString(grin.at(1)));
+    QTRY_COMPARE(model.index(0, 0).data(ChatModel::TextRole).toString(), u"Hi "_s + grin + u'!');
+    QCOMPARE(model.index(0, 0).data(ChatModel::ReasoningRole).toString(), u"so "_s + grin);
+
+    // A stream that breaks off after half a pair: that half is alone, and shown as such.
+    live.reset();
+    live.addText(u"Bye "_s + grin.at(0));
+    live.abandon();
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(1, 0).data(ChatModel::TextRole).toString(), u"Bye ⟨U+D83D⟩"_s);
+
+    // So does a CRLF split between two deltas.
+    live.reset();
+    live.addText(u"one\r"_s);
+    live.addText(u"\ntwo"_s);
+    QTRY_COMPARE(model.index(2, 0).data(ChatModel::TextRole).toString(), u"one\ntwo"_s);
+}
+
+void tst_ChatModel::lineSeparatorInCommandOutputIsShownEscaped()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(700, 500);
+    model.append(toolResult(u"total 0\u2028rm -rf ~\u2029\tdone\x7f\u009B31m"_s));
+    const QString expected = u"total 0⟨U+2028⟩rm -rf ~⟨U+2029⟩\tdone⟨U+007F⟩⟨U+009B⟩31m"_s;
+    QCOMPARE(model.index(0, 0).data(ChatModel::TextRole).toString(), expected);
+    QCOMPARE(model.index(0, 0).data(Qt::DisplayRole).toString(), expected);
+    QCOMPARE(model.index(0, 0).data(ChatModel::LineCountRole).toInt(), 1);
+    // Windows' line ends are line ends; a CR alone (a progress bar's) is shown for what it is.
+    model.append(toolResult(u"C:\\>dir\r\nfile\r\n50%\r100%"_s));
+    QCOMPARE(model.index(1, 0).data(ChatModel::TextRole).toString(),
+             u"C:\\>dir\nfile\n50%⟨U+000D⟩100%"_s);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCOMPARE(laidOutText(view, 0), expected);
+}
+
+void tst_ChatModel::megabyteOfArgumentsOrOutputIsCutWithANote()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    ChatItem call = item(ChatItem::ToolCall, {});
+    call.toolName = u"shell"_s;
+    call.toolCallId = u"call_1"_s;
+    call.turn = 1;
+    call.arguments = u"{\"command\":\"echo %1\"}"_s.arg(QString(1024 * 1024, u'x'));
+    // Escapes take more room than what they stand for: a megabyte of zero-width spaces.
+    ChatItem result = toolResult(QString(512 * 1024, u'\x200B') + QString(512 * 1024, u'y')
+                                 + u"\n"_s);
+    result.toolName = u"shell"_s;
+    result.collapsed = false;
+    QString zeroWidth;
+    for (int i = 0; i < 512 * 1024; ++i)
+        zeroWidth += i % 2 ? u"\x200B"_s : u"z"_s;
+    ChatItem alternating = toolResult(zeroWidth);
+    QElapsedTimer clock;
+    clock.start();
+    model.append(call);
+    model.append(result);
+    model.append(alternating);
+    view.scrollToBottom();
+    view.viewport()->repaint();
+    QCoreApplication::processEvents();
+    qInfo("three items of a megabyte each appended and painted in %lld ms", clock.elapsed());
+
+    const QString arguments = model.index(0, 0).data(ChatModel::ArgumentsRole).toString();
+    QVERIFY(arguments.startsWith(u"{\"command\":\"echo xxx"_s));
+    QVERIFY2(arguments.endsWith(u"\n[983.1 kB more not shown here; the inspector has all of it]"_s),
+             qPrintable(arguments.right(100)));
+    QVERIFY(arguments.size() < ChatModel::shownToolTextLength + 100);
+    QCOMPARE(model.index(0, 0).data(Qt::DisplayRole).toString(), u"shell\n"_s + arguments);
+
+    const QString output = model.index(1, 0).data(ChatModel::TextRole).toString();
+    QVERIFY2(output.startsWith(u"⟨U+200B ×524288⟩yyy"_s), qPrintable(output.left(40)));
+    QVERIFY2(output.endsWith(u"y\n[458.8 kB more not shown]"_s), qPrintable(output.right(60)));
+    const QString third = model.index(2, 0).data(ChatModel::TextRole).toString();
+    QVERIFY(third.startsWith(u"z⟨U+200B⟩z⟨U+200B⟩"_s));
+    QVERIFY(third.size() < ChatModel::shownToolTextLength + 100);
+    // Never cut inside an escape.
+    QVERIFY2(third.endsWith(u"⟩z\n[1.0 MB more not shown]"_s), qPrintable(third.right(60)));
+}
+
+void tst_ChatModel::runawayAnswerIsCutWhileItStreams()
+{
+    ChatModel model;
+    Gui::LiveAnswer live(&model);
+    live.setTurn(2);
+    const QString paragraph = QString(999, u'a') + u'\n';
+    QString all;
+    for (int i = 0; i < 300; ++i) { // 300 000 characters, in deltas of a thousand
+        live.addText(paragraph);
+        live.flush();
+        all += paragraph;
+    }
+    const QString note = u"[168.9 kB more not shown here; the inspector has all of it]"_s;
+    QString shown = model.index(0, 0).data(ChatModel::TextRole).toString();
+    QCOMPARE(shown.size(), ChatModel::shownTextLength + 1 + note.size());
+    QVERIFY2(shown.endsWith(u"a\n"_s + note), qPrintable(shown.right(80)));
+
+    // The final message is cut the same way.
+    ChatItem final = item(ChatItem::AssistantText, all);
+    final.turn = 2;
+    QCOMPARE(live.finish(final), 0);
+    QCOMPARE(model.index(0, 0).data(ChatModel::TextRole).toString(), shown);
 }
 
 QTEST_MAIN(tst_ChatModel)

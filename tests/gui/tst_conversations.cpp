@@ -178,6 +178,8 @@ private slots:
     void exportsJsonAndMarkdown();
     void openingWaitsForTheRun();
     void tenThousandMessagesOpenInOneInsertion();
+    void bidiInTitlesAndSavedMessagesIsShownEscaped();
+    void titleFromAPromptIsShownEscaped();
 };
 
 void tst_Conversations::initTestCase()
@@ -364,7 +366,10 @@ void tst_Conversations::longOutputIsKeptWithTheConversationAndDeletedWithIt()
     f.type(u"Count to 100000"_s);
     QMessageBox *box = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
-    box->button(QMessageBox::Yes)->click();
+    auto *allow = box->findChild<QPushButton *>(u"approvalAllow"_s);
+    QVERIFY(allow);
+    QTRY_VERIFY(allow->isEnabled()); // Allow wakes after a short delay
+    allow->click();
     QTRY_VERIFY_WITH_TIMEOUT(f.server.requests().size() == 2 && !f.window->controller().isRunning(),
                              15000);
 
@@ -494,6 +499,79 @@ void tst_Conversations::tenThousandMessagesOpenInOneInsertion()
     // benchmark's business, not a test's).
     QCOMPARE(f.window->chatModel()->rowCount(), 10000);
     QCOMPARE(inserts, 1);
+}
+
+void tst_Conversations::bidiInTitlesAndSavedMessagesIsShownEscaped()
+{
+    Fixture f;
+    // A file anyone may have written: "Invoice \u202Efdp.exe" reads "Invoice exe.pdf".
+    const QString title = u"Invoice \u202Efdp.exe <b>now</b>"_s;
+    const QString id
+            = writeConversation(f.storeDirectory,
+                                title,
+                                {Message::user(u"open \u202Efdp.exe"_s),
+                                 Message::assistant(std::nullopt,
+                                                    {ToolCall{u"call_1"_s,
+                                                              u"shell\u2066"_s,
+                                                              u"{\"command\":\"ls \u202E-la\"}"_s}}),
+                                 Message::tool(u"call_1"_s, u"a\u2028b"_s),
+                                 Message::assistant(u"Done \u2067x\u2069"_s)});
+    QVERIFY(!id.isEmpty());
+    f.createWindow();
+    ConversationListModel *model = f.window->conversationListModel();
+    const QString shown = u"Invoice ⟨U+202E⟩fdp.exe <b>now</b>"_s;
+    QCOMPARE(model->index(0).data().toString(), shown);
+    QCOMPARE(model->index(0).data(ConversationListModel::TitleRole).toString(), shown);
+    QVERIFY(model->index(0).data(Qt::AccessibleTextRole).toString().startsWith(shown));
+    // The tooltip starts like HTML: it is escaped, not rendered.
+    const QString tip = model->index(0).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(u"Invoice ⟨U+202E⟩fdp.exe &lt;b&gt;now&lt;/b&gt;"_s), qPrintable(tip));
+
+    f.window->openConversation(id);
+    QCOMPARE(f.window->statusText(), u"Opened “Invoice ⟨U+202E⟩fdp.exe <b>now</b>”"_s);
+    const ChatModel *chat = f.window->chatModel();
+    QCOMPARE(chat->rowCount(), 4);
+    QCOMPARE(chat->index(0, 0).data().toString(), u"open ⟨U+202E⟩fdp.exe"_s);
+    QCOMPARE(chat->index(1, 0).data().toString(),
+             u"shell⟨U+2066⟩\n{\n  \"command\": \"ls ⟨U+202E⟩-la\"\n}"_s);
+    QCOMPARE(chat->index(2, 0).data().toString(), u"a⟨U+2028⟩b"_s);
+    QCOMPARE(chat->index(2, 0).data(Qt::AccessibleDescriptionRole).toString(),
+             u"Result of shell⟨U+2066⟩"_s);
+    QCOMPARE(chat->index(3, 0).data(ChatModel::TextRole).toString(), u"Done ⟨U+2067⟩x⟨U+2069⟩"_s);
+
+    // Deleting asks with the title as the list shows it, as plain text.
+    f.window->conversationPanel()->deleteAction()->trigger();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = visibleMessageBox()));
+    QCOMPARE(box->textFormat(), Qt::PlainText);
+    QVERIFY2(box->text().contains(u"Delete “Invoice ⟨U+202E⟩fdp.exe <b>now</b>”?"_s),
+             qPrintable(box->text()));
+    box->button(QMessageBox::No)->click();
+    QTRY_VERIFY(!visibleMessageBox());
+
+    // An export is no screen: it has the exact text.
+    QTemporaryDir out;
+    const QString markdown = out.filePath(u"conversation.md"_s);
+    QVERIFY(f.window->exportConversation(MainWindow::ExportFormat::Markdown, markdown).hasValue());
+    QVERIFY(QString::fromUtf8(readAll(markdown)).contains(u"open \u202Efdp.exe"_s));
+    QCOMPARE(ConversationStore(f.storeDirectory).list().value(0).title, title);
+}
+
+void tst_Conversations::titleFromAPromptIsShownEscaped()
+{
+    Fixture f;
+    f.server.script({FakeResponse::answer(u"Fine."_s)});
+    f.createWindow();
+    f.type(u"Rename \u202Egnp.exe\u202C please"_s);
+    QTRY_VERIFY(!f.window->controller().isRunning() && f.server.requests().size() == 1);
+    ConversationListModel *model = f.window->conversationListModel();
+    QCOMPARE(model->rowCount(), 1);
+    QCOMPARE(model->index(0).data().toString(), u"Rename ⟨U+202E⟩gnp.exe⟨U+202C⟩ please"_s);
+    // The file keeps the title as it was made, and the provider got the prompt as it was typed.
+    QCOMPARE(ConversationStore(f.storeDirectory).list().value(0).title,
+             u"Rename \u202Egnp.exe\u202C please"_s);
+    QCOMPARE(f.server.requests()[0].messages().last().toObject().value(u"content"_s).toString(),
+             u"Rename \u202Egnp.exe\u202C please"_s);
 }
 
 QTEST_MAIN(tst_Conversations)

@@ -10,8 +10,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QClipboard>
+#include <QComboBox>
 #include <QGuiApplication>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -23,6 +25,9 @@
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QTextLayout>
+#include <QTreeView>
+
+#include <functional>
 
 using namespace Qt::StringLiterals;
 using namespace AgentLoop;
@@ -99,6 +104,8 @@ private slots:
     void copyAsCurlSendsTheSameBytesWithoutTheKey();
     void jsonTreeModel();
     void highlighterColoursKeysAndValues();
+    void bidiInsideJsonStringsIsShownEscaped();
+    void providerTextInTheTableIsShownEscaped();
 };
 
 void tst_Inspector::initTestCase()
@@ -428,6 +435,107 @@ void tst_Inspector::highlighterColoursKeysAndValues()
     QVERIFY(string != number);
     QVERIFY(number != keyword);
     QCOMPARE(colourAt(2, 3), key);
+}
+
+void tst_Inspector::bidiInsideJsonStringsIsShownEscaped()
+{
+    TurnModel model;
+    Gui::Inspector inspector;
+    inspector.setModel(&model);
+    // Raw characters inside the strings (valid JSON): an override in what was sent, isolates, a
+    // zero-width space and a line separator in what came back, one in a header too.
+    const QByteArray request
+            = u"{\"messages\":[{\"role\":\"user\",\"content\":\"open \u202Etxt.exe\"}]}"_s.toUtf8();
+    const QByteArray response = u"{\"choices\":[{\"message\":{\"content\":"
+                                u"\"\u2066a\u2069\u2067b\u2069\u2068c\u2069\","
+                                u"\"k\u200Bey\":\"x\u2028y\"}}]}"_s.toUtf8();
+    Exchange answered = exchange(request, response);
+    answered.responseHeaders.append({"x-note", u"in \u202Eside"_s.toUtf8()});
+    model.addRequest(answered);
+    model.setResponse(answered);
+
+    QVERIFY2(inspector.requestText().contains(u"\"content\": \"open ⟨U+202E⟩txt.exe\""_s),
+             qPrintable(inspector.requestText()));
+    const QString shownResponse = inspector.responseText();
+    QVERIFY2(shownResponse.contains(
+                     u"\"content\": \"⟨U+2066⟩a⟨U+2069⟩⟨U+2067⟩b⟨U+2069⟩⟨U+2068⟩c⟨U+2069⟩\""_s),
+             qPrintable(shownResponse));
+    QVERIFY(shownResponse.contains(u"\"k⟨U+200B⟩ey\": \"x⟨U+2028⟩y\""_s));
+    QVERIFY(inspector.headersText().contains(u"x-note: in ⟨U+202E⟩side"_s));
+    for (const QString &text : {inspector.requestText(), shownResponse, inspector.headersText()}) {
+        for (const char16_t c :
+             {u'\x202E', u'\x2066', u'\x2067', u'\x2068', u'\x2069', u'\x200B', u'\x2028'})
+            QVERIFY2(!text.contains(QChar(c)), qPrintable(text));
+    }
+
+    // The Tree page: what the tree view shows of keys and values, in its cells and tooltips.
+    auto *tree = inspector.findChild<QTreeView *>(u"jsonTree"_s);
+    QVERIFY(tree);
+    auto *source = inspector.findChild<QComboBox *>(u"treeSource"_s);
+    QVERIFY(source);
+    QStringList cells;
+    const std::function<void(const QModelIndex &)> collect = [&](const QModelIndex &parent) {
+        const QAbstractItemModel *treeModel = tree->model();
+        for (int row = 0; row < treeModel->rowCount(parent); ++row) {
+            for (int column = 0; column < treeModel->columnCount(parent); ++column) {
+                const QModelIndex cell = treeModel->index(row, column, parent);
+                cells << cell.data(Qt::DisplayRole).toString()
+                      << cell.data(Qt::ToolTipRole).toString()
+                      << cell.data(Qt::AccessibleTextRole).toString();
+            }
+            collect(treeModel->index(row, 0, parent));
+        }
+    };
+    collect({});
+    QVERIFY2(cells.contains(u"open ⟨U+202E⟩txt.exe"_s), qPrintable(cells.join(u" | "_s)));
+    source->setCurrentIndex(1);
+    cells.clear();
+    collect({});
+    QVERIFY2(cells.contains(u"k⟨U+200B⟩ey"_s), qPrintable(cells.join(u" | "_s)));
+    QVERIFY(cells.contains(u"x⟨U+2028⟩y"_s));
+    QVERIFY(cells.contains(u"⟨U+2066⟩a⟨U+2069⟩⟨U+2067⟩b⟨U+2069⟩⟨U+2068⟩c⟨U+2069⟩"_s));
+    for (const QString &cell : std::as_const(cells))
+        QVERIFY2(!cell.contains(QChar(u'\x2066')) && !cell.contains(QChar(u'\x202E'))
+                         && !cell.contains(QChar(u'\x200B')),
+                 qPrintable(cell));
+
+    // What is not a screen keeps the exact bytes: Copy as curl sends them again, Copy copies them.
+    QVERIFY(Gui::Inspector::curlCommand(model.record(0).exchange)
+                    .contains(QString::fromUtf8(request)));
+    inspector.findChild<QPushButton *>(u"copyRequestButton"_s)->click();
+    QCOMPARE(QGuiApplication::clipboard()->text(), Gui::prettyJson(request));
+    QVERIFY(QGuiApplication::clipboard()->text().contains(u"\u202E"_s));
+    inspector.findChild<QPushButton *>(u"copyResponseButton"_s)->click();
+    QCOMPARE(QGuiApplication::clipboard()->text(), Gui::prettyJson(response));
+}
+
+void tst_Inspector::providerTextInTheTableIsShownEscaped()
+{
+    TurnModel model;
+    Gui::Inspector inspector;
+    inspector.setModel(&model);
+    Exchange sent = exchange("{}", {});
+    model.addRequest(sent);
+    Exchange refused = exchange("{}", R"({"error":{"message":"slow"}})", 429);
+    refused.retryNotice = u"Retrying: <b>slow</b> \u202Edown"_s;
+    refused.errorString = u"<i>Server</i> said \x1b[31mno"_s;
+    model.setResponse(refused);
+    Completion completion;
+    completion.finishReason = u"stop\u200B"_s;
+    model.setCompletion(completion);
+
+    const QModelIndex status = model.index(0, TurnModel::StatusColumn);
+    QCOMPARE(status.data().toString(), u"429 · Retrying: <b>slow</b> ⟨U+202E⟩down"_s);
+    // A tooltip that looks like HTML is shown as its characters, not rendered.
+    const QString tip = status.data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(u"&lt;i&gt;Server&lt;/i&gt; said ⟨U+001B⟩[31mno"_s), qPrintable(tip));
+    QVERIFY2(tip.contains(u"&lt;b&gt;slow&lt;/b&gt;"_s), qPrintable(tip));
+    QCOMPARE(model.index(0, TurnModel::FinishReasonColumn).data().toString(), u"stop⟨U+200B⟩"_s);
+    QVERIFY2(inspector.summaryText().endsWith(u"· Retrying: <b>slow</b> ⟨U+202E⟩down"_s),
+             qPrintable(inspector.summaryText()));
+    auto *summary = inspector.findChild<QLabel *>(u"inspectorSummary"_s);
+    QVERIFY(summary);
+    QCOMPARE(summary->textFormat(), Qt::PlainText);
 }
 
 QTEST_MAIN(tst_Inspector)

@@ -14,6 +14,7 @@
 #include "appsettings.h"
 #include "chatmodel.h"
 #include "chatview.h"
+#include "config.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "inspector.h"
@@ -32,6 +33,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QSettings>
@@ -42,6 +44,10 @@
 
 #include <algorithm>
 #include <memory>
+
+#ifdef Q_OS_WIN
+#include <windows.h>
+#endif
 
 using namespace AgentLoop;
 using namespace Qt::StringLiterals;
@@ -59,6 +65,8 @@ private slots:
     // Last: searches what all the steps above left behind.
     void keyIsNowhere();
     void searchWasMeaningful();
+    // What the app does at start-up, in a process started with OPENAI_API_KEY as the app is.
+    void startUpTakesTheKeyOutOfTheEnvironment();
 
 private:
     bool writeText(const QString &name, const QString &text);
@@ -200,7 +208,19 @@ void tst_KeyLeakGui::conversationWithEchoesAndAnError()
     QTest::keyClick(m_window->promptEdit(), Qt::Key_Return);
     QMessageBox *box = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
-    box->button(QMessageBox::Yes)->click();
+    // The approval's Allow (Yes in older versions of it), enabled after a short delay.
+    const auto allowButton = [&]() -> QAbstractButton * {
+        for (QAbstractButton *button : box->buttons()) {
+            const QMessageBox::ButtonRole role = box->buttonRole(button);
+            if ((role == QMessageBox::AcceptRole || role == QMessageBox::YesRole)
+                && button->isEnabled()) {
+                return button;
+            }
+        }
+        return nullptr;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allowButton() != nullptr, 10000);
+    allowButton()->click();
     QTRY_COMPARE_WITH_TIMEOUT(m_window->statusText(), u"Finished"_s, 10000);
     QCOMPARE(m_runner.requests().size(), 1);
 
@@ -360,6 +380,69 @@ void tst_KeyLeakGui::searchWasMeaningful()
     QVERIFY2(!conversations.isEmpty(),
              "no conversation file was written under AppLocalDataLocation");
     QVERIFY(!m_clipboardTexts.isEmpty());
+}
+
+void tst_KeyLeakGui::startUpTakesTheKeyOutOfTheEnvironment()
+{
+    constexpr char childMarker[] = "AGENTLOOP_KEYLEAK_STARTUP_CHILD";
+    const QByteArray keyEntry = QByteArray(apiKeyVariable) + '=';
+    if (!qEnvironmentVariableIsSet(childMarker)) {
+        // /proc/<pid>/environ shows the environment a process was started with, not what
+        // qputenv() adds later: this test runs again in a process started with the key, as the
+        // app is started from a shell that exports it.
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QString::fromLatin1(apiKeyVariable), m_key);
+        environment.insert(QString::fromLatin1(baseUrlVariable), m_server.baseUrl().toString());
+        environment.insert(QString::fromLatin1(modelVariable), u"gpt-test"_s);
+        environment.insert(QString::fromLatin1(childMarker), u"1"_s);
+        QProcess child;
+        child.setProcessEnvironment(environment);
+        child.setProcessChannelMode(QProcess::MergedChannels);
+        child.start(QCoreApplication::applicationFilePath(),
+                    {u"startUpTakesTheKeyOutOfTheEnvironment"_s});
+        QVERIFY(child.waitForFinished(120000));
+        const QByteArray output = child.readAll();
+        QVERIFY2(keyHits(output, u"the child's output"_s, keyNeedles(m_key)).isEmpty(),
+                 "the child printed the key");
+        QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0,
+                 output.constData());
+        QVERIFY2(output.contains(
+                         "PASS   : tst_KeyLeakGui::startUpTakesTheKeyOutOfTheEnvironment()"),
+                 output.constData());
+        return;
+    }
+
+    // The child: the key is in the environment it was started with.
+    const QString key = qEnvironmentVariable(apiKeyVariable);
+    QVERIFY(!key.isEmpty());
+#ifdef Q_OS_LINUX
+    const auto procSelfEnviron = [] {
+        QFile file(u"/proc/self/environ"_s);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    };
+    QVERIFY2(procSelfEnviron().contains(keyEntry + key.toUtf8()), "the test would prove nothing");
+#endif
+
+    // What src/app/main.cpp does before the window exists.
+    const Gui::AppSettings settings = Gui::AppSettings::load();
+
+    // The app has the key, knows where it came from, and will not store it...
+    QVERIFY(settings.provider().apiKey == key);
+    QVERIFY(settings.isOverridden(apiKeyVariable));
+    QVERIFY(!settings.keyIsInStore());
+    // ...and its environment no longer has it: not for the processes it starts, not for a
+    // process that reads it from outside.
+    QVERIFY(qgetenv(apiKeyVariable).isEmpty());
+    QVERIFY(!QProcessEnvironment::systemEnvironment().contains(QString::fromLatin1(apiKeyVariable)));
+#ifdef Q_OS_LINUX
+    const QByteArray shown = procSelfEnviron();
+    QVERIFY2(keyHits(shown, u"/proc/self/environ"_s, keyNeedles(key)).isEmpty(),
+             "the key is still in /proc/self/environ");
+    QVERIFY2(!shown.contains(keyEntry), "OPENAI_API_KEY is still in /proc/self/environ");
+    QVERIFY(shown.contains(QByteArray(baseUrlVariable) + '=')); // the others stay
+#elif defined(Q_OS_WIN)
+    QCOMPARE(GetEnvironmentVariableW(L"OPENAI_API_KEY", nullptr, 0), DWORD(0));
+#endif
 }
 
 // Not QTEST_MAIN: the environment must point into the temporary HOME before the QApplication

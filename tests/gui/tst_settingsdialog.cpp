@@ -65,6 +65,7 @@ private slots:
     void systemStoreKeepsTheKeyOutOfTheSettingsFile();
     void environmentValuesAreNotedAndNeverCopied();
     void streamAndRetriesArePersisted();
+    void modelIdsAndProviderErrorsAreShownEscaped();
 
 private:
     SettingsDialog *openDialog(const AppSettings &settings, KeyStore *store);
@@ -511,6 +512,41 @@ void tst_SettingsDialog::streamAndRetriesArePersisted()
             .setValue(u"provider/maxRetries"_s, 99);
     QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).maxRetries,
              AppSettings::maximumMaxRetries);
+}
+
+void tst_SettingsDialog::modelIdsAndProviderErrorsAreShownEscaped()
+{
+    AgentLoop::FakeChatServer server;
+    // "gpt-4\u202Eini-m" reads "gpt-4m-ini" once laid out.
+    const QString spoofed = u"gpt-4\u202Eini-m"_s;
+    server.setModels({u"alpha-1"_s, spoofed});
+    AppSettings settings = configured(server.baseUrl().toString());
+    settings.model = u"gpt-\u2066x"_s;
+    openDialog(settings, nullptr);
+    QSignalSpy tested(m_dialog.get(), &SettingsDialog::connectionTested);
+    child<QPushButton>("testButton")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, testTimeoutMs);
+
+    auto *combo = child<QComboBox>("modelCombo");
+    QCOMPARE(combo->count(), 2);
+    QCOMPARE(combo->itemText(1), u"gpt-4⟨U+202E⟩ini-m"_s);
+    auto *result = child<QLabel>("testResult");
+    QCOMPARE(result->text(), u"Connected: 2 models (gpt-⟨U+2066⟩x is not among them.)"_s);
+    // Picked, it is the provider's id that is asked for, not what the list shows.
+    combo->setCurrentIndex(1);
+    QCOMPARE(combo->currentText(), u"gpt-4⟨U+202E⟩ini-m"_s);
+    QCOMPARE(m_dialog->settings().model, spoofed);
+
+    // A provider's error is its characters, not markup.
+    server.setHandler([](const AgentLoop::RecordedRequest &) {
+        return AgentLoop::FakeResponse::httpError(400, u"<b>No</b> \u202Eyek"_s);
+    });
+    child<QPushButton>("testButton")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 2, testTimeoutMs);
+    QCOMPARE(result->textFormat(), Qt::PlainText);
+    QVERIFY2(result->text().startsWith(u"HTTP 400: <b>No</b> ⟨U+202E⟩yek"_s),
+             qPrintable(result->text()));
+    QVERIFY(!result->text().contains(QChar(u'\x202E')));
 }
 
 QTEST_MAIN(tst_SettingsDialog)

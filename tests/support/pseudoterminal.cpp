@@ -8,6 +8,9 @@
 #include <thread>
 #include <vector>
 #else
+#include <QSocketNotifier>
+
+#include <cerrno>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -107,7 +110,7 @@ bool PseudoTerminal::isOpen() const
     return d->console && !d->attributes.empty();
 }
 
-void PseudoTerminal::attachTo(QProcess &process)
+void PseudoTerminal::attachTo(QProcess &process, Channels)
 {
     process.setStandardInputFile(QProcess::nullDevice());
     process.setCreateProcessArgumentsModifier([this](QProcess::CreateProcessArguments *args) {
@@ -130,6 +133,11 @@ bool PseudoTerminal::type(const QByteArray &keys)
            && written == DWORD(console.size());
 }
 
+QByteArray PseudoTerminal::screen()
+{
+    return {};
+}
+
 #else
 
 const char *PseudoTerminal::unavailableReason()
@@ -141,6 +149,26 @@ struct PseudoTerminal::Private
 {
     int master = -1;
     int slave = -1;
+    QByteArray screen;
+    std::unique_ptr<QSocketNotifier> notifier;
+
+    void readScreen()
+    {
+        char buffer[4096];
+        for (;;) {
+            const ssize_t count = ::read(master, buffer, sizeof buffer);
+            if (count > 0) {
+                screen.append(buffer, count);
+                continue;
+            }
+            if (count < 0 && errno == EINTR)
+                continue;
+            // EAGAIN: all read. The slave stays open here, so there is no hang-up to wait for.
+            if (count == 0 || errno != EAGAIN)
+                notifier->setEnabled(false);
+            return;
+        }
+    }
 };
 
 PseudoTerminal::PseudoTerminal()
@@ -157,6 +185,7 @@ PseudoTerminal::PseudoTerminal()
 
 PseudoTerminal::~PseudoTerminal()
 {
+    d->notifier.reset();
     if (d->slave >= 0)
         ::close(d->slave);
     if (d->master >= 0)
@@ -168,16 +197,39 @@ bool PseudoTerminal::isOpen() const
     return d->master >= 0 && d->slave >= 0;
 }
 
-void PseudoTerminal::attachTo(QProcess &process)
+void PseudoTerminal::attachTo(QProcess &process, Channels channels)
 {
     process.setStandardInputFile(QProcess::nullDevice());
-    // Runs in the child after QProcess has set up the standard channels.
-    process.setChildProcessModifier([fd = d->slave] { ::dup2(fd, STDIN_FILENO); });
+    if (channels == Channels::Input) {
+        // Runs in the child after QProcess has set up the standard channels.
+        process.setChildProcessModifier([fd = d->slave] { ::dup2(fd, STDIN_FILENO); });
+        return;
+    }
+    process.setChildProcessModifier([fd = d->slave] {
+        ::dup2(fd, STDIN_FILENO);
+        ::dup2(fd, STDOUT_FILENO);
+        ::dup2(fd, STDERR_FILENO);
+    });
+    if (!d->notifier && d->master >= 0) {
+        ::fcntl(d->master, F_SETFL, ::fcntl(d->master, F_GETFL) | O_NONBLOCK);
+        d->notifier = std::make_unique<QSocketNotifier>(d->master, QSocketNotifier::Read);
+        QObject::connect(d->notifier.get(),
+                         &QSocketNotifier::activated,
+                         d->notifier.get(),
+                         [d = d.get()] { d->readScreen(); });
+    }
 }
 
 bool PseudoTerminal::type(const QByteArray &keys)
 {
     return ::write(d->master, keys.constData(), size_t(keys.size())) == keys.size();
+}
+
+QByteArray PseudoTerminal::screen()
+{
+    if (d->notifier && d->notifier->isEnabled())
+        d->readScreen();
+    return d->screen;
 }
 
 #endif

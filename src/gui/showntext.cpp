@@ -1,0 +1,84 @@
+#include "showntext.h"
+
+#include <QTextDocument>
+
+using namespace Qt::StringLiterals;
+
+namespace Gui {
+
+ShownText shownText(const QString &input,
+                    qsizetype maxLength,
+                    const AgentLoop::DisplayOptions &options)
+{
+    const QString text = options.keepLineFeeds ? withLineFeeds(input) : input;
+    maxLength = qMax<qsizetype>(0, maxLength);
+    AgentLoop::DisplayOptions bounded = options;
+    bounded.maxLength = maxLength;
+    AgentLoop::DisplayText shown = AgentLoop::displayText(text, bounded);
+    // A run of one character is one escape ("⟨U+200B ×65536⟩"): more of the input may fit. Twice
+    // as much each time, so that all the passes together read the input at most twice.
+    while (shown.cutCharacters > 0 && shown.text.size() < maxLength) {
+        bounded.maxLength = qMin(text.size(), 2 * bounded.maxLength);
+        shown = AgentLoop::displayText(text, bounded);
+    }
+    qsizetype consumed = text.size() - shown.cutCharacters;
+    if (shown.text.size() > maxLength) {
+        // Escapes made it longer than the input it shows: cut it as shown, before the first
+        // escape that does not fit, and count back how much input that is.
+        qsizetype end = maxLength;
+        if (end > 0 && end < shown.text.size() && shown.text.at(end - 1).isHighSurrogate())
+            --end;
+        qsizetype longer = 0; // how much longer than their input the escapes before end are
+        for (const AgentLoop::DisplayMark &mark : std::as_const(shown.marks)) {
+            if (mark.position >= end)
+                break;
+            if (mark.position + mark.length > end) {
+                end = mark.position;
+                break;
+            }
+            const qsizetype units = mark.codePoint > 0xFFFF ? 2 : 1;
+            longer += mark.length
+                      - (mark.kind == AgentLoop::DisplayMark::Escaped ? mark.count * units
+                                                                      : mark.length);
+        }
+        consumed = end - longer;
+        shown.text.truncate(end);
+    }
+    return {std::move(shown.text), utf8Length(QStringView(text).sliced(consumed))};
+}
+
+QString withLineFeeds(QString text)
+{
+    if (text.contains(u'\r'))
+        text.replace(u"\r\n"_s, u"\n"_s);
+    return text;
+}
+
+qint64 utf8Length(QStringView text)
+{
+    qint64 bytes = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text.at(i).unicode();
+        if (c < 0x80) {
+            bytes += 1;
+        } else if (c < 0x800) {
+            bytes += 2;
+        } else if (QChar::isHighSurrogate(c) && i + 1 < text.size()
+                   && QChar::isLowSurrogate(text.at(i + 1).unicode())) {
+            bytes += 4;
+            ++i;
+        } else {
+            bytes += 3;
+        }
+    }
+    return bytes;
+}
+
+QString plainToolTip(const QString &text)
+{
+    if (!Qt::mightBeRichText(text))
+        return text;
+    return Qt::convertFromPlainText(text, Qt::WhiteSpaceNormal);
+}
+
+} // namespace Gui

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "displaytext.h"
+
+#include <QString>
+#include <QStringView>
+
+namespace Gui {
+
+// Text a model or a provider sent, as a screen of the GUI shows it: through
+// AgentLoop::displayText(), the one sanitiser, and at most maxLength characters long as shown
+// (an escape counts with all its characters, so that text made of escapes is bounded too, and is
+// never cut inside one). Where line feeds are kept, a CRLF is one (withLineFeeds()).
+struct ShownText
+{
+    QString text;
+    qint64 cutBytes = 0; // the input left out, in UTF-8 bytes: what "12.3 kB more" speaks of
+};
+
+ShownText shownText(const QString &text,
+                    qsizetype maxLength,
+                    const AgentLoop::DisplayOptions &options = {});
+
+// Text with each CRLF as LF: Windows' line end is one line end on a screen, where a CR alone is
+// shown as the escape it is.
+QString withLineFeeds(QString text);
+
+// Bytes of text in UTF-8 (a lone surrogate counts as the replacement character it becomes).
+qint64 utf8Length(QStringView text);
+
+// A tooltip for shown text: Qt takes a tooltip that starts like HTML ("<b>", "&lt;") for rich
+// text and renders it; this one is always shown as the characters it has.
+QString plainToolTip(const QString &text);
+
+} // namespace Gui
