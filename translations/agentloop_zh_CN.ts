@@ -106,6 +106,34 @@
         <source>The answer is incomplete and was not retried, so that nothing is shown twice. Send the prompt again.</source>
         <translation>回答不完整；为避免内容重复显示，没有自动重试。请重新发送提示词。</translation>
     </message>
+    <message>
+        <source>The provider redirected the request to another address, %1. The redirect was not followed, so that the API key is sent nowhere but to the base URL.</source>
+        <translation>供应商把请求重定向到了另一个地址 %1。该重定向未被跟随，以确保 API 密钥只发送到基础 URL。</translation>
+    </message>
+    <message>
+        <source>If %1 is where the provider answers now, set the base URL to %2.</source>
+        <translation>如果供应商现在在 %1 应答，请把基础 URL 设为 %2。</translation>
+    </message>
+    <message>
+        <source>The answer passed the %1 MB limit; it was given up.</source>
+        <translation>回答超过了 %1 MB 的上限，已放弃。</translation>
+    </message>
+    <message>
+        <source>Raise the maximum answer size in the settings (or with --max-response-mb) if answers this long are expected.</source>
+        <translation>如果确实需要这么长的回答，请在设置中（或用 --max-response-mb）调大最大回答大小。</translation>
+    </message>
+    <message>
+        <source>The answer was still arriving after %1 min; it was given up.</source>
+        <translation>%1 分钟后回答仍未传完，已放弃。</translation>
+    </message>
+    <message>
+        <source>The answer was still arriving after %1 s; it was given up.</source>
+        <translation>%1 秒后回答仍未传完，已放弃。</translation>
+    </message>
+    <message>
+        <source>Raise the maximum answer time in the settings (or with --max-answer-minutes), or ask for a shorter answer.</source>
+        <translation>请在设置中（或用 --max-answer-minutes）调大最大回答时间，或要求更简短的回答。</translation>
+    </message>
 </context>
 <context>
     <name>Cli</name>
@@ -226,6 +254,27 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Continue the conversation saved in this file, and append every new message to it as it happens.</source>
         <translation>继续此文件中保存的对话，并在每条新消息产生时将其追加到该文件。</translation>
     </message>
+    <message>
+        <source>The most megabytes one answer may bring before it is given up (default: 64).</source>
+        <translation>一个回答最多可以有多少 MB，超过即放弃（默认：64）。</translation>
+    </message>
+    <message>
+        <source>The most minutes one answer may take, however steadily it arrives, before it is given up (default: 10).</source>
+        <translation>一个回答最多可以用多少分钟（无论数据是否持续到达），超过即放弃（默认：10）。</translation>
+    </message>
+    <message>
+        <source>minutes</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
+        <translation>分钟数</translation>
+    </message>
+    <message>
+        <source>--max-response-mb must be a whole number from 1 to 1024, not &quot;%1&quot;.</source>
+        <translation>--max-response-mb 必须是 1 到 1024 之间的整数，而不是“%1”。</translation>
+    </message>
+    <message>
+        <source>--max-answer-minutes must be a whole number of minutes from 1 to 1440, not &quot;%1&quot;.</source>
+        <translation>--max-answer-minutes 必须是 1 到 1440 之间的整数分钟数，而不是“%1”。</translation>
+    </message>
 </context>
 <context>
     <name>Cli::CliRun</name>
@@ -303,10 +352,6 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <translation>原因: %1</translation>
     </message>
     <message>
-        <source>Arguments: %1</source>
-        <translation>参数: %1</translation>
-    </message>
-    <message>
         <source>No interactive input; the call is denied by default.</source>
         <translation>无交互输入,默认拒绝。</translation>
     </message>
@@ -321,6 +366,82 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Denied.</source>
         <translation>已拒绝。</translation>
+    </message>
+    <message>
+        <source>Command (%1, %2):</source>
+        <translation>命令（%1，%2）：</translation>
+    </message>
+    <message>
+        <source>1 line</source>
+        <translation>1 行</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lines</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 character</source>
+        <translation>1 个字符</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n characters</source>
+        <translation>
+            <numerusform>%n 个字符</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation>参数：</translation>
+    </message>
+    <message>
+        <source>… 1 more character not shown</source>
+        <translation>… 另有 1 个字符未显示</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more characters not shown</source>
+        <translation>
+            <numerusform>… 另有 %n 个字符未显示</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Warning: this command contains 1 invisible or control character, shown as ⟨U+…⟩.</source>
+        <translation>警告：此命令含有 1 个不可见字符或控制字符，显示为 ⟨U+…⟩。</translation>
+    </message>
+    <message>
+        <source>Warning: these arguments contain 1 invisible or control character, shown as ⟨U+…⟩.</source>
+        <translation>警告：这些参数含有 1 个不可见字符或控制字符，显示为 ⟨U+…⟩。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Warning: this command contains %n invisible or control characters, shown as ⟨U+…⟩.</source>
+        <translation>
+            <numerusform>警告：此命令含有 %n 个不可见字符或控制字符，显示为 ⟨U+…⟩。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Warning: these arguments contain %n invisible or control characters, shown as ⟨U+…⟩.</source>
+        <translation>
+            <numerusform>警告：这些参数含有 %n 个不可见字符或控制字符，显示为 ⟨U+…⟩。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; (%2) looks like &apos;%3&apos; at line %4, column %5</source>
+        <translation>第 %4 行第 %5 列的“%1”（%2）看起来像“%3”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; (%2) looks like &apos;%3&apos; at column %4</source>
+        <translation>第 %4 列的“%1”（%2）看起来像“%3”</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 and %n more</source>
+        <translation>
+            <numerusform>%1，另有 %n 处</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Warning: letters from another script that look like Latin ones: %1.</source>
+        <translation>警告：含有看起来像拉丁字母的其他文字字母：%1。</translation>
     </message>
 </context>
 <context>
@@ -400,6 +521,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>The provider&apos;s first choice has no message: %1</source>
         <translation>供应商响应的第一个 choice 中没有 message：%1</translation>
+    </message>
+    <message>
+        <source>The model asked for more than %1 tool calls in one message, so none of them was run.</source>
+        <translation>模型在一条消息中请求了超过 %1 个工具调用，因此一个都没有运行。</translation>
+    </message>
+    <message>
+        <source>Ask for the work in smaller steps, or try another model.</source>
+        <translation>请把任务拆成更小的步骤，或换用其他模型。</translation>
     </message>
 </context>
 <context>
@@ -580,16 +709,110 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <translation>&lt;p&gt;模型请求运行工具 &lt;b&gt;%1&lt;/b&gt;。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Nothing runs unless you choose Yes. No, Esc or closing this box declines, and the model is told.</source>
-        <translation>只有选择“是”才会运行。选择“否”、按 Esc 或关闭此对话框均视为拒绝，并会告知模型。</translation>
-    </message>
-    <message>
         <source>The model asks to run the tool %1. %2</source>
         <translation>模型请求运行工具 %1。%2</translation>
     </message>
     <message>
         <source>Arguments of the tool call</source>
         <translation>工具调用的参数</translation>
+    </message>
+    <message>
+        <source>Nothing runs unless you choose Allow. Deny, Esc or closing this box declines, and the model is told.</source>
+        <translation>只有选择“允许”才会运行。选择“拒绝”、按 Esc 或关闭此对话框均视为拒绝，并会告知模型。</translation>
+    </message>
+    <message>
+        <source>&amp;Allow</source>
+        <translation>允许(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Command that will run</source>
+        <translation>将要运行的命令</translation>
+    </message>
+    <message>
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <source>Allow is available in a moment.</source>
+        <translation>稍候即可选择“允许”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln line(s)</source>
+        <translation>
+            <numerusform>%Ln 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln character(s)</source>
+        <translation>
+            <numerusform>%Ln 个字符</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Command (empty):</source>
+        <translation>命令（空）：</translation>
+    </message>
+    <message>
+        <source>Arguments (empty):</source>
+        <translation>参数（空）：</translation>
+    </message>
+    <message>
+        <source>Command (%1):</source>
+        <translation>命令（%1）：</translation>
+    </message>
+    <message>
+        <source>Arguments (%1):</source>
+        <translation>参数（%1）：</translation>
+    </message>
+    <message>
+        <source>Showing lines %1–%2 of %3 — scroll for the rest</source>
+        <translation>正在显示第 %1–%2 行，共 %3 行——滚动查看其余部分</translation>
+    </message>
+    <message>
+        <source>Showing lines %1–%2 of %3</source>
+        <translation>正在显示第 %1–%2 行，共 %3 行</translation>
+    </message>
+    <message>
+        <source>Showing the first %1 of %2.</source>
+        <translation>正在显示前 %1（共 %2）。</translation>
+    </message>
+    <message>
+        <source>Loading the whole text… %1%</source>
+        <translation>正在载入全文… %1%</translation>
+    </message>
+    <message>
+        <source>Showing all %1.</source>
+        <translation>正在显示全部 %1。</translation>
+    </message>
+    <message>
+        <source>Lines longer than %1 characters continue on the next line after ↩.</source>
+        <translation>超过 %1 个字符的行在 ↩ 之后接续到下一行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>This command contains %Ln invisible or control character(s), shown as ⟨U+…⟩.</source>
+        <translation>
+            <numerusform>此命令包含 %Ln 个不可见字符或控制字符，显示为 ⟨U+…⟩。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>These arguments contain %Ln invisible or control character(s), shown as ⟨U+…⟩.</source>
+        <translation>
+            <numerusform>这些参数包含 %Ln 个不可见字符或控制字符，显示为 ⟨U+…⟩。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This command contains %Ln letter(s) from another script that look like Latin ones (marked).</source>
+        <translation>
+            <numerusform>此命令包含 %Ln 个来自其他文字、外形类似拉丁字母的字母（已标出）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -718,6 +941,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Assistant, incomplete answer</source>
         <translation>助手，回答未完成</translation>
+    </message>
+    <message>
+        <source>[%1 more not shown here; the inspector has all of it]</source>
+        <translation>[另有 %1 未在此显示；检查器中有完整内容]</translation>
+    </message>
+    <message>
+        <source>[%1 more not shown]</source>
+        <translation>[另有 %1 未显示]</translation>
     </message>
 </context>
 <context>
@@ -1654,6 +1885,38 @@ Total: %3 tokens</source>
     <message>
         <source>Some providers reject streaming: untick it if every request fails with an error about “stream”.</source>
         <translation>有些供应商不支持流式传输：如果每个请求都因与“stream”有关的错误而失败，请取消勾选此项。</translation>
+    </message>
+    <message>
+        <source>Maximum answer si&amp;ze:</source>
+        <translation>最大回答大小(&amp;Z)：</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>The most one answer may bring; a longer answer is given up</source>
+        <translation>一个回答最多可以有多大；超过即放弃</translation>
+    </message>
+    <message>
+        <source>Maximum answer size in megabytes</source>
+        <translation>最大回答大小（MB）</translation>
+    </message>
+    <message>
+        <source>Maximum &amp;answer time:</source>
+        <translation>最大回答时间(&amp;A)：</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>How long one answer may take, however steadily it arrives, before it is given up</source>
+        <translation>一个回答最多可以用多长时间（无论数据是否持续到达），超过即放弃</translation>
+    </message>
+    <message>
+        <source>Maximum answer time in minutes</source>
+        <translation>最大回答时间（分钟）</translation>
     </message>
 </context>
 <context>
