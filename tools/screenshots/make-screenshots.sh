@@ -1,7 +1,7 @@
 #!/bin/sh
 # Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
-# approval box, the settings dialog and one chat item of each kind, in English and Chinese, light
-# and dark.
+# approval box (and one for a hostile call: bidi controls and a look-alike letter), the settings
+# dialog and one chat item of each kind, in English and Chinese, light and dark.
 #
 #   tools/screenshots/make-screenshots.sh [build-dir]      (default: build/dev)
 #
