@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QStringList>
+
+#include <memory>
+
+namespace AgentLoop {
+
+// Makes sure a test that starts processes leaves none behind: every process it starts, and every
+// process those start, is found at the end and killed, so the test executable exits (CTest waits
+// for whatever still holds its output) and names what was left. On Windows the test process puts
+// itself in a Job Object that kills what remains when it closes; on Linux it becomes the
+// "subreaper" of its descendants, so an orphaned grandchild is still its own to find.
+//
+// Every test executable has one, from before main() to after it (tests/leftoverprocesses.cpp):
+// whatever is still running at the end is killed and named on standard error, and the test
+// fails if something could not be killed. testProcessReaper() gives a test that leaves
+// processes behind on purpose (the kill test) a way to reap them as it goes.
+class ProcessReaper final
+{
+public:
+    ProcessReaper();
+    ~ProcessReaper();
+    ProcessReaper(const ProcessReaper &) = delete;
+    ProcessReaper &operator=(const ProcessReaper &) = delete;
+
+    // Why descendants cannot be tracked here, or empty.
+    QString problem() const;
+    // Kills every descendant still running and returns one line per process it found
+    // ("conhost.exe (pid 1234)"). A process that could not be killed is named with "not killed".
+    QStringList reapLeftovers();
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+ProcessReaper &testProcessReaper();
+
+} // namespace AgentLoop
