@@ -258,6 +258,7 @@ void tst_KillTest::killAtRandomMoments()
         }
         const bool exitedBeforeKill = !finished.isEmpty();
         if (!exitedBeforeKill) {
+            testProcessReaper().track(); // what the CLI started is still known once it is gone
 #ifdef Q_OS_WIN
             process.kill(); // TerminateProcess: no chance to clean up, as SIGKILL
 #else

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QSet>
 #include <QThread>
 
 #ifdef Q_OS_WIN
@@ -25,74 +26,77 @@ namespace AgentLoop {
 
 #ifdef Q_OS_WIN
 
+// Not a Job Object around the test process itself: Wine 8's server crashes when a process puts
+// itself into a job (and the command runner's own jobs would nest in it). Descendants are found
+// by their parent process ids instead, remembering every one seen, so that the children of a
+// process that was killed are still known to be ours.
 struct ProcessReaper::Private
 {
-    HANDLE job = nullptr;
+    QSet<DWORD> known;
     QString problem;
 };
 
 ProcessReaper::ProcessReaper()
     : d(std::make_unique<Private>())
 {
-    d->job = CreateJobObjectW(nullptr, nullptr);
-    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits = {};
-    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-    if (!d->job
-        || !SetInformationJobObject(d->job, JobObjectExtendedLimitInformation, &limits, sizeof limits)
-        || !AssignProcessToJobObject(d->job, GetCurrentProcess())) {
-        d->problem = u"no Job Object for the test process (error %1)"_s.arg(GetLastError());
-    }
+    d->known.insert(GetCurrentProcessId());
 }
 
-ProcessReaper::~ProcessReaper()
-{
-    if (d->job)
-        CloseHandle(d->job); // kills whatever is still in it
-}
+ProcessReaper::~ProcessReaper() = default;
 
 namespace {
 
-QString imageName(DWORD pid)
+struct ProcessEntry
 {
+    DWORD pid = 0;
+    DWORD parent = 0;
+    QString name;
+};
+
+QList<ProcessEntry> processes()
+{
+    QList<ProcessEntry> entries;
     const HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
     if (snapshot == INVALID_HANDLE_VALUE)
-        return u"?"_s;
+        return entries;
     PROCESSENTRY32W entry = {};
     entry.dwSize = sizeof entry;
-    QString name = u"?"_s;
     for (BOOL more = Process32FirstW(snapshot, &entry); more;
          more = Process32NextW(snapshot, &entry)) {
-        if (entry.th32ProcessID == pid) {
-            name = QString::fromWCharArray(entry.szExeFile);
-            break;
-        }
+        entries.append({entry.th32ProcessID,
+                        entry.th32ParentProcessID,
+                        QString::fromWCharArray(entry.szExeFile)});
     }
     CloseHandle(snapshot);
-    return name;
+    return entries;
 }
 
 } // namespace
 
+void ProcessReaper::track()
+{
+    const QList<ProcessEntry> all = processes();
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const ProcessEntry &entry : all) {
+            if (!d->known.contains(entry.pid) && d->known.contains(entry.parent)) {
+                d->known.insert(entry.pid);
+                grew = true;
+            }
+        }
+    }
+}
+
 QStringList ProcessReaper::reapLeftovers()
 {
+    track();
     QStringList found;
-    if (!d->job)
-        return found;
-    struct
-    {
-        JOBOBJECT_BASIC_PROCESS_ID_LIST list;
-        ULONG_PTR more[1023];
-    } ids = {};
-    ids.list.NumberOfAssignedProcesses = 1024;
-    if (!QueryInformationJobObject(d->job, JobObjectBasicProcessIdList, &ids, sizeof ids, nullptr))
-        return found;
     const DWORD self = GetCurrentProcessId();
-    for (DWORD i = 0; i < ids.list.NumberOfProcessIdsInList; ++i) {
-        const DWORD pid = DWORD(ids.list.ProcessIdList[i]);
-        if (pid == self)
+    for (const ProcessEntry &entry : processes()) {
+        if (entry.pid == self || !d->known.contains(entry.pid))
             continue;
-        QString line = u"%1 (pid %2)"_s.arg(imageName(pid)).arg(pid);
-        const HANDLE process = OpenProcess(PROCESS_TERMINATE | SYNCHRONIZE, FALSE, pid);
+        QString line = u"%1 (pid %2)"_s.arg(entry.name).arg(entry.pid);
+        const HANDLE process = OpenProcess(PROCESS_TERMINATE | SYNCHRONIZE, FALSE, entry.pid);
         const bool killed = process && TerminateProcess(process, 1)
                             && WaitForSingleObject(process, 5000) == WAIT_OBJECT_0;
         if (process)
@@ -120,6 +124,8 @@ ProcessReaper::ProcessReaper()
 }
 
 ProcessReaper::~ProcessReaper() = default;
+
+void ProcessReaper::track() {} // orphans come back to this process by themselves
 
 namespace {
 

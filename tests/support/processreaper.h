@@ -8,9 +8,10 @@ namespace AgentLoop {
 
 // Makes sure a test that starts processes leaves none behind: every process it starts, and every
 // process those start, is found at the end and killed, so the test executable exits (CTest waits
-// for whatever still holds its output) and names what was left. On Windows the test process puts
-// itself in a Job Object that kills what remains when it closes; on Linux it becomes the
-// "subreaper" of its descendants, so an orphaned grandchild is still its own to find.
+// for whatever still holds its output) and names what was left. On Windows it tracks
+// down its descendants by their parent process ids, remembering each one seen (track()); on
+// Linux it becomes the "subreaper" of its descendants, so an orphaned grandchild comes back to
+// it by itself.
 //
 // Every test executable has one, from before main() to after it (tests/leftoverprocesses.cpp):
 // whatever is still running at the end is killed and named on standard error, and the test
@@ -24,6 +25,9 @@ public:
     ProcessReaper(const ProcessReaper &) = delete;
     ProcessReaper &operator=(const ProcessReaper &) = delete;
 
+    // Remembers the descendants running now, so that their children are still found once they
+    // are gone (call it before killing a process).
+    void track();
     // Why descendants cannot be tracked here, or empty.
     QString problem() const;
     // Kills every descendant still running and returns one line per process it found
