@@ -16,13 +16,28 @@ struct CliText
     Q_DECLARE_TR_FUNCTIONS(Cli)
 };
 
-std::optional<int> positiveNumber(const QString &text, int maximum)
+// A whole number the command line may set: its range, and the message, %1 being what the option
+// holds, for anything else.
+struct NumberOption
 {
+    const QCommandLineOption *option;
+    int minimum;
+    int maximum;
+    QString message;
+    int *value;
+};
+
+bool readNumber(const QCommandLineParser &parser, const NumberOption &number, QString *error)
+{
+    const QString text = parser.value(*number.option);
     bool ok = false;
     const int value = text.toInt(&ok);
-    if (!ok || value < 1 || value > maximum)
-        return std::nullopt;
-    return value;
+    if (!ok || value < number.minimum || value > number.maximum) {
+        *error = number.message.arg(text);
+        return false;
+    }
+    *number.value = value;
+    return true;
 }
 
 } // namespace
@@ -146,44 +161,40 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
         result.error = CliText::tr("--prompt is required and must not be blank.") + u'\n' + tryHelp;
         return result;
     }
-    const auto maxTurns = positiveNumber(parser.value(maxTurnsOption), 1000);
-    if (!maxTurns) {
-        result.error = CliText::tr("--max-turns must be a whole number from 1 to 1000, not \"%1\".")
-                               .arg(parser.value(maxTurnsOption));
-        return result;
+    const NumberOption numbers[] = {
+            {&maxTurnsOption,
+             1,
+             1000,
+             CliText::tr("--max-turns must be a whole number from 1 to 1000, not \"%1\"."),
+             &options.maxTurns},
+            {&timeoutOption,
+             1,
+             86400,
+             CliText::tr("--request-timeout must be a whole number of seconds from 1 to "
+                         "86400, not \"%1\"."),
+             &options.requestTimeoutSeconds},
+            {&maxRetriesOption,
+             0,
+             10,
+             CliText::tr("--max-retries must be a whole number from 0 to 10, not \"%1\"."),
+             &options.maxRetries},
+            {&maxResponseOption,
+             1,
+             1024,
+             CliText::tr("--max-response-mb must be a whole number from 1 to 1024, not "
+                         "\"%1\"."),
+             &options.maxResponseMegabytes},
+            {&maxAnswerTimeOption,
+             1,
+             1440,
+             CliText::tr("--max-answer-minutes must be a whole number of minutes from 1 "
+                         "to 1440, not \"%1\"."),
+             &options.maxAnswerMinutes},
+    };
+    for (const NumberOption &number : numbers) {
+        if (!readNumber(parser, number, &result.error))
+            return result;
     }
-    options.maxTurns = *maxTurns;
-    const auto timeout = positiveNumber(parser.value(timeoutOption), 86400);
-    if (!timeout) {
-        result.error = CliText::tr("--request-timeout must be a whole number of seconds from 1 to "
-                                   "86400, not \"%1\".")
-                               .arg(parser.value(timeoutOption));
-        return result;
-    }
-    options.requestTimeoutSeconds = *timeout;
-    bool retriesOk = false;
-    options.maxRetries = parser.value(maxRetriesOption).toInt(&retriesOk);
-    if (!retriesOk || options.maxRetries < 0 || options.maxRetries > 10) {
-        result.error = CliText::tr("--max-retries must be a whole number from 0 to 10, not \"%1\".")
-                               .arg(parser.value(maxRetriesOption));
-        return result;
-    }
-    const auto maxResponse = positiveNumber(parser.value(maxResponseOption), 1024);
-    if (!maxResponse) {
-        result.error = CliText::tr("--max-response-mb must be a whole number from 1 to 1024, not "
-                                   "\"%1\".")
-                               .arg(parser.value(maxResponseOption));
-        return result;
-    }
-    options.maxResponseMegabytes = *maxResponse;
-    const auto maxAnswerTime = positiveNumber(parser.value(maxAnswerTimeOption), 1440);
-    if (!maxAnswerTime) {
-        result.error = CliText::tr("--max-answer-minutes must be a whole number of minutes from 1 "
-                                   "to 1440, not \"%1\".")
-                               .arg(parser.value(maxAnswerTimeOption));
-        return result;
-    }
-    options.maxAnswerMinutes = *maxAnswerTime;
     options.stream = !parser.isSet(noStreamOption);
 
     const QString workspace = parser.isSet(workspaceOption) ? parser.value(workspaceOption)

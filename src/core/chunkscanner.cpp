@@ -1,5 +1,7 @@
 #include "chunkscanner.h"
 
+#include "hexdigit.h"
+
 #include <QChar>
 
 #include <algorithm>
@@ -27,17 +29,6 @@ bool isDigit(char c)
 bool isContinuationByte(uchar b)
 {
     return (b & 0xC0) == 0x80;
-}
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 // Plain ASCII, as most of a chunk is: no quote, backslash or byte of a UTF-8 sequence.
@@ -524,7 +515,7 @@ bool ChunkScanner::scanAnyString(bool &escaped)
                 if (m_end - m_at < 6)
                     return false;
                 for (int i = 2; i < 6; ++i) {
-                    const int digit = hexValue(m_at[i]);
+                    const int digit = hexDigitValue(uchar(m_at[i]));
                     if (digit < 0)
                         return false;
                     unit = char16_t(unit << 4 | digit);

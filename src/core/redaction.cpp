@@ -1,5 +1,7 @@
 #include "redaction.h"
 
+#include "hexdigit.h"
+
 #include <QMutex>
 #include <QStringView>
 
@@ -59,17 +61,6 @@ uint codeOf(Unit unit)
         return uchar(unit);
     else
         return uint(unit);
-}
-
-int hexValue(uint c)
-{
-    if (c >= '0' && c <= '9')
-        return int(c - '0');
-    if (c >= 'a' && c <= 'f')
-        return int(c - 'a' + 10);
-    if (c >= 'A' && c <= 'F')
-        return int(c - 'A' + 10);
-    return -1;
 }
 
 template<typename Unit>
@@ -133,7 +124,7 @@ bool readEscape(const Unit *text, qsizetype at, qsizetype size, Token<Unit> *tok
             return -1;
         int value = 0;
         for (int i = 0; i < digits; ++i) {
-            const int digit = hexValue(codeOf(text[from + i]));
+            const int digit = hexDigitValue(codeOf(text[from + i]));
             if (digit < 0)
                 return -1;
             value = value * 16 + digit;

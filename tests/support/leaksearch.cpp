@@ -1,5 +1,7 @@
 #include "leaksearch.h"
 
+#include "hexdigit.h"
+
 #include <QChar>
 
 using namespace Qt::StringLiterals;
@@ -8,17 +10,6 @@ namespace AgentLoop {
 
 namespace {
 
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 // The value of the digits hex digits at bytes[at], or -1.
 int hexAt(const QByteArray &bytes, qsizetype at, int digits)
 {
@@ -26,7 +17,7 @@ int hexAt(const QByteArray &bytes, qsizetype at, int digits)
         return -1;
     int value = 0;
     for (int i = 0; i < digits; ++i) {
-        const int digit = hexDigit(bytes.at(at + i));
+        const int digit = hexDigitValue(uchar(bytes.at(at + i)));
         if (digit < 0)
             return -1;
         value = value * 16 + digit;
