@@ -94,6 +94,44 @@ Error failure(const QSignalSpy &spy)
 }
 
 constexpr qint64 megabyte = 1024 * 1024;
+const QString sizeLimitMessage = u"The answer passed the 1 MB limit; it was given up."_s;
+
+// settingsFor(baseUrl) with answers limited to one megabyte.
+ProviderSettings limitedToAMegabyte(const QUrl &baseUrl)
+{
+    ProviderSettings settings = settingsFor(baseUrl);
+    settings.maxResponseBytes = megabyte;
+    return settings;
+}
+
+// A client on the given settings, with a spy on each signal a test waits for or counts.
+struct SpiedClient
+{
+    explicit SpiedClient(const ProviderSettings &settings) { client.setSettings(settings); }
+
+    // Posts the sample chat completion or, for models, asks for the model list.
+    void start(bool models = false)
+    {
+        if (models)
+            client.listModels();
+        else
+            client.postChatCompletion(1, sampleBody());
+    }
+    // How many of the signals that end a request have come.
+    qsizetype ends() const
+    {
+        return completed.size() + listed.size() + failed.size() + modelsFailed.size();
+    }
+
+    ChatClient client;
+    QSignalSpy sent{&client, &ChatClient::requestSent};
+    QSignalSpy received{&client, &ChatClient::responseReceived};
+    QSignalSpy retries{&client, &ChatClient::retryScheduled};
+    QSignalSpy completed{&client, &ChatClient::completed};
+    QSignalSpy failed{&client, &ChatClient::failed};
+    QSignalSpy listed{&client, &ChatClient::modelsListed};
+    QSignalSpy modelsFailed{&client, &ChatClient::modelsFailed};
+};
 
 FakeResponse redirect(int status, const QString &location)
 {
@@ -372,18 +410,15 @@ void tst_ChatClient::streamedAnswerEchoingTheKeyIsMasked()
             {u"The key is "_s, testKey.left(half), testKey.mid(half), u"."_s});
     response.headers.append({"X-Debug-Key", testKey.toUtf8()});
     server.script({response});
-    ChatClient client;
-    client.setSettings(settingsFor(server.baseUrl()));
-    QSignalSpy received(&client, &ChatClient::responseReceived);
-    QSignalSpy completed(&client, &ChatClient::completed);
+    SpiedClient spied(settingsFor(server.baseUrl()));
     QString live;
-    connect(&client, &ChatClient::textDelta, this, [&](const QString &text) { live += text; });
+    connect(&spied.client, &ChatClient::textDelta, this, [&](const QString &text) { live += text; });
 
-    client.postChatCompletion(1, sampleBody());
-    QTRY_COMPARE_WITH_TIMEOUT(completed.size(), 1, signalTimeoutMs);
-    const Completion completion = completed.first().first().value<Completion>();
+    spied.start();
+    QTRY_COMPARE_WITH_TIMEOUT(spied.completed.size(), 1, signalTimeoutMs);
+    const Completion completion = spied.completed.first().first().value<Completion>();
     QCOMPARE(completion.message.content(), u"The key is [REDACTED]."_s);
-    const Exchange in = received.first().first().value<Exchange>();
+    const Exchange in = spied.received.first().first().value<Exchange>();
     QVERIFY(!exchangeMentions(in, testKey.toUtf8()));
     QVERIFY2(in.assembledMessage.contains("The key is [REDACTED]."),
              in.assembledMessage.constData());
@@ -808,25 +843,14 @@ void tst_ChatClient::redirectToAnotherOriginIsRefused()
             return redirect(307, u"/v1/moved/chat/completions"_s);
         return redirect(status, target);
     });
-    ChatClient client;
-    client.setSettings(settingsFor(provider.baseUrl()));
-    QSignalSpy sent(&client, &ChatClient::requestSent);
-    QSignalSpy received(&client, &ChatClient::responseReceived);
-    QSignalSpy retries(&client, &ChatClient::retryScheduled);
-    QSignalSpy completed(&client, &ChatClient::completed);
-    QSignalSpy failed(&client, &ChatClient::failed);
-    QSignalSpy listed(&client, &ChatClient::modelsListed);
-    QSignalSpy modelsFailed(&client, &ChatClient::modelsFailed);
+    SpiedClient spied(settingsFor(provider.baseUrl()));
 
-    if (models)
-        client.listModels();
-    else
-        client.postChatCompletion(1, sampleBody());
-    QSignalSpy &failure = models ? modelsFailed : failed;
+    spied.start(models);
+    QSignalSpy &failure = models ? spied.modelsFailed : spied.failed;
     QTRY_COMPARE_WITH_TIMEOUT(failure.size(), 1, signalTimeoutMs);
     QTest::qWait(100); // time for a request that should not be sent
-    QCOMPARE(completed.size() + listed.size(), 0);
-    QVERIFY(!client.isBusy());
+    QCOMPARE(spied.completed.size() + spied.listed.size(), 0);
+    QVERIFY(!spied.client.isBusy());
 
     const Error error = failure.first().first().value<Error>();
     QCOMPARE(error.kind, Error::Http);
@@ -845,10 +869,10 @@ void tst_ChatClient::redirectToAnotherOriginIsRefused()
     if (models)
         return;
     // Not retried; the inspector shows the redirect and why it stopped there.
-    QCOMPARE(sent.size(), 1);
-    QCOMPARE(retries.size(), 0);
-    QCOMPARE(received.size(), 1);
-    const Exchange in = received.first().first().value<Exchange>();
+    QCOMPARE(spied.sent.size(), 1);
+    QCOMPARE(spied.retries.size(), 0);
+    QCOMPARE(spied.received.size(), 1);
+    const Exchange in = spied.received.first().first().value<Exchange>();
     QCOMPARE(in.errorString, error.message);
     QVERIFY(!exchangeMentions(in, testKey.toUtf8()));
 }
@@ -887,30 +911,20 @@ void tst_ChatClient::sameOriginRedirectIsFollowed()
                           : FakeResponse::answer(u"Answered from the new path"_s);
         return FakeResponse::httpError(404, u"unexpected path"_s);
     });
-    ChatClient client;
-    client.setSettings(settingsFor(server.baseUrl()));
-    QSignalSpy received(&client, &ChatClient::responseReceived);
-    QSignalSpy completed(&client, &ChatClient::completed);
-    QSignalSpy failed(&client, &ChatClient::failed);
-    QSignalSpy listed(&client, &ChatClient::modelsListed);
-    QSignalSpy modelsFailed(&client, &ChatClient::modelsFailed);
+    SpiedClient spied(settingsFor(server.baseUrl()));
 
-    if (models)
-        client.listModels();
-    else
-        client.postChatCompletion(1, sampleBody());
-    QTRY_COMPARE_WITH_TIMEOUT(completed.size() + listed.size() + failed.size() + modelsFailed.size(),
-                              1,
-                              signalTimeoutMs);
-    QVERIFY2(failed.isEmpty() && modelsFailed.isEmpty(),
-             qPrintable(failure(failed.isEmpty() ? modelsFailed : failed).toString()));
+    spied.start(models);
+    QTRY_COMPARE_WITH_TIMEOUT(spied.ends(), 1, signalTimeoutMs);
+    QVERIFY2(spied.failed.isEmpty() && spied.modelsFailed.isEmpty(),
+             qPrintable(failure(spied.failed.isEmpty() ? spied.modelsFailed : spied.failed)
+                                .toString()));
     if (models) {
-        QCOMPARE(listed.first().first().toStringList(), QStringList{u"moved-model"_s});
+        QCOMPARE(spied.listed.first().first().toStringList(), QStringList{u"moved-model"_s});
     } else {
-        QCOMPARE(completed.first().first().value<Completion>().message.content(),
+        QCOMPARE(spied.completed.first().first().value<Completion>().message.content(),
                  u"Answered from the new path"_s);
-        QCOMPARE(received.size(), 1);
-        QCOMPARE(received.first().first().value<Exchange>().httpStatus, 200);
+        QCOMPARE(spied.received.size(), 1);
+        QCOMPARE(spied.received.first().first().value<Exchange>().httpStatus, 200);
     }
 
     // The redirected request is the same request: method, key and body.
@@ -931,24 +945,18 @@ void tst_ChatClient::endlessStreamStopsAtTheSizeLimit()
 {
     EndlessStreamServer server;
     QVERIFY(server.isListening());
-    ChatClient client;
-    ProviderSettings settings = settingsFor(server.baseUrl());
-    settings.maxResponseBytes = megabyte;
-    client.setSettings(settings);
-    QSignalSpy received(&client, &ChatClient::responseReceived);
-    QSignalSpy completed(&client, &ChatClient::completed);
-    QSignalSpy failed(&client, &ChatClient::failed);
+    SpiedClient spied(limitedToAMegabyte(server.baseUrl()));
     qint64 shown = 0;
-    connect(&client, &ChatClient::textDelta, this, [&shown](const QString &text) {
+    connect(&spied.client, &ChatClient::textDelta, this, [&shown](const QString &text) {
         shown += text.size();
     });
 
-    client.postChatCompletion(1, sampleBody());
-    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, signalTimeoutMs);
-    QCOMPARE(completed.size(), 0);
-    const Error error = failure(failed);
+    spied.start();
+    QTRY_COMPARE_WITH_TIMEOUT(spied.failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(spied.completed.size(), 0);
+    const Error error = failure(spied.failed);
     QCOMPARE(error.kind, Error::Protocol);
-    QCOMPARE(error.message, u"The answer passed the 1 MB limit; it was given up."_s);
+    QCOMPARE(error.message, sizeLimitMessage);
     QVERIFY2(error.hint.contains(u"maximum answer size in the settings"_s), qPrintable(error.hint));
     QVERIFY2(error.hint.contains(u"--max-response-mb"_s), qPrintable(error.hint));
 
@@ -957,11 +965,11 @@ void tst_ChatClient::endlessStreamStopsAtTheSizeLimit()
     QTest::qWait(50);
     QCOMPARE(server.connections(), 1);
     QVERIFY(server.bytesSent() > megabyte);
-    QVERIFY(!client.isBusy());
+    QVERIFY(!spied.client.isBusy());
 
     // Recorded once, kept up to the byte that passed the limit.
-    QCOMPARE(received.size(), 1);
-    const Exchange in = received.first().first().value<Exchange>();
+    QCOMPARE(spied.received.size(), 1);
+    const Exchange in = spied.received.first().first().value<Exchange>();
     QVERIFY(in.streamed);
     QVERIFY2(in.responseBody.size() > megabyte && in.responseBody.size() <= megabyte + 1,
              qPrintable(QString::number(in.responseBody.size())));
@@ -1004,33 +1012,26 @@ void tst_ChatClient::largeAnswerStopsAtTheSizeLimit()
              fits);
     FakeChatServer server;
     server.script({response});
-    ChatClient client;
-    ProviderSettings settings = settingsFor(server.baseUrl());
-    settings.maxResponseBytes = megabyte;
-    client.setSettings(settings);
-    QSignalSpy sent(&client, &ChatClient::requestSent);
-    QSignalSpy received(&client, &ChatClient::responseReceived);
-    QSignalSpy completed(&client, &ChatClient::completed);
-    QSignalSpy failed(&client, &ChatClient::failed);
+    SpiedClient spied(limitedToAMegabyte(server.baseUrl()));
 
-    client.postChatCompletion(1, sampleBody());
-    QTRY_COMPARE_WITH_TIMEOUT(completed.size() + failed.size(), 1, signalTimeoutMs);
-    QCOMPARE(received.size(), 1);
-    const Exchange in = received.first().first().value<Exchange>();
+    spied.start();
+    QTRY_COMPARE_WITH_TIMEOUT(spied.completed.size() + spied.failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(spied.received.size(), 1);
+    const Exchange in = spied.received.first().first().value<Exchange>();
     QCOMPARE(in.streamed, streamed);
     if (fits) {
-        QVERIFY2(failed.isEmpty(), qPrintable(failure(failed).toString()));
-        QVERIFY(completed.first().first().value<Completion>().message.content().startsWith(
+        QVERIFY2(spied.failed.isEmpty(), qPrintable(failure(spied.failed).toString()));
+        QVERIFY(spied.completed.first().first().value<Completion>().message.content().startsWith(
                 u"yyy"_s));
         return;
     }
-    const Error error = failure(failed);
+    const Error error = failure(spied.failed);
     QCOMPARE(error.kind, Error::Protocol);
-    QCOMPARE(error.message, u"The answer passed the 1 MB limit; it was given up."_s);
+    QCOMPARE(error.message, sizeLimitMessage);
     QVERIFY2(in.responseBody.size() > megabyte && in.responseBody.size() <= megabyte + 1,
              qPrintable(QString::number(in.responseBody.size())));
     QTest::qWait(50); // longer than any retry delay here: not sent again
-    QCOMPARE(sent.size(), 1);
+    QCOMPARE(spied.sent.size(), 1);
     QCOMPARE(server.requests().size(), 1);
 }
 
@@ -1041,18 +1042,12 @@ void tst_ChatClient::largeModelListStopsAtTheSizeLimit()
     for (int i = 0; i < 30000; ++i)
         ids.append(u"model-%1"_s.arg(i, 6, 10, QChar(u'0')));
     server.setModels(ids);
-    ChatClient client;
-    ProviderSettings settings = settingsFor(server.baseUrl());
-    settings.maxResponseBytes = megabyte;
-    client.setSettings(settings);
-    QSignalSpy listed(&client, &ChatClient::modelsListed);
-    QSignalSpy failed(&client, &ChatClient::modelsFailed);
+    SpiedClient spied(limitedToAMegabyte(server.baseUrl()));
 
-    client.listModels();
-    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, signalTimeoutMs);
-    QCOMPARE(listed.size(), 0);
-    const Error error = failed.first().first().value<Error>();
-    QCOMPARE(error.message, u"The answer passed the 1 MB limit; it was given up."_s);
+    spied.start(true);
+    QTRY_COMPARE_WITH_TIMEOUT(spied.modelsFailed.size(), 1, signalTimeoutMs);
+    QCOMPARE(spied.listed.size(), 0);
+    QCOMPARE(failure(spied.modelsFailed).message, sizeLimitMessage);
 }
 
 void tst_ChatClient::answerTimeLimit_data()
@@ -1082,35 +1077,30 @@ void tst_ChatClient::answerTimeLimit()
     }
     FakeChatServer server;
     server.script({drip});
-    ChatClient client;
     ProviderSettings settings = settingsFor(server.baseUrl());
     settings.requestTimeout = 10s;
     settings.maxAnswerTime = 300ms;
-    client.setSettings(settings);
-    QSignalSpy sent(&client, &ChatClient::requestSent);
-    QSignalSpy received(&client, &ChatClient::responseReceived);
-    QSignalSpy completed(&client, &ChatClient::completed);
-    QSignalSpy failed(&client, &ChatClient::failed);
+    SpiedClient spied(settings);
 
     QElapsedTimer clock;
     clock.start();
-    client.postChatCompletion(1, sampleBody());
-    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 3000);
+    spied.start();
+    QTRY_COMPARE_WITH_TIMEOUT(spied.failed.size(), 1, 3000);
     const qint64 elapsed = clock.elapsed();
     QVERIFY2(elapsed >= 250, qPrintable(u"gave up after %1 ms"_s.arg(elapsed)));
-    QCOMPARE(completed.size(), 0);
-    const Error error = failure(failed);
+    QCOMPARE(spied.completed.size(), 0);
+    const Error error = failure(spied.failed);
     QCOMPARE(error.kind, Error::Timeout);
     QCOMPARE(error.message, u"The answer was still arriving after 0.3 s; it was given up."_s);
     QVERIFY2(error.hint.contains(u"maximum answer time in the settings"_s), qPrintable(error.hint));
     QVERIFY2(error.hint.contains(u"--max-answer-minutes"_s), qPrintable(error.hint));
 
     QTest::qWait(50); // longer than any retry delay here: not sent again
-    QCOMPARE(sent.size(), 1);
+    QCOMPARE(spied.sent.size(), 1);
     QCOMPARE(server.requests().size(), 1);
-    QVERIFY(!client.isBusy());
-    QCOMPARE(received.size(), 1);
-    const Exchange in = received.first().first().value<Exchange>();
+    QVERIFY(!spied.client.isBusy());
+    QCOMPARE(spied.received.size(), 1);
+    const Exchange in = spied.received.first().first().value<Exchange>();
     QCOMPARE(in.streamed, streamed);
     QVERIFY(!in.responseBody.isEmpty()); // it was arriving
     QCOMPARE(in.errorString, error.message);
@@ -1123,17 +1113,15 @@ void tst_ChatClient::answerTimeCountsPerAttempt()
     // Each attempt well within the limit, both together past it.
     server.script({FakeResponse::httpError(503, u"busy"_s).withDelay(400),
                    FakeResponse::answer(u"second attempt"_s).withDelay(400)});
-    ChatClient client;
     ProviderSettings settings = settingsFor(server.baseUrl());
     settings.maxAnswerTime = 700ms;
-    client.setSettings(settings);
-    QSignalSpy completed(&client, &ChatClient::completed);
-    QSignalSpy failed(&client, &ChatClient::failed);
+    SpiedClient spied(settings);
 
-    client.postChatCompletion(1, sampleBody());
-    QTRY_COMPARE_WITH_TIMEOUT(completed.size() + failed.size(), 1, signalTimeoutMs);
-    QVERIFY2(failed.isEmpty(), qPrintable(failure(failed).toString()));
-    QCOMPARE(completed.first().first().value<Completion>().message.content(), u"second attempt"_s);
+    spied.start();
+    QTRY_COMPARE_WITH_TIMEOUT(spied.completed.size() + spied.failed.size(), 1, signalTimeoutMs);
+    QVERIFY2(spied.failed.isEmpty(), qPrintable(failure(spied.failed).toString()));
+    QCOMPARE(spied.completed.first().first().value<Completion>().message.content(),
+             u"second attempt"_s);
     QCOMPARE(server.requests().size(), 2);
 }
 
@@ -1156,21 +1144,17 @@ void tst_ChatClient::tooManyStreamedToolCallsStopTheAnswer()
     chunks.append(streamEvent({}, u"tool_calls"_s) + FakeResponse::sseDone());
     FakeChatServer server;
     server.script({FakeResponse::stream(chunks, 20)});
-    ChatClient client;
-    client.setSettings(settingsFor(server.baseUrl()));
-    QSignalSpy received(&client, &ChatClient::responseReceived);
-    QSignalSpy completed(&client, &ChatClient::completed);
-    QSignalSpy failed(&client, &ChatClient::failed);
+    SpiedClient spied(settingsFor(server.baseUrl()));
 
-    client.postChatCompletion(1, sampleBody());
-    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 4000);
-    QCOMPARE(completed.size(), 0);
-    const Error error = failure(failed);
+    spied.start();
+    QTRY_COMPARE_WITH_TIMEOUT(spied.failed.size(), 1, 4000);
+    QCOMPARE(spied.completed.size(), 0);
+    const Error error = failure(spied.failed);
     QCOMPARE(error.kind, Error::Agent);
     QVERIFY2(error.message.contains(u"more than 128 tool calls"_s), qPrintable(error.message));
-    QCOMPARE(received.size(), 1);
-    QVERIFY(!received.first().first().value<Exchange>().responseBody.contains("[DONE]"));
-    QVERIFY(!client.isBusy());
+    QCOMPARE(spied.received.size(), 1);
+    QVERIFY(!spied.received.first().first().value<Exchange>().responseBody.contains("[DONE]"));
+    QVERIFY(!spied.client.isBusy());
 }
 
 QTEST_GUILESS_MAIN(tst_ChatClient)

@@ -81,6 +81,13 @@ QString argumentsJson(const QString &command)
             QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
 }
 
+// The model asks to run the shell with these arguments (its JSON text), then answers.
+QList<FakeResponse> shellCallThenAnswer(const QString &arguments, const QString &answer)
+{
+    return {FakeResponse::toolCall(u"call_1"_s, u"shell"_s, arguments),
+            FakeResponse::answer(answer)};
+}
+
 // Each line of the command an approval shows starts with it.
 const QString gutter = u"  \u2502 "_s;
 
@@ -500,6 +507,10 @@ private:
                                        const QString &apiKey = testKey,
                                        const QString &model = testModel) const;
     QString workPath(const QString &name) const { return QDir(m_work).filePath(name); }
+    // A malformed command line: exit 2 with the error, nothing printed, nothing sent.
+    void checkUsageError(const QStringList &arguments, const QString &error, bool pointsAtHelp);
+    // Each file that should be in the workspace is, and each that should not be is not.
+    void checkWorkspaceFiles(const QStringList &created, const QStringList &notCreated) const;
 
     QTemporaryDir m_binDir;
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -661,12 +672,8 @@ void tst_Cli::usageErrors_data()
             << false;
 }
 
-void tst_Cli::usageErrors()
+void tst_Cli::checkUsageError(const QStringList &arguments, const QString &error, bool pointsAtHelp)
 {
-    QFETCH(QStringList, arguments);
-    QFETCH(QString, error);
-    QFETCH(bool, pointsAtHelp);
-
     FakeChatServer server;
     server.script({FakeResponse::answer(u"must not be asked"_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work);
@@ -677,6 +684,22 @@ void tst_Cli::usageErrors()
     QCOMPARE(cli.standardOutput(), QString());
     QTest::qWait(50);
     QCOMPARE(server.allRequests().size(), 0);
+}
+
+void tst_Cli::checkWorkspaceFiles(const QStringList &created, const QStringList &notCreated) const
+{
+    for (const QString &file : created)
+        QVERIFY2(QFileInfo::exists(workPath(file)), qPrintable(file));
+    for (const QString &file : notCreated)
+        QVERIFY2(!QFileInfo::exists(workPath(file)), qPrintable(file));
+}
+
+void tst_Cli::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, error);
+    QFETCH(bool, pointsAtHelp);
+    checkUsageError(arguments, error, pointsAtHelp);
 }
 
 void tst_Cli::missingSettings_data()
@@ -839,8 +862,7 @@ void tst_Cli::noTerminalDeniesByDefault()
 
     FakeChatServer server;
     const QString command = touchMarker;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(command)),
-                   FakeResponse::answer(u"I could not create the marker."_s)});
+    server.script(shellCallThenAnswer(argumentsJson(command), u"I could not create the marker."_s));
     CliProcess cli(environmentFor(server.baseUrl()),
                    m_work,
                    pipe ? CliProcess::Input::Pipe : CliProcess::Input::Closed);
@@ -935,8 +957,7 @@ void tst_Cli::terminalAnswers()
     QFETCH(bool, allowed);
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(touchMarker)),
-                   FakeResponse::answer(u"Done."_s)});
+    server.script(shellCallThenAnswer(argumentsJson(touchMarker), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
@@ -1015,8 +1036,7 @@ void tst_Cli::argumentsCannotHideTheCommand()
     QFETCH(QString, arguments);
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, arguments),
-                   FakeResponse::answer(u"Denied, fine."_s)});
+    server.script(shellCallThenAnswer(arguments, u"Denied, fine."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work);
     QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
     COMPARE_EXIT(cli, 0);
@@ -1354,8 +1374,7 @@ void tst_Cli::interruptAtApprovalPrompt()
 {
     SKIP_WITHOUT_TERMINAL();
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(touchMarker)),
-                   FakeResponse::answer(u"must not be asked"_s)});
+    server.script(shellCallThenAnswer(argumentsJson(touchMarker), u"must not be asked"_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
@@ -1373,8 +1392,7 @@ void tst_Cli::interruptWhileCommandRuns()
 {
     SKIP_WITHOUT_TERMINAL();
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(longCommand)),
-                   FakeResponse::answer(u"must not be asked"_s)});
+    server.script(shellCallThenAnswer(argumentsJson(longCommand), u"must not be asked"_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"wait a minute"_s}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
@@ -1459,8 +1477,7 @@ void tst_Cli::conversationIsContinuedAndExtended()
     const QByteArray before = readFile(path);
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(touchMarker)),
-                   FakeResponse::answer(u"Done."_s)});
+    server.script(shellCallThenAnswer(argumentsJson(touchMarker), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"now create the marker"_s, u"--conversation"_s, path}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
@@ -1558,17 +1575,7 @@ void tst_Cli::answerLimitUsageErrors()
     QFETCH(QStringList, arguments);
     QFETCH(QString, error);
     QFETCH(bool, pointsAtHelp);
-
-    FakeChatServer server;
-    server.script({FakeResponse::answer(u"must not be asked"_s)});
-    CliProcess cli(environmentFor(server.baseUrl()), m_work);
-    QVERIFY(cli.start(arguments));
-    COMPARE_EXIT(cli, 2);
-    QVERIFY2(cli.standardError().contains(error), cli.describe().constData());
-    QCOMPARE(cli.standardError().contains(u"Try --help for usage."_s), pointsAtHelp);
-    QCOMPARE(cli.standardOutput(), QString());
-    QTest::qWait(50);
-    QCOMPARE(server.allRequests().size(), 0);
+    checkUsageError(arguments, error, pointsAtHelp);
 }
 
 void tst_Cli::maxResponseMbBoundsTheAnswer_data()
@@ -1699,6 +1706,14 @@ const QString pwned = u"PWNED"_s;
                  qPrintable(interpreted + u'\n' + QString::fromUtf8(describeSafely(cli)))); \
     } while (false)
 
+// Waits for the approval question, types keys at it, and checks that the CLI then exits with 0.
+#define ANSWER_AT_TERMINAL(cli, keys) \
+    do { \
+        QVERIFY2((cli).waitForScreen(allowQuestion), describeSafely(cli).constData()); \
+        QVERIFY((cli).type(keys)); \
+        COMPARE_EXIT_AT_TERMINAL(cli, 0); \
+    } while (false)
+
 // A tool name is the model's text. One that holds a whole approval prompt for a harmless command,
 // made invisible at its end (ESC[8m), printed raw just before the real prompt, hid that prompt:
 // the user answered "ls -la" and ran "curl x | sh".
@@ -1764,13 +1779,10 @@ void tst_Cli::outputLineCannotWriteEscapes()
     const QString command = u"printf '\\033[2K\\033[1Aall clean\\n'; "_s + touchMarker;
 #endif
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(command)),
-                   FakeResponse::answer(u"Done."_s)});
+    server.script(shellCallThenAnswer(argumentsJson(command), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"clean up"_s}));
-    QVERIFY2(cli.waitForScreen(allowQuestion), describeSafely(cli).constData());
-    QVERIFY(cli.type("y\n"));
-    COMPARE_EXIT_AT_TERMINAL(cli, 0);
+    ANSWER_AT_TERMINAL(cli, "y\n");
 
     const QStringList lines = cli.screen().split(u'\n');
     const QStringList prompt = approvalAt(cli.screen());
@@ -1855,13 +1867,10 @@ void tst_Cli::c1ControlsCannotHideTheCommand()
     QFETCH(QStringList, notCreated);
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(command)),
-                   FakeResponse::answer(u"Done."_s)});
+    server.script(shellCallThenAnswer(argumentsJson(command), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"touch"_s}));
-    QVERIFY2(cli.waitForScreen(allowQuestion), describeSafely(cli).constData());
-    QVERIFY(cli.type(keys));
-    COMPARE_EXIT_AT_TERMINAL(cli, 0);
+    ANSWER_AT_TERMINAL(cli, keys);
 
     const QStringList prompt = approvalAt(cli.screen());
     QVERIFY2(prompt.size() >= 6, describeSafely(cli).constData());
@@ -1872,10 +1881,7 @@ void tst_Cli::c1ControlsCannotHideTheCommand()
              u"⟨U+…⟩."_s);
     QVERIFY2(prompt.at(5).startsWith(allowQuestion), describeSafely(cli).constData());
     // What ran is what was shown, and nothing ran when the answer was no.
-    for (const QString &file : created)
-        QVERIFY2(QFileInfo::exists(workPath(file)), qPrintable(file));
-    for (const QString &file : notCreated)
-        QVERIFY2(!QFileInfo::exists(workPath(file)), qPrintable(file));
+    checkWorkspaceFiles(created, notCreated);
 }
 
 // The prompt shows the command as it runs, decoded from the arguments: not the model's JSON text,
@@ -1911,13 +1917,10 @@ void tst_Cli::approvalShowsTheDecodedCommand()
     QFETCH(QStringList, notCreated);
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, arguments),
-                   FakeResponse::answer(u"Done."_s)});
+    server.script(shellCallThenAnswer(arguments, u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"touch"_s}));
-    QVERIFY2(cli.waitForScreen(allowQuestion), describeSafely(cli).constData());
-    QVERIFY(cli.type(keys));
-    COMPARE_EXIT_AT_TERMINAL(cli, 0);
+    ANSWER_AT_TERMINAL(cli, keys);
 
     const QStringList commandLines = command.split(u'\n');
     const QStringList prompt = approvalAt(cli.screen());
@@ -1929,10 +1932,7 @@ void tst_Cli::approvalShowsTheDecodedCommand()
              describeSafely(cli).constData());
     QCOMPARE(cli.screen().split(u'\n').count(approvalHeader), 1);
     QVERIFY2(!cli.screen().contains(u"\\u00"_s), describeSafely(cli).constData());
-    for (const QString &file : created)
-        QVERIFY2(QFileInfo::exists(workPath(file)), qPrintable(file));
-    for (const QString &file : notCreated)
-        QVERIFY2(!QFileInfo::exists(workPath(file)), qPrintable(file));
+    checkWorkspaceFiles(created, notCreated);
 }
 
 // Arguments whose decoded form is not what would run are refused before anyone is asked: with
@@ -1952,8 +1952,7 @@ void tst_Cli::unfaithfulArgumentsAreRefusedBeforeAnyPrompt()
     QFETCH(QString, arguments);
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, arguments),
-                   FakeResponse::answer(u"Refused, fine."_s)});
+    server.script(shellCallThenAnswer(arguments, u"Refused, fine."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"say hello"_s}));
     // Should a prompt come after all, the answer is no.
@@ -2044,9 +2043,7 @@ void tst_Cli::hiddenAndLookAlikeCharactersAreNamed()
                    FakeResponse::answer(u"Done.\u2028\u202E!enod"_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"say safe"_s}));
-    QVERIFY2(cli.waitForScreen(allowQuestion), describeSafely(cli).constData());
-    QVERIFY(cli.type("n\n"));
-    COMPARE_EXIT_AT_TERMINAL(cli, 0);
+    ANSWER_AT_TERMINAL(cli, "n\n");
 
     const QStringList prompt = approvalAt(cli.screen());
     QVERIFY2(prompt.size() >= 4 + shown.size() + warnings.size(), describeSafely(cli).constData());
@@ -2091,13 +2088,10 @@ void tst_Cli::longCommandSaysWhatIsNotShown()
     QFETCH(QString, warning);
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(command)),
-                   FakeResponse::answer(u"Done."_s)});
+    server.script(shellCallThenAnswer(argumentsJson(command), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"a long one"_s}));
-    QVERIFY2(cli.waitForScreen(allowQuestion), describeSafely(cli).constData());
-    QVERIFY(cli.type("n\n"));
-    COMPARE_EXIT_AT_TERMINAL(cli, 0);
+    ANSWER_AT_TERMINAL(cli, "n\n");
 
     const QStringList prompt = approvalAt(cli.screen());
     QVERIFY2(prompt.size() >= 6, describeSafely(cli).constData());

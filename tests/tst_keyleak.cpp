@@ -92,6 +92,11 @@ private:
                             CommandTrace *trace);
     // Every hit of the key in what the trace holds.
     QStringList hitsIn(const CommandTrace &trace) const;
+    // runApprovedCommand() that fails the test unless the command ran and left the key nowhere.
+    void traceApprovedCommand(const QString &name,
+                              const QString &command,
+                              bool keyCopy,
+                              CommandTrace *trace);
     QString describeLast() const;
 
     QTemporaryDir m_root;
@@ -134,6 +139,17 @@ QByteArray readFile(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// Why a command cannot read the CLI's environment from /proc/$PPID/environ here, or null.
+const char *cliEnvironmentUnreadable()
+{
+#ifdef Q_OS_WIN
+    return "Windows has no /proc/<pid>/environ (tst_environmentscrub covers its environment "
+           "block).";
+#else
+    return PseudoTerminal::unavailableReason();
+#endif
 }
 
 } // namespace
@@ -501,24 +517,29 @@ QStringList tst_KeyLeak::hitsIn(const CommandTrace &trace) const
            + keyHits(trace.run.err, u"stderr"_s, needles);
 }
 
+void tst_KeyLeak::traceApprovedCommand(const QString &name,
+                                       const QString &command,
+                                       bool keyCopy,
+                                       CommandTrace *trace)
+{
+    QVERIFY2(runApprovedCommand(name, command, keyCopy, trace), qPrintable(describeLast()));
+    const QStringList hits = hitsIn(*trace);
+    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+}
+
 void tst_KeyLeak::commandReadingTheCliEnvironmentInBase64()
 {
-#ifdef Q_OS_WIN
-    QSKIP("Windows has no /proc/<pid>/environ (tst_environmentscrub covers its environment "
-          "block).");
-#else
-    if (const char *why = PseudoTerminal::unavailableReason())
+    if (const char *why = cliEnvironmentUnreadable())
         QSKIP(why);
     // As the attacker's model wrote it: the parent's environment in base64, then the variable.
     CommandTrace trace;
-    QVERIFY2(runApprovedCommand(u"environ-base64"_s,
-                                uR"(echo "ppid=$PPID"; cat /proc/$PPID/environ | base64 -w0; )"
-                                uR"(printf '%s' "$OPENAI_API_KEY")"_s,
-                                false,
-                                &trace),
-             qPrintable(describeLast()));
-    const QStringList hits = hitsIn(trace);
-    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+    traceApprovedCommand(u"environ-base64"_s,
+                         uR"(echo "ppid=$PPID"; cat /proc/$PPID/environ | base64 -w0; )"
+                         uR"(printf '%s' "$OPENAI_API_KEY")"_s,
+                         false,
+                         &trace);
+    if (QTest::currentTestFailed())
+        return;
 
     // The command did run, and read the CLI's environment: its base64 decodes whole (nothing in
     // it needed masking) to an environment with the marker and without OPENAI_API_KEY.
@@ -532,27 +553,21 @@ void tst_KeyLeak::commandReadingTheCliEnvironmentInBase64()
     QVERIFY2(block.contains('\0' + QByteArray(markerVariable) + '=' + markerValue + '\0'),
              block.constData());
     QVERIFY2(!block.contains("OPENAI_API_KEY"), "the CLI's environment still names the key");
-#endif
 }
 
 void tst_KeyLeak::commandReadingTheCliEnvironmentRaw()
 {
-#ifdef Q_OS_WIN
-    QSKIP("Windows has no /proc/<pid>/environ (tst_environmentscrub covers its environment "
-          "block).");
-#else
-    if (const char *why = PseudoTerminal::unavailableReason())
+    if (const char *why = cliEnvironmentUnreadable())
         QSKIP(why);
     // With the copy of the key under another name: the environment is printed as it is, and the
     // copy masked in it.
     CommandTrace trace;
-    QVERIFY2(runApprovedCommand(u"environ-raw"_s,
-                                u"echo \"ppid=$PPID\"; cat /proc/$PPID/environ"_s,
-                                true,
-                                &trace),
-             qPrintable(describeLast()));
-    const QStringList hits = hitsIn(trace);
-    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+    traceApprovedCommand(u"environ-raw"_s,
+                         u"echo \"ppid=$PPID\"; cat /proc/$PPID/environ"_s,
+                         true,
+                         &trace);
+    if (QTest::currentTestFailed())
+        return;
 
     const QString shown = QString(trace.toolContent).replace(QChar(0), u'\n');
     QVERIFY2(shown.startsWith(u"ppid=%1\n"_s.arg(trace.run.pid)), qPrintable(shown));
@@ -562,7 +577,6 @@ void tst_KeyLeak::commandReadingTheCliEnvironmentRaw()
     QVERIFY2(shown.contains(u"\nAGENTLOOP_KEY_COPY=[REDACTED]\n"_s), qPrintable(shown));
     // Not even masked: the name is gone with the value.
     QVERIFY2(!shown.contains(u"OPENAI_API_KEY"_s), qPrintable(shown));
-#endif
 }
 
 void tst_KeyLeak::commandEncodingTheKeyFromAFile()
@@ -605,9 +619,9 @@ void tst_KeyLeak::commandEncodingTheKeyFromAFile()
     for (const auto &[label, encode] : encodings)
         command += u"; echo '== %1'; %2; echo"_s.arg(label, encode);
     CommandTrace trace;
-    QVERIFY2(runApprovedCommand(u"encodings"_s, command, false, &trace), qPrintable(describeLast()));
-    const QStringList hits = hitsIn(trace);
-    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+    traceApprovedCommand(u"encodings"_s, command, false, &trace);
+    if (QTest::currentTestFailed())
+        return;
 
     // Each encoding was made, and is masked where the key was.
     const QStringList lines = trace.toolContent.split(u'\n');

@@ -9,6 +9,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QGroupBox>
 #include <QLabel>
@@ -27,6 +28,7 @@
 #include <memory>
 
 using namespace Qt::StringLiterals;
+using namespace std::chrono_literals;
 using namespace Gui;
 
 namespace {
@@ -37,6 +39,15 @@ const QString distinctiveKey = u"sk-agentloop-DISTINCTIVE-7f3a9c41e2"_s;
 QProcessEnvironment emptyEnvironment()
 {
     return QProcessEnvironment();
+}
+
+// The widget that takes the focus after this one on Tab.
+QWidget *nextTabStop(QWidget *widget)
+{
+    QWidget *next = widget->nextInFocusChain();
+    while (widget->isAncestorOf(next)) // a spin box's own line edit
+        next = next->nextInFocusChain();
+    return next;
 }
 
 } // namespace
@@ -65,6 +76,11 @@ private slots:
     void systemStoreKeepsTheKeyOutOfTheSettingsFile();
     void environmentValuesAreNotedAndNeverCopied();
     void streamAndRetriesArePersisted();
+    // The bounds on one answer: "Maximum answer size" and "Maximum answer time", next to the
+    // request timeout and the retries, kept in the settings file and given to the client.
+    void answerLimitsAreOfferedAndPersisted();
+    void outOfRangeAnswerLimitsInTheFileAreClamped();
+    void testConnectionKeepsToTheSizeLimit();
     void modelIdsAndProviderErrorsAreShownEscaped();
 
 private:
@@ -478,12 +494,6 @@ void tst_SettingsDialog::streamAndRetriesArePersisted()
     QVERIFY(!stream->accessibleName().isEmpty());
     QVERIFY(!retries->accessibleName().isEmpty());
     // In the tab order right after the request timeout, as they sit in the form.
-    const auto nextTabStop = [](QWidget *widget) {
-        QWidget *next = widget->nextInFocusChain();
-        while (widget->isAncestorOf(next)) // a spin box's own line edit
-            next = next->nextInFocusChain();
-        return next;
-    };
     QCOMPARE(nextTabStop(child<QSpinBox>("timeoutSpin")), retries);
     QCOMPARE(nextTabStop(retries), stream);
     // They stay usable in demo mode (the demo answers without streaming anyway).
@@ -512,6 +522,92 @@ void tst_SettingsDialog::streamAndRetriesArePersisted()
             .setValue(u"provider/maxRetries"_s, 99);
     QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).maxRetries,
              AppSettings::maximumMaxRetries);
+}
+
+void tst_SettingsDialog::answerLimitsAreOfferedAndPersisted()
+{
+    const AppSettings defaults = configured(u"https://api.openai.com/v1"_s);
+    QCOMPARE(defaults.maxResponseMegabytes, 64);
+    QCOMPARE(defaults.maxAnswerMinutes, 10);
+    QCOMPARE(defaults.provider().maxResponseBytes, AgentLoop::ProviderSettings().maxResponseBytes);
+    QCOMPARE(defaults.provider().maxAnswerTime, AgentLoop::ProviderSettings().maxAnswerTime);
+    openDialog(defaults, nullptr);
+
+    auto *size = child<QSpinBox>("maxResponseSpin");
+    auto *time = child<QSpinBox>("maxAnswerTimeSpin");
+    QCOMPARE(size->value(), 64);
+    QCOMPARE(size->minimum(), AppSettings::minimumMaxResponseMegabytes);
+    QCOMPARE(size->maximum(), AppSettings::maximumMaxResponseMegabytes);
+    QCOMPARE(size->suffix(), u" MB"_s);
+    QCOMPARE(time->value(), 10);
+    QCOMPARE(time->minimum(), AppSettings::minimumMaxAnswerMinutes);
+    QCOMPARE(time->maximum(), AppSettings::maximumMaxAnswerMinutes);
+    QCOMPARE(time->suffix(), u" min"_s);
+    QCOMPARE(child<QLabel>("maxResponseLabel")->buddy(), size);
+    QCOMPARE(child<QLabel>("maxAnswerTimeLabel")->buddy(), time);
+    QVERIFY(!size->accessibleName().isEmpty() && !time->accessibleName().isEmpty());
+    QVERIFY(!size->toolTip().isEmpty() && !time->toolTip().isEmpty());
+    // In the form with the timeout and the retries, and in the tab order as they sit there.
+    QCOMPARE(size->parentWidget(), child<QSpinBox>("timeoutSpin")->parentWidget());
+    QCOMPARE(nextTabStop(child<QCheckBox>("streamCheck")), size);
+    QCOMPARE(nextTabStop(size), time);
+
+    size->setValue(200);
+    time->setValue(45);
+    QSignalSpy applied(m_dialog.get(), &SettingsDialog::settingsApplied);
+    clickOk();
+    QCOMPARE(applied.size(), 1);
+    const auto chosen = applied.first().at(0).value<AppSettings>();
+    QCOMPARE(chosen.maxResponseMegabytes, 200);
+    QCOMPARE(chosen.maxAnswerMinutes, 45);
+
+    const AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(reloaded.maxResponseMegabytes, 200);
+    QCOMPARE(reloaded.maxAnswerMinutes, 45);
+    const AgentLoop::ProviderSettings provider = reloaded.provider();
+    QCOMPARE(provider.maxResponseBytes, qint64(200) * 1024 * 1024);
+    QCOMPARE(provider.maxAnswerTime, std::chrono::milliseconds(45min));
+}
+
+void tst_SettingsDialog::outOfRangeAnswerLimitsInTheFileAreClamped()
+{
+    {
+        QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
+        file.setValue(u"provider/maxResponseMegabytes"_s, 0);
+        file.setValue(u"provider/maxAnswerMinutes"_s, 999999);
+    }
+    AppSettings settings = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(settings.maxResponseMegabytes, AppSettings::minimumMaxResponseMegabytes);
+    QCOMPARE(settings.maxAnswerMinutes, AppSettings::maximumMaxAnswerMinutes);
+    {
+        QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
+        file.setValue(u"provider/maxResponseMegabytes"_s, 999999);
+        file.setValue(u"provider/maxAnswerMinutes"_s, -3);
+    }
+    settings = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(settings.maxResponseMegabytes, AppSettings::maximumMaxResponseMegabytes);
+    QCOMPARE(settings.maxAnswerMinutes, AppSettings::minimumMaxAnswerMinutes);
+}
+
+// "Test connection" asks with the limits entered: a provider whose model list is larger than
+// them is reported as such, not read whole.
+void tst_SettingsDialog::testConnectionKeepsToTheSizeLimit()
+{
+    AgentLoop::FakeChatServer server;
+    QStringList ids;
+    for (int i = 0; i < 30000; ++i)
+        ids.append(u"model-%1"_s.arg(i, 6, 10, QChar(u'0')));
+    server.setModels(ids);
+    openDialog(configured(server.baseUrl().toString()), nullptr);
+    child<QSpinBox>("maxResponseSpin")->setValue(1);
+    QSignalSpy tested(m_dialog.get(), &SettingsDialog::connectionTested);
+
+    child<QPushButton>("testButton")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, testTimeoutMs);
+    QCOMPARE(tested.first().at(0).toBool(), false);
+    const QString shown = child<QLabel>("testResult")->text();
+    QVERIFY2(shown.startsWith(u"The answer passed the 1 MB limit; it was given up."_s),
+             qPrintable(shown));
 }
 
 void tst_SettingsDialog::modelIdsAndProviderErrorsAreShownEscaped()
