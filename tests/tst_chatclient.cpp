@@ -198,10 +198,17 @@ private:
         QObject::connect(socket, &QTcpSocket::bytesWritten, socket, [this, socket] {
             sendMore(socket);
         });
-        QObject::connect(socket, &QTcpSocket::disconnected, socket, [this, socket] {
+        // Counted once per connection, by whichever comes first: Wine's sockets report a peer
+        // that hung up mid-write as an error and do not always say "disconnected" after it.
+        const auto hungUp = [this, socket] {
+            if (socket->property("hungUp").toBool())
+                return;
+            socket->setProperty("hungUp", true);
             ++m_hangUps;
             socket->deleteLater();
-        });
+        };
+        QObject::connect(socket, &QTcpSocket::disconnected, socket, hungUp);
+        QObject::connect(socket, &QTcpSocket::errorOccurred, socket, hungUp);
     }
 
     void sendMore(QTcpSocket *socket)
