@@ -349,6 +349,7 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessa
     : QObject(box)
     , m_requestId(request.id)
     , m_box(box)
+    , m_boxObject(box)
 {
     const AgentLoop::CallPreview preview = previewOf(request);
     m_kind = preview.kind;
@@ -570,7 +571,9 @@ QPlainTextEdit *ApprovalPrompt::argumentsView() const
 
 bool ApprovalPrompt::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_box) {
+    // Compared as a QObject: the filter also sees the box's last events while it is destroyed,
+    // when it is no QMessageBox any more (QPointer<QMessageBox>'s cast would be undefined).
+    if (watched == m_boxObject) {
         switch (event->type()) {
         case QEvent::Show:
             if (!m_delayOver && !m_delayTimer.isActive())
@@ -839,7 +842,7 @@ void ApprovalPrompt::updateAllow()
 
 void ApprovalPrompt::applyWarningColours()
 {
-    if (!m_box || !m_warnings)
+    if (m_box.isNull() || !m_warnings)
         return;
     // A pale amber band on a light window, a dark one on a dark window; text that reads on it.
     const bool dark = m_box->palette().color(QPalette::Window).lightness() < 128;

@@ -93,6 +93,7 @@ private:
     bool m_decided = false;
     AgentLoop::CallPreview::Kind m_kind = AgentLoop::CallPreview::Arguments;
     QPointer<QMessageBox> m_box;
+    const QObject *m_boxObject; // the same box, for comparisons that must not cast it
     QPointer<QPushButton> m_allow;
     QPointer<QPushButton> m_deny;
     QPointer<View> m_view;
