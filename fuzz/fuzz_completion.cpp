@@ -2,9 +2,9 @@
 // non-streamed response body, as one stream payload, as an SSE stream and as one payload per line.
 // An assembled message must survive the wire format unchanged (it is sent back next turn), and the
 // stream's chunk scanner must read every payload as QJsonDocument does.
-#include "completion.h"
-#include "sseparser.h"
-#include "streamassembler.h"
+#include "protocol/completion.h"
+#include "protocol/sseparser.h"
+#include "protocol/streamassembler.h"
 #include "streamstate.h"
 
 #include <cstdlib>

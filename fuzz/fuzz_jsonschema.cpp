@@ -1,7 +1,7 @@
 // libFuzzer target: the tool-argument validator. The input is a schema and an instance separated
 // by the first NUL byte (without one, the first half is the schema): the validator must answer
 // for any schema and any instance, never crash or hang.
-#include "jsonschema.h"
+#include "protocol/jsonschema.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 // libFuzzer target: the SSE parser on arbitrary bytes in arbitrary chunks. Besides crashes and
 // sanitizer reports it checks the parser's promise: the chunking never changes the events.
-#include "sseparser.h"
+#include "protocol/sseparser.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 

@@ -1,5 +1,5 @@
-#include "agentcontroller.h"
-#include "agentsetup.h"
+#include "agent/agentcontroller.h"
+#include "agent/agentsetup.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "testjson.h"

@@ -1,4 +1,4 @@
-#include "chatclient.h"
+#include "provider/chatclient.h"
 #include "fakechatserver.h"
 
 #include <QElapsedTimer>

@@ -3,8 +3,8 @@
 // The server lives on this process's event loop, so every wait here spins the event loop
 // (QTest::qWaitFor / QTRY_*), never QProcess::waitForFinished().
 
-#include "conversationstore.h"
-#include "displaytext.h"
+#include "storage/conversationstore.h"
+#include "base/displaytext.h"
 #include "fakechatserver.h"
 #include "longoutput.h"
 #include "pseudoterminal.h"

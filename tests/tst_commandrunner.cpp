@@ -1,4 +1,4 @@
-#include "commandrunner.h"
+#include "tools/commandrunner.h"
 #include "fakecommandrunner.h"
 #include "testpaths.h"
 

@@ -1,4 +1,4 @@
-#include "completion.h"
+#include "protocol/completion.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "config.h"
+#include "storage/config.h"
 
 #include <QDir>
 #include <QFile>

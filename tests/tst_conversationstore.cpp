@@ -1,7 +1,7 @@
 // ConversationStore: JSON Lines conversations that survive a crash, repaired on load by
 // appending, never by rewriting.
 
-#include "conversationstore.h"
+#include "storage/conversationstore.h"
 
 #include <QDir>
 #include <QFile>

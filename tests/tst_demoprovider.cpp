@@ -1,9 +1,9 @@
-#include "agentcontroller.h"
-#include "agentsetup.h"
-#include "demoprovider.h"
+#include "agent/agentcontroller.h"
+#include "agent/agentsetup.h"
+#include "provider/demoprovider.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
-#include "history.h"
+#include "protocol/history.h"
 
 #include <QJsonDocument>
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
-#include "commandrunner.h"
-#include "displaytext.h"
-#include "shelltool.h"
+#include "tools/commandrunner.h"
+#include "base/displaytext.h"
+#include "tools/shelltool.h"
 
 #include <QTest>
 

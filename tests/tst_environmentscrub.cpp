@@ -2,7 +2,7 @@
 // it starts, nor what another process reads of it (/proc/<pid>/environ, the Windows environment
 // block) has the value; other variables keep theirs.
 
-#include "environmentscrub.h"
+#include "base/environmentscrub.h"
 
 #include <QCoreApplication>
 #include <QFile>

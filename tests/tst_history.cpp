@@ -1,4 +1,4 @@
-#include "history.h"
+#include "protocol/history.h"
 
 #include <QJsonDocument>
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "jsonschema.h"
+#include "protocol/jsonschema.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -9,12 +9,12 @@
 //
 // The server lives on this process's event loop, so every wait here spins the event loop.
 
-#include "conversationstore.h"
+#include "storage/conversationstore.h"
 #include "fakechatserver.h"
 #include "leaksearch.h"
-#include "message.h"
+#include "protocol/message.h"
 #include "pseudoterminal.h"
-#include "redaction.h"
+#include "base/redaction.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -7,7 +7,7 @@
 // The seed is printed; AGENTLOOP_KILLTEST_SEED=<n> replays a run, AGENTLOOP_KILLTEST_RUNS=<n>
 // changes the number of kills.
 
-#include "conversationstore.h"
+#include "storage/conversationstore.h"
 #include "fakechatserver.h"
 #include "processreaper.h"
 #include "pseudoterminal.h"

@@ -1,4 +1,4 @@
-#include "message.h"
+#include "protocol/message.h"
 #include "testjson.h"
 
 #include <QJsonArray>

@@ -1,8 +1,8 @@
-#include "agentcontroller.h"
-#include "agentsetup.h"
+#include "agent/agentcontroller.h"
+#include "agent/agentsetup.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
-#include "jsonschema.h"
+#include "protocol/jsonschema.h"
 
 #include <QFile>
 #include <QJsonArray>

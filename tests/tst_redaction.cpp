@@ -2,7 +2,7 @@
 // wherever output is recorded or shown; everything else is left as it is, and not copied.
 
 #include "leaksearch.h"
-#include "redaction.h"
+#include "base/redaction.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "retrypolicy.h"
+#include "provider/retrypolicy.h"
 
 #include <QRandomGenerator>
 #include <QTest>

@@ -1,6 +1,6 @@
 #include "fakecommandrunner.h"
 #include "longoutput.h"
-#include "shelltool.h"
+#include "tools/shelltool.h"
 #include "testpaths.h"
 
 #include <QDir>

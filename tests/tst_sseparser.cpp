@@ -1,4 +1,4 @@
-#include "sseparser.h"
+#include "protocol/sseparser.h"
 
 #include <QDir>
 #include <QFile>

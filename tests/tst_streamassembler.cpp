@@ -1,6 +1,6 @@
-#include "completion.h"
-#include "sseparser.h"
-#include "streamassembler.h"
+#include "protocol/completion.h"
+#include "protocol/sseparser.h"
+#include "protocol/streamassembler.h"
 #include "streamstate.h"
 #include "testjson.h"
 

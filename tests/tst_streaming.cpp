@@ -2,8 +2,8 @@
 // ChatClient) talking HTTP to a FakeChatServer on 127.0.0.1, with the real shell tool in front of
 // a FakeCommandRunner.
 
-#include "agentcontroller.h"
-#include "agentsetup.h"
+#include "agent/agentcontroller.h"
+#include "agent/agentsetup.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "testjson.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "history.h"
-#include "message.h"
+#include "protocol/history.h"
+#include "protocol/message.h"
 
 namespace AgentLoop::Bench {
 

@@ -7,14 +7,14 @@
 //   agentloop-bench request --runs N --dump DIR   case 2: requestBody(); writes the bodies to DIR
 //   agentloop-bench tool --runs N                 case 6: shell tool vs QProcess
 
-#include "agentcontroller.h"
-#include "agentsetup.h"
+#include "agent/agentcontroller.h"
+#include "agent/agentsetup.h"
 #include "benchserver.h"
-#include "chatclient.h"
-#include "commandrunner.h"
+#include "provider/chatclient.h"
+#include "tools/commandrunner.h"
 #include "historygen.h"
 #include "output.h"
-#include "shelltool.h"
+#include "tools/shelltool.h"
 #include "streamgen.h"
 
 #include <QCommandLineParser>

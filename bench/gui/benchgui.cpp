@@ -8,17 +8,17 @@
 // stdout, diagnostics on stderr. --startup is the child mode of 5-startup.
 
 #include "applicationicon.h"
-#include "appsettings.h"
+#include "settings/appsettings.h"
 #include "benchcommon.h"
-#include "chatmodel.h"
-#include "chatview.h"
-#include "commandrunner.h"
+#include "chat/chatmodel.h"
+#include "chat/chatview.h"
+#include "tools/commandrunner.h"
 #include "fakechatserver.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "keystore.h"
 #include "mainwindow.h"
-#include "promptedit.h"
-#include "shelltool.h"
+#include "chat/promptedit.h"
+#include "tools/shelltool.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>

@@ -1,6 +1,6 @@
 #include "applicationicon.h"
-#include "appsettings.h"
-#include "i18n.h"
+#include "settings/appsettings.h"
+#include "base/i18n.h"
 #include "mainwindow.h"
 
 #include <QApplication>

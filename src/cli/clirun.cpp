@@ -1,7 +1,7 @@
 #include "clirun.h"
 
-#include "agentsetup.h"
-#include "commandrunner.h"
+#include "agent/agentsetup.h"
+#include "tools/commandrunner.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "agentcontroller.h"
+#include "agent/agentcontroller.h"
 #include "clioptions.h"
-#include "conversationstore.h"
+#include "storage/conversationstore.h"
 #include "terminalapprover.h"
 #include "terminalwriter.h"
-#include "transcript.h"
+#include "provider/transcript.h"
 
 #include <QObject>
 

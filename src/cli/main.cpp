@@ -4,9 +4,9 @@
 #include "clirun.h"
 #include "terminalwriter.h"
 
-#include "config.h"
-#include "environmentscrub.h"
-#include "i18n.h"
+#include "storage/config.h"
+#include "base/environmentscrub.h"
+#include "base/i18n.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,6 +1,6 @@
 #include "terminalapprover.h"
 
-#include "displaytext.h"
+#include "base/displaytext.h"
 #include "terminalwriter.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "agentcontroller.h"
+#include "agent/agentcontroller.h"
 
 #include <QByteArray>
 #include <QObject>

@@ -1,7 +1,7 @@
 #include "terminalwriter.h"
 
-#include "displaytext.h"
-#include "redaction.h"
+#include "base/displaytext.h"
+#include "base/redaction.h"
 
 #include <QIODevice>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "agentcontroller.h"
-#include "displaytext.h"
+#include "agent/agentcontroller.h"
+#include "base/displaytext.h"
 
 #include <QLabel>
 #include <QMessageBox>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "agentcontroller.h"
-#include "appsettings.h"
-#include "conversationstore.h"
+#include "agent/agentcontroller.h"
+#include "settings/appsettings.h"
+#include "storage/conversationstore.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>

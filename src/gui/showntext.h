@@ -1,6 +1,6 @@
 #pragma once
 
-#include "displaytext.h"
+#include "base/displaytext.h"
 
 #include <QString>
 #include <QStringView>

@@ -1,5 +1,5 @@
 #include "approvalprompt.h"
-#include "displaytext.h"
+#include "base/displaytext.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

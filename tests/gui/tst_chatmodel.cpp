@@ -1,7 +1,7 @@
-#include "chatdelegate.h"
-#include "chatmodel.h"
-#include "chatview.h"
-#include "liveanswer.h"
+#include "chat/chatdelegate.h"
+#include "chat/chatmodel.h"
+#include "chat/chatview.h"
+#include "chat/liveanswer.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

@@ -1,12 +1,12 @@
-#include "chatclient.h"
-#include "completion.h"
+#include "provider/chatclient.h"
+#include "protocol/completion.h"
 #include "fakechatserver.h"
-#include "inspector.h"
-#include "jsonformat.h"
-#include "jsonhighlighter.h"
-#include "jsontreemodel.h"
-#include "redaction.h"
-#include "turnmodel.h"
+#include "inspector/inspector.h"
+#include "inspector/jsonformat.h"
+#include "inspector/jsonhighlighter.h"
+#include "inspector/jsontreemodel.h"
+#include "base/redaction.h"
+#include "inspector/turnmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QClipboard>

@@ -11,18 +11,18 @@
 // folder with QSettings::setPath, TMP and TEMP point into it, and the app's own folders
 // (QStandardPaths in test mode, under an organization name of this run alone) are searched too.
 
-#include "appsettings.h"
-#include "chatmodel.h"
-#include "chatview.h"
-#include "config.h"
+#include "settings/appsettings.h"
+#include "chat/chatmodel.h"
+#include "chat/chatview.h"
+#include "storage/config.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
-#include "inspector.h"
+#include "inspector/inspector.h"
 #include "keystore.h"
 #include "leaksearch.h"
 #include "mainwindow.h"
-#include "promptedit.h"
-#include "turnmodel.h"
+#include "chat/promptedit.h"
+#include "inspector/turnmodel.h"
 
 #include <QAbstractButton>
 #include <QApplication>

@@ -11,7 +11,7 @@
 // AppData known folder, not HOME), and credentialManagerRoundTrip uses the real Credential
 // Manager with an entry of its own.
 
-#include "appsettings.h"
+#include "settings/appsettings.h"
 #include "keystore.h"
 
 #include <QApplication>

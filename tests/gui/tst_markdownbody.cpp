@@ -1,4 +1,4 @@
-#include "markdownbody.h"
+#include "chat/markdownbody.h"
 
 #include <QApplication>
 #include <QImage>

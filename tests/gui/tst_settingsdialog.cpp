@@ -1,9 +1,9 @@
-#include "appsettings.h"
-#include "completion.h"
-#include "config.h"
+#include "settings/appsettings.h"
+#include "protocol/completion.h"
+#include "storage/config.h"
 #include "fakechatserver.h"
 #include "keystore.h"
-#include "settingsdialog.h"
+#include "settings/settingsdialog.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -2,19 +2,19 @@
 // reasoning is folded, the inspector shows the raw events and the assembled message, retries
 // are visible, and the stream and retry settings reach the requests.
 
-#include "appsettings.h"
-#include "chatdelegate.h"
-#include "chatmodel.h"
-#include "chatview.h"
-#include "commandrunner.h"
+#include "settings/appsettings.h"
+#include "chat/chatdelegate.h"
+#include "chat/chatmodel.h"
+#include "chat/chatview.h"
+#include "tools/commandrunner.h"
 #include "fakechatserver.h"
-#include "inspector.h"
-#include "jsonformat.h"
+#include "inspector/inspector.h"
+#include "inspector/jsonformat.h"
 #include "keystore.h"
 #include "mainwindow.h"
-#include "promptedit.h"
-#include "settingsdialog.h"
-#include "turnmodel.h"
+#include "chat/promptedit.h"
+#include "settings/settingsdialog.h"
+#include "inspector/turnmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

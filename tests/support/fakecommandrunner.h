@@ -1,6 +1,6 @@
 #pragma once
 
-#include "commandrunner.h"
+#include "tools/commandrunner.h"
 
 #include <QList>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "leaksearch.h"
 
-#include "hexdigit.h"
+#include "base/hexdigit.h"
 
 #include <QChar>
 

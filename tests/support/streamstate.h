@@ -1,8 +1,8 @@
 #pragma once
 
-#include "completion.h"
-#include "result.h"
-#include "streamassembler.h"
+#include "protocol/completion.h"
+#include "base/result.h"
+#include "protocol/streamassembler.h"
 
 #include <QByteArray>
 #include <QList>

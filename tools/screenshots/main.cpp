@@ -4,17 +4,17 @@
 // it through make-screenshots.sh.
 
 #include "approvalprompt.h"
-#include "appsettings.h"
-#include "chatmodel.h"
-#include "chatview.h"
-#include "conversationstore.h"
-#include "i18n.h"
-#include "inspector.h"
+#include "settings/appsettings.h"
+#include "chat/chatmodel.h"
+#include "chat/chatview.h"
+#include "storage/conversationstore.h"
+#include "base/i18n.h"
+#include "inspector/inspector.h"
 #include "keystore.h"
 #include "mainwindow.h"
-#include "promptedit.h"
-#include "settingsdialog.h"
-#include "shelltool.h"
+#include "chat/promptedit.h"
+#include "settings/settingsdialog.h"
+#include "tools/shelltool.h"
 
 #include <QAbstractButton>
 #include <QApplication>

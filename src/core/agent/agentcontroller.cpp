@@ -1,0 +1,333 @@
+#include "agent/agentcontroller.h"
+
+#include "base/redaction.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QMetaMethod>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace AgentLoop {
+
+namespace {
+
+// What the model reads for calls that did not run. English on purpose: it is protocol data.
+ToolResult deniedResult()
+{
+    return ToolResult::failure(u"denied"_s,
+                               u"the user declined this call, so it was not run. Do not repeat it "
+                               u"unchanged; choose another approach or ask the user."_s);
+}
+
+ToolResult notRunResult()
+{
+    return ToolResult::failure(u"cancelled"_s,
+                               u"the user stopped the run before this call ran; it was not run."_s);
+}
+
+} // namespace
+
+AgentController::AgentController(QObject *parent)
+    : QObject(parent)
+{
+    connect(&m_client, &ChatClient::requestSent, this, &AgentController::requestSent);
+    connect(&m_client, &ChatClient::responseReceived, this, &AgentController::responseReceived);
+    connect(&m_client, &ChatClient::textDelta, this, &AgentController::assistantTextDelta);
+    connect(&m_client, &ChatClient::reasoningDelta, this, &AgentController::assistantReasoningDelta);
+    connect(&m_client, &ChatClient::retryScheduled, this, &AgentController::retryScheduled);
+    connect(&m_client, &ChatClient::completed, this, &AgentController::onCompleted);
+    connect(&m_client, &ChatClient::failed, this, &AgentController::onFailed);
+}
+
+void AgentController::setHistory(const History &history)
+{
+    if (!isRunning())
+        m_history = history;
+}
+
+void AgentController::newConversation()
+{
+    setHistory(History());
+}
+
+bool AgentController::run(const QString &prompt)
+{
+    if (isRunning() || prompt.trimmed().isEmpty())
+        return false;
+    m_turn = 0;
+    m_cancelRequested = false;
+    if (m_history.isEmpty() && !m_options.systemPrompt.isEmpty())
+        append(Message::system(m_options.systemPrompt));
+    append(Message::user(prompt));
+    sendNextRequest();
+    return true;
+}
+
+QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
+{
+    // Written by hand around the history's serialised messages, which are reused from turn to
+    // turn (see History::messagesJson); everything else is small.
+    const QByteArray &messages = m_history.messagesJson();
+    const QByteArray model = QJsonDocument(QJsonArray{m_client.settings().model})
+                                     .toJson(QJsonDocument::Compact); // ["<escaped model>"]
+    QByteArray body;
+    body.reserve(messages.size() + 4096);
+    body += "{\"model\":";
+    body += QByteArrayView(model).sliced(1, model.size() - 2);
+    body += ",\"messages\":[";
+    body += messages;
+    body += ']';
+    // Some providers reject an empty tools array; leave the key out instead.
+    if (!tools.isEmpty()) {
+        body += ",\"tools\":";
+        body += QJsonDocument(tools.definitions()).toJson(QJsonDocument::Compact);
+    }
+    if (m_client.settings().stream)
+        body += ",\"stream\":true,\"stream_options\":{\"include_usage\":true}";
+    body += '}';
+    return body;
+}
+
+// Step 2: send the history with a frozen tool snapshot.
+void AgentController::sendNextRequest()
+{
+    if (const Result<void> pairing = m_history.checkPairing(); !pairing) {
+        fail(pairing.error());
+        return;
+    }
+    if (m_turn >= m_options.maxTurns) {
+        fail(Error{Error::Agent,
+                   tr("Agent exceeded maxTurns=%1").arg(m_options.maxTurns),
+                   tr("The model kept calling tools without reaching an answer. Give a more "
+                      "specific prompt, or check the setup with a simple command first.")});
+        return;
+    }
+    m_snapshot = m_tools.snapshot();
+    ++m_turn;
+    emit turnStarted(m_turn, m_options.maxTurns);
+    setState(State::WaitingForModel);
+    m_client.postChatCompletion(m_turn, requestBody(m_snapshot));
+}
+
+// Step 3: keep the assistant message; continue if and only if it has tool calls.
+void AgentController::onCompleted(const Completion &completion)
+{
+    emit completionReceived(m_turn, completion);
+    const Message &message = completion.message;
+    const QString &reason = completion.finishReason;
+
+    // A truncated or filtered answer is kept when it is plain text (the user may want to read
+    // it); tool calls from it are not run, their arguments may be cut off.
+    const auto keepTextAndFail = [&](const Error &error) {
+        if (!message.hasToolCalls() && message.hasText())
+            append(message);
+        fail(error);
+    };
+    if (reason == u"length") {
+        keepTextAndFail(Error{Error::Agent,
+                              tr("Model output reached the token limit"),
+                              tr("The answer was cut off (finish_reason=length). Ask for a shorter "
+                                 "output.")});
+        return;
+    }
+    if (reason == u"content_filter") {
+        keepTextAndFail(Error{Error::Agent,
+                              tr("The provider's content filter stopped the answer "
+                                 "(finish_reason=content_filter)"),
+                              tr("Rephrase the task; the provider will not produce this output.")});
+        return;
+    }
+    // No finish_reason at all is accepted: the decision below rests on the message itself.
+    if (!reason.isEmpty() && reason != u"stop" && reason != u"tool_calls") {
+        fail(Error{Error::Agent,
+                   tr("Unsupported finish_reason: %1").arg(reason),
+                   tr("The endpoint is not fully compatible with Chat Completions. Try another "
+                      "provider or model.")});
+        return;
+    }
+
+    if (message.hasToolCalls()) {
+        // The client refuses such a message already; this is the last guard before anything runs.
+        if (message.toolCalls().size() > maxToolCallsPerMessage) {
+            fail(tooManyToolCallsError());
+            return;
+        }
+        // The ids pair calls with results; duplicates cannot be answered validly, so nothing of
+        // this message runs.
+        QSet<QString> ids;
+        for (const ToolCall &call : message.toolCalls()) {
+            if (ids.contains(call.id)) {
+                fail(Error{Error::Protocol,
+                           tr("The model sent several tool calls with the same id %1, so none of "
+                              "its calls was run.")
+                                   .arg(call.id),
+                           tr("This is a provider bug. Try again, or try another model.")});
+                return;
+            }
+            ids.insert(call.id);
+        }
+        append(message);
+        m_pendingCalls = message.toolCalls();
+        processNextCall();
+        return;
+    }
+    if (message.hasText()) {
+        append(message);
+        setState(State::Idle);
+        emit finished(message.content());
+        return;
+    }
+    fail(Error{
+            Error::Agent,
+            tr("The model returned neither text nor a tool call"),
+            tr("An empty answer is never treated as success. Try again, or try another model.")});
+}
+
+void AgentController::onFailed(const Error &error)
+{
+    fail(error);
+}
+
+// Step 4: each call in order; a call that cannot be prepared is answered at once.
+void AgentController::processNextCall()
+{
+    while (!m_pendingCalls.isEmpty()) {
+        const ToolCall call = m_pendingCalls.takeFirst();
+        const Preparation preparation = m_snapshot.prepare(call);
+        if (const auto *result = std::get_if<ToolResult>(&preparation)) {
+            finishCall(call, *result);
+            continue;
+        }
+        const PreparedCall &prepared = std::get<PreparedCall>(preparation);
+        const auto tool = m_snapshot.find(call.name);
+        if (tool->needsApproval())
+            requestApproval(prepared, *tool);
+        else
+            startTool(prepared);
+        return;
+    }
+    sendNextRequest();
+}
+
+void AgentController::requestApproval(const PreparedCall &prepared, const Tool &tool)
+{
+    m_awaitingApproval = prepared;
+    setState(State::AwaitingApproval);
+
+    ApprovalRequest request;
+    request.id = ++m_approvalId;
+    request.turn = m_turn;
+    request.toolCallId = prepared.call.id;
+    request.toolName = tool.name();
+    request.reason = tool.approvalReason();
+    request.arguments = prepared.call.arguments;
+    request.argumentsObject = prepared.arguments;
+    request.preview = tool.preview(prepared.arguments);
+
+    // Fail closed: with nobody to ask, the answer is no.
+    if (!isSignalConnected(QMetaMethod::fromSignal(&AgentController::approvalRequested))) {
+        resolveApproval(request.id, Decision::Deny);
+        return;
+    }
+    // The receiver may answer synchronously, which continues the loop from inside this emit;
+    // nothing may follow it.
+    emit approvalRequested(request);
+}
+
+void AgentController::resolveApproval(quint64 requestId, Decision decision)
+{
+    if (m_state != State::AwaitingApproval || requestId != m_approvalId || !m_awaitingApproval)
+        return;
+    const PreparedCall prepared = *std::exchange(m_awaitingApproval, std::nullopt);
+    if (decision == Decision::Allow) {
+        startTool(prepared);
+        return;
+    }
+    finishCall(prepared.call, deniedResult());
+    processNextCall();
+}
+
+void AgentController::startTool(const PreparedCall &prepared)
+{
+    const auto tool = m_snapshot.find(prepared.call.name);
+    m_runningCall = prepared.call;
+    setState(State::RunningTool);
+    emit toolStarted(prepared.call);
+    m_toolRun = tool->invoke(prepared, this);
+    connect(m_toolRun, &ToolRun::finished, this, [this, run = m_toolRun](const ToolResult &result) {
+        run->deleteLater();
+        finishCall(m_runningCall, result);
+        if (m_cancelRequested) {
+            answerRemainingCalls(notRunResult());
+            fail(Error{Error::Cancelled, tr("Stopped by the user.")});
+            return;
+        }
+        processNextCall();
+    });
+}
+
+// Step 5: exactly one tool message per call.
+void AgentController::finishCall(const ToolCall &call, const ToolResult &toolResult)
+{
+    // A command may print the key (`env`, a config file): it is blanked out before the history,
+    // and with it the chat, the conversation file and the exports, ever hold it.
+    ToolResult result = toolResult;
+    result.content = redacted(result.content, provider().apiKey);
+    append(Message::tool(call.id, result.content));
+    emit toolFinished(call, result);
+}
+
+void AgentController::answerRemainingCalls(const ToolResult &result)
+{
+    while (!m_pendingCalls.isEmpty())
+        finishCall(m_pendingCalls.takeFirst(), result);
+}
+
+void AgentController::cancel()
+{
+    switch (m_state) {
+    case State::Idle:
+        return;
+    case State::WaitingForModel:
+        m_client.abort();
+        break;
+    case State::AwaitingApproval:
+        if (m_awaitingApproval)
+            finishCall(std::exchange(m_awaitingApproval, std::nullopt)->call, notRunResult());
+        answerRemainingCalls(notRunResult());
+        break;
+    case State::RunningTool:
+        // The run answers its own call with a "cancelled" result; the rest follows there.
+        m_cancelRequested = true;
+        if (m_toolRun)
+            m_toolRun->cancel();
+        return;
+    }
+    fail(Error{Error::Cancelled, tr("Stopped by the user.")});
+}
+
+void AgentController::append(const Message &message)
+{
+    m_history.append(message);
+    emit messageAppended(message);
+}
+
+void AgentController::fail(const Error &error)
+{
+    m_pendingCalls.clear();
+    m_awaitingApproval.reset();
+    setState(State::Idle);
+    emit failed(error);
+}
+
+void AgentController::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    emit stateChanged(state);
+}
+
+} // namespace AgentLoop

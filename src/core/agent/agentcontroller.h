@@ -1,0 +1,132 @@
+#pragma once
+
+#include "provider/chatclient.h"
+#include "protocol/history.h"
+#include "tools/tool.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+
+namespace AgentLoop {
+
+struct AgentOptions
+{
+    int maxTurns = 20;    // model requests per run, not tool calls
+    QString systemPrompt; // first message of a new conversation; none when empty
+};
+
+// Everything the user needs to decide on one call: which tool, why it asks, the exact arguments.
+struct ApprovalRequest
+{
+    quint64 id = 0;
+    int turn = 0;
+    QString toolCallId;
+    QString toolName;
+    QString reason;
+    QString arguments; // the arguments text exactly as the model sent it
+    QJsonObject argumentsObject;
+    // What will run, decoded: what every front end shows (through displayText()).
+    CallPreview preview;
+};
+
+enum class Decision { Allow, Deny };
+
+// The agent loop (the seed's contract):
+//   1. the user's prompt joins the history;
+//   2. the history and a frozen snapshot of the tools are sent to the model;
+//   3. the assistant message is appended verbatim; the loop goes on if and only if it has tool
+//      calls;
+//   4. each call, in order: look up, parse, validate, ask for approval, run;
+//   5. exactly one tool message per call (failures, denials, cancellations too), then back to 2.
+// The controller opens no UI: it emits approvalRequested() and waits for resolveApproval().
+class AgentController final : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State { Idle, WaitingForModel, AwaitingApproval, RunningTool };
+    Q_ENUM(State)
+
+    explicit AgentController(QObject *parent = nullptr);
+
+    ToolRegistry &tools() { return m_tools; }
+    ChatClient &chatClient() { return m_client; }
+    void setProvider(const ProviderSettings &settings) { m_client.setSettings(settings); }
+    const ProviderSettings &provider() const { return m_client.settings(); }
+    void setOptions(const AgentOptions &options) { m_options = options; }
+    const AgentOptions &options() const { return m_options; }
+
+    State state() const { return m_state; }
+    bool isRunning() const { return m_state != State::Idle; }
+    int turn() const { return m_turn; }
+    const History &history() const { return m_history; }
+
+    // Continue from a saved conversation; only while idle.
+    void setHistory(const History &history);
+    // Forget the conversation; only while idle.
+    void newConversation();
+
+    // Appends the prompt and runs the loop until the model answers without a tool call. Ignored
+    // (returns false) while a run is in progress.
+    bool run(const QString &prompt);
+    // Stops the run wherever it is: aborts the request, or kills the running command, and
+    // answers every call still open with a "cancelled" tool message so the history stays valid.
+    void cancel();
+    // The answer to approvalRequested(). Anything but Allow denies.
+    void resolveApproval(quint64 requestId, AgentLoop::Decision decision);
+
+    // The exact request body the next turn would send for this history and tool snapshot.
+    QByteArray requestBody(const ToolSnapshot &tools) const;
+
+signals:
+    void stateChanged(AgentLoop::AgentController::State state);
+    void turnStarted(int turn, int maxTurns);
+    void messageAppended(const AgentLoop::Message &message);
+    void requestSent(const AgentLoop::Exchange &exchange);
+    void responseReceived(const AgentLoop::Exchange &exchange);
+    void completionReceived(int turn, const AgentLoop::Completion &completion);
+    // A streamed answer as it arrives; the assistant message follows in messageAppended.
+    void assistantTextDelta(const QString &text);
+    void assistantReasoningDelta(const QString &text);
+    // The request failed in a way worth another try; it is sent again after delayMs.
+    void retryScheduled(const QString &notice, qint64 delayMs, int nextAttempt, int maxAttempts);
+    void approvalRequested(const AgentLoop::ApprovalRequest &request);
+    void toolStarted(const AgentLoop::ToolCall &call);
+    void toolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result);
+    // The run ended with the model's final answer.
+    void finished(const QString &answer);
+    // The run ended without an answer (kind Cancelled when the user stopped it).
+    void failed(const AgentLoop::Error &error);
+
+private:
+    void setState(State state);
+    void append(const Message &message);
+    void sendNextRequest();
+    void onCompleted(const Completion &completion);
+    void onFailed(const Error &error);
+    void processNextCall();
+    void requestApproval(const PreparedCall &prepared, const Tool &tool);
+    void startTool(const PreparedCall &prepared);
+    void finishCall(const ToolCall &call, const ToolResult &result);
+    void answerRemainingCalls(const ToolResult &result);
+    void fail(const Error &error);
+
+    ChatClient m_client;
+    ToolRegistry m_tools;
+    AgentOptions m_options;
+    History m_history;
+
+    State m_state = State::Idle;
+    int m_turn = 0;
+    ToolSnapshot m_snapshot;        // the tools of the request in flight and of its calls
+    QList<ToolCall> m_pendingCalls; // calls of the current assistant message still to process
+    std::optional<PreparedCall> m_awaitingApproval;
+    quint64 m_approvalId = 0;
+    QPointer<ToolRun> m_toolRun;
+    ToolCall m_runningCall;
+    bool m_cancelRequested = false;
+};
+
+} // namespace AgentLoop
+
+Q_DECLARE_METATYPE(AgentLoop::ApprovalRequest)

@@ -1,0 +1,497 @@
+#include "storage/conversationstore.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace AgentLoop {
+
+namespace {
+
+struct ConversationText
+{
+    Q_DECLARE_TR_FUNCTIONS(ConversationStore)
+};
+
+constexpr int formatVersion = 1;
+constexpr qsizetype maxTitleLength = 80;
+
+const QString interruptedContent
+        = u"interrupted: the app stopped before this call finished; it may or may not have run."_s;
+
+QString nativePath(const QString &path)
+{
+    return QDir::toNativeSeparators(path);
+}
+
+QByteArray jsonLine(const QJsonObject &object)
+{
+    // Compact JSON escapes every newline inside strings, so one object is exactly one line.
+    return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+}
+
+// One line of text, whitespace collapsed, short enough for a list.
+QString titleFrom(const QString &text)
+{
+    QString title = text.trimmed().section(u'\n', 0, 0).simplified();
+    if (title.size() > maxTitleLength)
+        title = title.left(maxTitleLength - 1) + u"…"_s;
+    return title;
+}
+
+// The provider's address without anything that could be a credential.
+QString safeBaseUrl(const QUrl &url)
+{
+    return url.adjusted(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment).toString();
+}
+
+Error readError(const QString &path, const QString &reason)
+{
+    return Error{Error::Io,
+                 ConversationText::tr("Cannot read the conversation %1: %2")
+                         .arg(nativePath(path), reason),
+                 ConversationText::tr("Choose a conversation file saved by Agent Loop.")};
+}
+
+Result<ConversationHeader> parseHeader(const QString &path, const QByteArray &line)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
+    const QJsonObject object = document.object();
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()
+        || object.value(u"agentloop"_s).toString() != u"conversation") {
+        return readError(path, ConversationText::tr("the first line is not a conversation header"));
+    }
+    const int version = object.value(u"version"_s).toInt();
+    if (version < 1 || version > formatVersion) {
+        return Error{Error::Io,
+                     ConversationText::tr("Cannot read the conversation %1: format version %2 is "
+                                          "not supported")
+                             .arg(nativePath(path))
+                             .arg(version),
+                     ConversationText::tr("It was written by a newer Agent Loop; update the app.")};
+    }
+    ConversationHeader header;
+    const QFileInfo info(path);
+    header.id = info.completeBaseName();
+    header.title = object.value(u"title"_s).toString();
+    header.created = QDateTime::fromString(object.value(u"created"_s).toString(), Qt::ISODateWithMs);
+    header.updated = info.lastModified();
+    header.model = object.value(u"model"_s).toString();
+    header.baseUrl = object.value(u"baseUrl"_s).toString();
+    return header;
+}
+
+// The lines of a file with their 1-based numbers; the last one may lack its '\n' (a torn write).
+struct Line
+{
+    int number = 0;
+    QByteArray bytes;
+};
+
+QList<Line> splitLines(const QByteArray &bytes)
+{
+    QList<Line> lines;
+    int number = 0;
+    qsizetype start = 0;
+    while (start < bytes.size()) {
+        qsizetype end = bytes.indexOf('\n', start);
+        if (end < 0)
+            end = bytes.size();
+        ++number;
+        QByteArray line = bytes.mid(start, end - start);
+        if (line.endsWith('\r'))
+            line.chop(1);
+        if (!line.trimmed().isEmpty())
+            lines.append(Line{number, line});
+        start = end + 1;
+    }
+    return lines;
+}
+
+Result<QByteArray> readAll(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return readError(path, file.errorString());
+    return file.readAll();
+}
+
+// The file's lines, the first already read as the header.
+struct ConversationFile
+{
+    ConversationHeader header;
+    QList<Line> lines; // all of them, the header line first
+};
+
+Result<ConversationFile> readConversationFile(const QString &path)
+{
+    Result<QByteArray> bytes = readAll(path);
+    if (!bytes)
+        return bytes.error();
+    QList<Line> lines = splitLines(*bytes);
+    if (lines.isEmpty())
+        return readError(path, ConversationText::tr("the file is empty"));
+    Result<ConversationHeader> header = parseHeader(path, lines.first().bytes);
+    if (!header)
+        return header.error();
+    return ConversationFile{*header, std::move(lines)};
+}
+
+// Header and title updates only: what the conversation list needs.
+Result<ConversationHeader> readHeader(const QString &path)
+{
+    Result<ConversationFile> file = readConversationFile(path);
+    if (!file)
+        return file.error();
+    ConversationHeader value = file->header;
+    for (qsizetype i = 1; i < file->lines.size(); ++i) {
+        const QByteArray &bytes = file->lines.at(i).bytes;
+        // Cheap filter: only header updates carry the "agentloop" key.
+        if (!bytes.contains("\"agentloop\""))
+            continue;
+        const QJsonObject object = QJsonDocument::fromJson(bytes).object();
+        if (object.value(u"agentloop"_s).toString() == u"rename")
+            value.title = object.value(u"title"_s).toString();
+    }
+    return value;
+}
+
+} // namespace
+
+ConversationStore::ConversationStore(QString directory, QString outputDirectory)
+    : m_directory(std::move(directory))
+    , m_outputDirectory(std::move(outputDirectory))
+{}
+
+QString ConversationStore::defaultDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
+           + u"/conversations"_s;
+}
+
+QString ConversationStore::defaultOutputDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + u"/outputs"_s;
+}
+
+QString ConversationStore::outputDirectoryFor(const QString &id) const
+{
+    return QDir(m_outputDirectory).filePath(id);
+}
+
+QString ConversationStore::pathFor(const QString &id) const
+{
+    return QDir(m_directory).filePath(id + u".jsonl"_s);
+}
+
+QList<ConversationHeader> ConversationStore::list() const
+{
+    QList<ConversationHeader> headers;
+    const QFileInfoList files
+            = QDir(m_directory).entryInfoList({u"*.jsonl"_s}, QDir::Files | QDir::Readable);
+    for (const QFileInfo &file : files) {
+        if (const Result<ConversationHeader> header = readHeader(file.absoluteFilePath()))
+            headers.append(*header);
+    }
+    std::sort(headers.begin(),
+              headers.end(),
+              [](const ConversationHeader &a, const ConversationHeader &b) {
+                  if (a.updated != b.updated)
+                      return a.updated > b.updated;
+                  return a.id > b.id; // the name starts with the creation time
+              });
+    return headers;
+}
+
+Result<LoadedConversation> ConversationStore::load(const QString &id) const
+{
+    return loadFile(pathFor(id));
+}
+
+Result<LoadedConversation> ConversationStore::loadFile(const QString &path)
+{
+    Result<ConversationFile> file = readConversationFile(path);
+    if (!file)
+        return file.error();
+    const QList<Line> &lines = file->lines;
+
+    LoadedConversation loaded;
+    loaded.header = file->header;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const Line &line = lines.at(i);
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(line.bytes, &parseError);
+        QString problem;
+        if (parseError.error != QJsonParseError::NoError) {
+            problem = parseError.errorString();
+        } else if (!document.isObject()) {
+            problem = ConversationText::tr("not a JSON object");
+        } else if (const QJsonObject object = document.object(); object.contains(u"agentloop"_s)) {
+            // A header update; kinds this version does not know are left alone.
+            if (object.value(u"agentloop"_s).toString() == u"rename")
+                loaded.header.title = object.value(u"title"_s).toString();
+            continue;
+        } else if (const Result<Message> message = Message::fromJson(object); !message) {
+            problem = message.error().message;
+        } else {
+            loaded.history.append(*message);
+            continue;
+        }
+        loaded.repairs.append(
+                ConversationText::tr("Line %1 could not be read and was skipped (%2).")
+                        .arg(line.number)
+                        .arg(problem));
+    }
+
+    if (loaded.history.checkPairing())
+        return loaded;
+
+    // A run stopped between an assistant message and the results of its calls: answer each open
+    // call, in order, with a result that says what is known. Anything else is not a crash this
+    // repair understands, and the file stays exactly as it is.
+    const QList<ToolCall> unanswered = loaded.history.unansweredToolCalls();
+    History repaired = loaded.history;
+    for (const ToolCall &call : unanswered)
+        repaired.append(Message::tool(call.id, interruptedContent));
+    if (unanswered.isEmpty() || !repaired.checkPairing())
+        return loaded.history.checkPairing().error();
+
+    ConversationWriter writer;
+    Result<void> written = writer.open(path);
+    for (qsizetype i = loaded.history.size(); written && i < repaired.size(); ++i)
+        written = writer.append(repaired.at(i));
+    loaded.history = repaired;
+    loaded.repairs.append(
+            ConversationText::tr("The app stopped while %n tool call(s) had no result; each was "
+                                 "answered as interrupted.",
+                                 nullptr,
+                                 int(unanswered.size())));
+    if (!written) {
+        loaded.repairs.append(ConversationText::tr("The repair could not be saved: %1")
+                                      .arg(written.error().message));
+    }
+    return loaded;
+}
+
+Result<void> ConversationStore::rename(const QString &id, const QString &title) const
+{
+    ConversationWriter writer;
+    if (Result<void> opened = writer.open(pathFor(id)); !opened)
+        return opened;
+    return writer.writeLine(
+            jsonLine(QJsonObject{{u"agentloop"_s, u"rename"_s}, {u"title"_s, titleFrom(title)}}));
+}
+
+Result<void> ConversationStore::remove(const QString &id) const
+{
+    // Outputs first: if they cannot go, the conversation stays listed and the user can retry.
+    QDir outputs(outputDirectoryFor(id));
+    if (!id.isEmpty() && outputs.exists() && !outputs.removeRecursively()) {
+        return Error{Error::Io,
+                     ConversationText::tr("Cannot delete the command outputs of the conversation "
+                                          "in %1.")
+                             .arg(nativePath(outputs.path())),
+                     {}};
+    }
+    QFile file(pathFor(id));
+    if (!file.remove()) {
+        return Error{Error::Io,
+                     ConversationText::tr("Cannot delete the conversation %1: %2")
+                             .arg(nativePath(file.fileName()), file.errorString()),
+                     {}};
+    }
+    return {};
+}
+
+Result<ConversationHeader> ConversationWriter::create(const ConversationStore &store,
+                                                      const QString &title,
+                                                      const QString &model,
+                                                      const QUrl &baseUrl)
+{
+    m_file.close();
+    const auto cannotCreate = [&](const QString &path, const QString &reason) {
+        return Error{Error::Io,
+                     ConversationText::tr("Cannot save the conversation in %1: %2")
+                             .arg(nativePath(path), reason),
+                     ConversationText::tr("Check that the folder exists and can be written to.")};
+    };
+    if (!QDir().mkpath(store.directory()))
+        return cannotCreate(store.directory(), ConversationText::tr("cannot create the folder"));
+
+    ConversationHeader header;
+    header.created = QDateTime::currentDateTime();
+    header.title = titleFrom(title);
+    header.model = model;
+    header.baseUrl = safeBaseUrl(baseUrl);
+    const QString stamp = header.created.toString(u"yyyyMMdd-HHmmss"_s);
+    for (int attempt = 0; attempt < 100 && !m_file.isOpen(); ++attempt) {
+        header.id = stamp + u'-'
+                    + u"%1"_s.arg(QRandomGenerator::global()->bounded(0x10000u), 4, 16, QChar(u'0'));
+        m_file.setFileName(store.pathFor(header.id));
+        // NewOnly: two conversations started in the same second never share a file.
+        if (!m_file.open(QIODevice::WriteOnly | QIODevice::NewOnly | QIODevice::Unbuffered)
+            && !QFileInfo::exists(m_file.fileName())) {
+            return cannotCreate(m_file.fileName(), m_file.errorString());
+        }
+    }
+    if (!m_file.isOpen())
+        return cannotCreate(store.directory(), m_file.errorString());
+
+    const QJsonObject line{{u"agentloop"_s, u"conversation"_s},
+                           {u"version"_s, formatVersion},
+                           {u"title"_s, header.title},
+                           {u"created"_s, header.created.toString(Qt::ISODateWithMs)},
+                           {u"model"_s, header.model},
+                           {u"baseUrl"_s, header.baseUrl}};
+    if (Result<void> written = writeLine(jsonLine(line)); !written) {
+        m_file.close();
+        m_file.remove();
+        return written.error();
+    }
+    header.updated = QFileInfo(m_file.fileName()).lastModified();
+    return header;
+}
+
+Result<void> ConversationWriter::open(const QString &path)
+{
+    m_file.close();
+    m_file.setFileName(path);
+    const auto cannotOpen = [&] {
+        return Error{Error::Io,
+                     ConversationText::tr("Cannot write to the conversation %1: %2")
+                             .arg(nativePath(path), m_file.errorString()),
+                     ConversationText::tr("Check that the file exists and can be written to.")};
+    };
+    // Append mode: every write lands at the end, whatever else has the file open, and nothing
+    // already in it can be overwritten or cut off.
+    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::ExistingOnly
+                     | QIODevice::Unbuffered)) {
+        return cannotOpen();
+    }
+    // A torn last line (a kill mid-write) must not swallow the next line: start a new one.
+    QFile reader(path);
+    if (reader.open(QIODevice::ReadOnly) && reader.size() > 0) {
+        reader.seek(reader.size() - 1);
+        char last = 0;
+        if (reader.getChar(&last) && last != '\n') {
+            if (Result<void> written = writeLine(QByteArrayLiteral("\n")); !written) {
+                m_file.close();
+                return written;
+            }
+        }
+    }
+    return {};
+}
+
+Result<void> ConversationWriter::append(const Message &message)
+{
+    return writeLine(jsonLine(message.toJson()));
+}
+
+// One write() of a whole line, then flush(). What survives a crash or kill -9 of this process is
+// what the operating system has been given, not what has reached the disk: the kernel writes its
+// page cache out on its own after the process is gone. So handing each line to the OS at once
+// (the file is unbuffered, and flush() is kept for any buffering Qt may add) is what makes a
+// message durable against the process dying; fsync() per message would only add protection
+// against a power cut or kernel crash, at the cost of a disk round trip per message.
+Result<void> ConversationWriter::writeLine(const QByteArray &line)
+{
+    if (!m_file.isOpen()) {
+        return Error{Error::Io, ConversationText::tr("The conversation file is not open."), {}};
+    }
+    if (m_file.write(line) != line.size() || !m_file.flush()) {
+        return Error{Error::Io,
+                     ConversationText::tr("Cannot write to the conversation %1: %2")
+                             .arg(nativePath(m_file.fileName()), m_file.errorString()),
+                     ConversationText::tr("Check the free disk space and the file's permissions.")};
+    }
+    return {};
+}
+
+QByteArray exportMessagesJson(const History &history)
+{
+    return QJsonDocument(history.toJson()).toJson(QJsonDocument::Indented);
+}
+
+namespace {
+
+// A fence longer than any run of backticks in the text, so the text cannot close it.
+QString fenced(const QString &text, const QString &language = {})
+{
+    qsizetype longest = 0;
+    qsizetype run = 0;
+    for (const QChar c : text) {
+        run = c == u'`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const QString fence(std::max<qsizetype>(3, longest + 1), u'`');
+    QString body = text;
+    if (!body.endsWith(u'\n'))
+        body += u'\n';
+    return fence + language + u'\n' + body + fence + u"\n\n"_s;
+}
+
+QString prettyArguments(const QString &arguments)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(arguments.toUtf8(), &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return arguments; // exactly what the model wrote
+    return QString::fromUtf8(document.toJson(QJsonDocument::Indented));
+}
+
+} // namespace
+
+QString exportMarkdown(const ConversationHeader &header, const History &history)
+{
+    QString text;
+    const QString title = header.title.isEmpty() ? ConversationText::tr("Conversation")
+                                                 : header.title;
+    text += u"# "_s + title + u"\n\n"_s;
+    if (header.created.isValid()) {
+        text += ConversationText::tr("- Date: %1").arg(header.created.toString(Qt::ISODate))
+                + u'\n';
+    }
+    if (!header.model.isEmpty())
+        text += ConversationText::tr("- Model: %1").arg(header.model) + u'\n';
+    text += u'\n';
+
+    for (const Message &message : history.messages()) {
+        switch (message.role()) {
+        case Role::System:
+            text += u"## "_s + ConversationText::tr("System") + u"\n\n"_s + message.content()
+                    + u"\n\n"_s;
+            break;
+        case Role::User:
+            text += u"## "_s + ConversationText::tr("User") + u"\n\n"_s + message.content()
+                    + u"\n\n"_s;
+            break;
+        case Role::Assistant:
+            text += u"## "_s + ConversationText::tr("Assistant") + u"\n\n"_s;
+            if (message.hasText())
+                text += message.content() + u"\n\n"_s;
+            for (const ToolCall &call : message.toolCalls()) {
+                text += u"### "_s + ConversationText::tr("Tool call `%1`").arg(call.name)
+                        + u"\n\n"_s + fenced(prettyArguments(call.arguments), u"json"_s);
+            }
+            break;
+        case Role::Tool:
+            text += u"### "_s + ConversationText::tr("Tool result") + u"\n\n"_s
+                    + fenced(message.content());
+            break;
+        }
+    }
+    return text;
+}
+
+} // namespace AgentLoop

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "protocol/history.h"
+#include "base/result.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+namespace AgentLoop {
+
+// What a conversation file's first line says about it.
+struct ConversationHeader
+{
+    QString id;    // the file's base name, e.g. "20261129-224705-3f2a"
+    QString title; // from the first prompt; the user may rename it
+    QDateTime created;
+    QDateTime updated; // the file's last modification
+    QString model;
+    QString baseUrl; // never with credentials in it
+};
+
+// A conversation read back from disk, checked and repaired.
+struct LoadedConversation
+{
+    ConversationHeader header;
+    History history;
+    // One sentence per problem found and handled: a torn or corrupt line skipped, tool calls
+    // interrupted by a crash answered with an "interrupted" tool message. Shown to the user.
+    QStringList repairs;
+};
+
+// Conversations as JSON Lines under a folder (by default QStandardPaths::AppLocalDataLocation
+// + "/conversations"): a header line {"agentloop":"conversation","version":1,...}, then one Chat
+// Completions message object per line, exactly as sent to the provider. Appending writes and
+// flushes one line; nothing is ever rewritten in place, so a crash or kill -9 loses at most the
+// line being written. The API key is never written.
+// The whole outputs of long commands are kept apart, one folder per conversation under
+// outputDirectory (by default AppLocalDataLocation + "/outputs": on Windows that stays on this
+// machine, where AppDataLocation would roam hundreds of megabytes), and deleted with it.
+class ConversationStore final
+{
+public:
+    explicit ConversationStore(QString directory = defaultDirectory(),
+                               QString outputDirectory = defaultOutputDirectory());
+
+    static QString defaultDirectory();
+    static QString defaultOutputDirectory();
+    const QString &directory() const { return m_directory; }
+    const QString &outputDirectory() const { return m_outputDirectory; }
+    // The folder of one conversation's command outputs; it exists once a command needed it.
+    QString outputDirectoryFor(const QString &id) const;
+
+    // Newest first. Files that cannot be read at all are left out.
+    QList<ConversationHeader> list() const;
+
+    // Reads and checks a conversation: corrupt lines are skipped (everything before them kept),
+    // and an interrupted tail (an assistant message whose tool calls have no results) is
+    // answered with tool messages saying the call was interrupted. The repairs are appended to
+    // the file, never by rewriting it.
+    Result<LoadedConversation> load(const QString &id) const;
+    // The same for a file given by path (the CLI's --conversation FILE).
+    static Result<LoadedConversation> loadFile(const QString &path);
+
+    // Renames by appending a header update line; the history is untouched.
+    Result<void> rename(const QString &id, const QString &title) const;
+    // Deletes the conversation's file and its command outputs.
+    Result<void> remove(const QString &id) const;
+
+    QString pathFor(const QString &id) const;
+
+private:
+    QString m_directory;
+    QString m_outputDirectory;
+};
+
+// An open conversation file that grows one flushed line per message.
+class ConversationWriter final
+{
+public:
+    // Creates a new file in store's directory with a header (title from the first prompt).
+    Result<ConversationHeader> create(const ConversationStore &store,
+                                      const QString &title,
+                                      const QString &model,
+                                      const QUrl &baseUrl);
+    // Opens an existing file for appending (continuing a loaded conversation).
+    Result<void> open(const QString &path);
+    // Writes the message as one line and flushes it to the operating system before returning.
+    Result<void> append(const Message &message);
+    bool isOpen() const { return m_file.isOpen(); }
+    QString path() const { return m_file.fileName(); }
+    void close() { m_file.close(); }
+
+private:
+    friend class ConversationStore; // header updates and repairs
+    // Writes one complete line and flushes it to the operating system.
+    Result<void> writeLine(const QByteArray &line);
+
+    QFile m_file;
+};
+
+// The exact `messages` array, ready to paste into a request.
+QByteArray exportMessagesJson(const History &history);
+// A readable transcript: headings per role, tool calls as fenced JSON, tool results fenced.
+QString exportMarkdown(const ConversationHeader &header, const History &history);
+
+} // namespace AgentLoop

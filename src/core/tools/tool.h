@@ -1,0 +1,144 @@
+#pragma once
+
+#include "protocol/jsonschema.h"
+#include "protocol/message.h"
+#include "tools/outputfile.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <variant>
+
+namespace AgentLoop {
+
+// What running a tool can do to the world; anything but Read needs the user's approval.
+enum class SideEffect { Read, Write, Execute };
+
+// What the model reads back in the tool message. Tool failures are data, never exceptions:
+// a failed, denied or cancelled call is a ToolResult with ok == false and a stable error code
+// at the start of its content ("shell_failed: exit code 1", "denied: ...").
+struct ToolResult
+{
+    QString content; // exactly the text sent as the tool message
+    bool ok = true;
+    QString errorCode; // empty when ok; unknown_tool, invalid_arguments, denied, cancelled, ...
+    int exitCode = -1; // the command's exit code, -1 when the tool ran no process
+    qint64 durationMs = 0;
+    OutputFile outputFile; // the whole output, when content has only part of it
+
+    static ToolResult success(const QString &content) { return {content, true, {}, -1, 0, {}}; }
+    // content becomes "<code>: <detail>"
+    static ToolResult failure(const QString &code, const QString &detail);
+};
+
+// A call that passed lookup, JSON parsing and schema validation: it can be shown for approval
+// and then invoked. Nothing has run yet.
+struct PreparedCall
+{
+    ToolCall call;
+    QJsonObject arguments;
+};
+
+// What an approval shows as "what will run": decoded from the arguments, never the model's JSON
+// text (whose escapes and duplicate keys would show something else than what runs).
+struct CallPreview
+{
+    enum Kind { Command, Arguments };
+    Kind kind = Arguments;
+    QString text; // Command: the command line itself; Arguments: the arguments as indented JSON
+};
+
+// A call that could not be prepared gets its ToolResult instead (unknown_tool, invalid_arguments).
+using Preparation = std::variant<PreparedCall, ToolResult>;
+
+// One running invocation. Emits finished() exactly once, asynchronously.
+class ToolRun : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    // Stop now; finished() follows with a "cancelled" result.
+    virtual void cancel() = 0;
+
+signals:
+    void finished(const AgentLoop::ToolResult &result);
+};
+
+class Tool
+{
+public:
+    Tool(QString name, QString description, JsonSchema parameters, SideEffect sideEffect);
+    virtual ~Tool() = default;
+    Tool(const Tool &) = delete;
+    Tool &operator=(const Tool &) = delete;
+
+    const QString &name() const { return m_name; }
+    const QString &description() const { return m_description; }
+    const JsonSchema &parameters() const { return m_parameters; }
+    SideEffect sideEffect() const { return m_sideEffect; }
+    bool needsApproval() const { return m_sideEffect != SideEffect::Read; }
+    // Why this tool asks before it runs, shown with every approval request.
+    virtual QString approvalReason() const = 0;
+
+    // What will run, for the approval; by default the decoded arguments as indented JSON.
+    virtual CallPreview preview(const QJsonObject &arguments) const;
+
+    // {"type":"function","function":{"name","description","parameters"}}
+    QJsonObject definition() const;
+
+    // Parses and validates the model's arguments text; never has a side effect.
+    Preparation prepare(const ToolCall &call) const;
+    // Runs a prepared call; the run is a child of parent.
+    virtual ToolRun *invoke(const PreparedCall &call, QObject *parent) const = 0;
+
+protected:
+    // A tool's own checks beyond its schema; returns a sentence for the model, or nothing.
+    virtual QString checkArguments(const QJsonObject &arguments) const;
+
+private:
+    const QString m_name;
+    const QString m_description;
+    const JsonSchema m_parameters;
+    const SideEffect m_sideEffect;
+};
+
+// The tool set frozen for one request: the definitions sent to the model and the tools that
+// validate and run its calls are the same objects.
+class ToolSnapshot final
+{
+public:
+    ToolSnapshot() = default;
+    explicit ToolSnapshot(QList<std::shared_ptr<const Tool>> tools);
+
+    const QList<std::shared_ptr<const Tool>> &tools() const { return m_tools; }
+    bool isEmpty() const { return m_tools.isEmpty(); }
+    std::shared_ptr<const Tool> find(const QString &name) const;
+    QJsonArray definitions() const;
+
+    // Looks the tool up (unknown_tool if absent) and prepares the call.
+    Preparation prepare(const ToolCall &call) const;
+
+private:
+    QList<std::shared_ptr<const Tool>> m_tools;
+};
+
+// The tools the agent may use. Changing it never affects a request already sent.
+class ToolRegistry final
+{
+public:
+    // Replaces a tool of the same name.
+    void add(std::shared_ptr<const Tool> tool);
+    void remove(const QString &name);
+    ToolSnapshot snapshot() const { return ToolSnapshot(m_tools); }
+
+private:
+    QList<std::shared_ptr<const Tool>> m_tools;
+};
+
+} // namespace AgentLoop
+
+Q_DECLARE_METATYPE(AgentLoop::ToolResult)

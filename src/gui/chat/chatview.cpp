@@ -1,0 +1,286 @@
+#include "chat/chatview.h"
+
+#include "chat/chatdelegate.h"
+#include "chat/chatmodel.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenu>
+#include <QPainter>
+#include <QScrollBar>
+#include <QTimer>
+
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace Gui {
+
+ChatView::ChatView(QWidget *parent)
+    : QListView(parent)
+    , m_delegate(new ChatDelegate(this))
+{
+    setObjectName(u"chatView"_s);
+    setAccessibleName(tr("Conversation"));
+    setItemDelegate(m_delegate);
+    setViewMode(ListMode);
+    setFlow(TopToBottom);
+    setWrapping(false);
+    setUniformItemSizes(false);
+    setResizeMode(Adjust);
+    setLayoutMode(SinglePass);
+    setSelectionMode(ExtendedSelection);
+    setSelectionBehavior(SelectRows);
+    setVerticalScrollMode(ScrollPerPixel);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Always on: a scroll bar that comes and goes changes the width, which changes every
+    // item's height, which can make the scroll bar go again.
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    setEditTriggers(DoubleClicked | EditKeyPressed);
+    setMouseTracking(true);
+    setFrameShape(QFrame::NoFrame);
+    verticalScrollBar()->setSingleStep(QFontMetrics(font()).height() * 2);
+
+    // While the width keeps changing (a splitter being dragged), only the visible items are laid
+    // out again, as they are painted; the heights of all of them once it has settled.
+    m_widthSettled.setSingleShot(true);
+    m_widthSettled.setInterval(120);
+    connect(&m_widthSettled, &QTimer::timeout, this, [this] {
+        relayout();
+        if (std::exchange(m_followAfterResize, false))
+            QTimer::singleShot(0, this, [this] { scrollToBottom(); });
+    });
+}
+
+void ChatView::setChatModel(ChatModel *model)
+{
+    m_model = model;
+    setModel(model);
+}
+
+void ChatView::setPlaceholderText(const QString &text)
+{
+    m_placeholder = text;
+    viewport()->update();
+}
+
+void ChatView::paintEvent(QPaintEvent *event)
+{
+    QListView::paintEvent(event);
+    if (m_placeholder.isEmpty() || (model() && model()->rowCount() > 0))
+        return;
+    QPainter painter(viewport());
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    const int margin = fontMetrics().height() * 2;
+    const QRect area = viewport()->rect().adjusted(margin, margin, -margin, -margin);
+    const int width = qMin(area.width(), fontMetrics().averageCharWidth() * 70);
+    QRect text(0, 0, width, area.height());
+    text.moveCenter(area.center());
+    painter.drawText(text, Qt::AlignCenter | Qt::TextWordWrap, m_placeholder);
+}
+
+bool ChatView::isAtBottom() const
+{
+    const QScrollBar *bar = verticalScrollBar();
+    return bar->value() >= bar->maximum() - 2;
+}
+
+void ChatView::relayout()
+{
+    m_delegate->invalidateAll();
+    scheduleDelayedItemsLayout();
+}
+
+void ChatView::resizeEvent(QResizeEvent *event)
+{
+    const bool follow = isAtBottom();
+    QListView::resizeEvent(event);
+    if (viewport()->width() == m_layoutWidth)
+        return;
+    const bool first = m_layoutWidth < 0 || !model() || model()->rowCount() == 0;
+    m_layoutWidth = viewport()->width();
+    m_followAfterResize = m_followAfterResize || follow;
+    if (first)
+        m_widthSettled.start(0);
+    else
+        m_widthSettled.start();
+}
+
+void ChatView::changeEvent(QEvent *event)
+{
+    QListView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange
+        || event->type() == QEvent::StyleChange)
+        relayout();
+}
+
+void ChatView::dataChanged(const QModelIndex &topLeft,
+                           const QModelIndex &bottomRight,
+                           const QList<int> &roles)
+{
+    const bool follow = isAtBottom();
+    // Only the changed items are laid out again; the others keep their cached layouts and
+    // heights, so a streamed answer growing at the end costs one item's layout per update.
+    for (int row = topLeft.row(); row <= bottomRight.row(); ++row)
+        m_delegate->invalidate(model()->index(row, 0));
+    QListView::dataChanged(topLeft, bottomRight, roles);
+    // The height of the changed items may have changed (a result shown in full, an answer that
+    // grew).
+    scheduleDelayedItemsLayout();
+    // An answer growing at the bottom stays in view, as new messages do.
+    if (follow && bottomRight.row() == model()->rowCount() - 1)
+        followBottom();
+}
+
+void ChatView::rowsInserted(const QModelIndex &parent, int start, int end)
+{
+    const bool follow = isAtBottom() || m_followPending;
+    QListView::rowsInserted(parent, start, end);
+    if (follow)
+        followBottom();
+}
+
+void ChatView::followBottom()
+{
+    if (m_followPending)
+        return;
+    // One scroll per burst of changes: the layout then runs once, not once per message.
+    m_followPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_followPending = false;
+        scrollToBottom();
+    });
+}
+
+void ChatView::currentChanged(const QModelIndex &current, const QModelIndex &previous)
+{
+    QListView::currentChanged(current, previous);
+    if (const int turn = current.data(ChatModel::TurnRole).toInt(); turn > 0)
+        emit turnActivated(turn);
+}
+
+QString ChatView::selectedText() const
+{
+    if (!m_model)
+        return {};
+    QModelIndexList rows = selectionModel()->selectedRows();
+    if (rows.isEmpty() && currentIndex().isValid())
+        rows << currentIndex();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) {
+        return a.row() < b.row();
+    });
+    QStringList parts;
+    for (const QModelIndex &index : std::as_const(rows))
+        parts << ChatModel::plainText(m_model->item(index.row()));
+    return parts.join(u"\n\n"_s);
+}
+
+void ChatView::copySelection() const
+{
+    const QString text = selectedText();
+    if (!text.isEmpty())
+        QGuiApplication::clipboard()->setText(text);
+}
+
+void ChatView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->matches(QKeySequence::Copy) && state() != EditingState) {
+        copySelection();
+        event->accept();
+        return;
+    }
+    const QModelIndex current = currentIndex();
+    if ((event->key() == Qt::Key_Space || event->key() == Qt::Key_Return
+         || event->key() == Qt::Key_Enter)
+        && event->modifiers() == Qt::NoModifier && current.isValid()
+        && current.data(ChatModel::CollapsibleRole).toBool()) {
+        m_model->toggleCollapsed(current);
+        event->accept();
+        return;
+    }
+    QListView::keyPressEvent(event);
+}
+
+void ChatView::mouseMoveEvent(QMouseEvent *event)
+{
+    QListView::mouseMoveEvent(event);
+    const QModelIndex index = indexAt(event->position().toPoint());
+    QStyleOptionViewItem option;
+    initViewItemOption(&option);
+    option.rect = visualRect(index);
+    const bool clickable = index.isValid()
+                           && m_delegate->hitTest(option, index, event->position().toPoint())
+                                      != ChatDelegate::Hit::Nothing;
+    viewport()->setCursor(clickable ? Qt::PointingHandCursor : Qt::ArrowCursor);
+}
+
+void ChatView::contextMenuEvent(QContextMenuEvent *event)
+{
+    if (!m_model)
+        return;
+    const QModelIndex index = event->reason() == QContextMenuEvent::Mouse ? indexAt(event->pos())
+                                                                          : currentIndex();
+    if (index.isValid() && !selectionModel()->isSelected(index))
+        setCurrentIndex(index);
+
+    auto *menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    QAction *copy = menu->addAction(tr("&Copy"), this, &ChatView::copySelection);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setEnabled(index.isValid() || selectionModel()->hasSelection());
+    if (index.isValid()) {
+        // The menu lives on after this event; rows may be added (or all removed) meanwhile.
+        const QPersistentModelIndex persistent(index);
+        const ChatItem &item = m_model->item(index.row());
+        menu->addAction(tr("Copy &message"), this, [text = ChatModel::plainText(item)] {
+            QGuiApplication::clipboard()->setText(text);
+        });
+        if (item.kind == ChatItem::ToolCall) {
+            const QString command = QJsonDocument::fromJson(item.arguments.toUtf8())
+                                            .object()
+                                            .value(u"command"_s)
+                                            .toString();
+            if (!command.isEmpty())
+                menu->addAction(tr("Copy c&ommand"), this, [command] {
+                    QGuiApplication::clipboard()->setText(command);
+                });
+        }
+        if (index.data(ChatModel::CollapsibleRole).toBool()) {
+            const bool collapsed = index.data(ChatModel::CollapsedRole).toBool();
+            QString toggle = collapsed ? tr("Show a&ll") : tr("Show &less");
+            if (item.kind == ChatItem::AssistantText) // the fold is the reasoning's
+                toggle = collapsed ? tr("Show &reasoning") : tr("Hide &reasoning");
+            menu->addAction(toggle, this, [this, persistent] {
+                if (persistent.isValid())
+                    m_model->toggleCollapsed(persistent);
+            });
+        }
+        if (m_model->flags(index) & Qt::ItemIsEditable)
+            menu->addAction(tr("Select &text…"), this, [this, persistent] {
+                if (persistent.isValid())
+                    edit(persistent);
+            });
+        if (!item.outputFile.path.isEmpty()) {
+            menu->addAction(tr("&Open full output"), this, [path = item.outputFile.path] {
+                openOutputFile(path);
+            });
+            menu->addAction(tr("Show full output in &folder"), this, [path = item.outputFile.path] {
+                showOutputFolder(path);
+            });
+        }
+        if (item.turn > 0)
+            menu->addAction(tr("Show in &inspector"), this, [this, turn = item.turn] {
+                emit inspectRequested(turn);
+            });
+    }
+    menu->addSeparator();
+    QAction *selectAllAction = menu->addAction(tr("Select &all"), this, &ChatView::selectAll);
+    selectAllAction->setShortcut(QKeySequence::SelectAll);
+    selectAllAction->setEnabled(m_model->rowCount() > 0);
+    menu->popup(event->globalPos());
+}
+
+} // namespace Gui

@@ -1,0 +1,230 @@
+#include "inspector/turnmodel.h"
+
+#include "base/displaytext.h"
+#include "showntext.h"
+
+#include <QLocale>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace Gui {
+
+namespace {
+
+// The provider's words in a cell: its finish_reason, a network error, a retry notice that quotes
+// it.
+constexpr qsizetype shownCellLength = 300;
+
+QString shownCell(const QString &text)
+{
+    return AgentLoop::displayedLine(text, shownCellLength);
+}
+
+} // namespace
+
+bool TurnModel::isRow(const QModelIndex &index) const
+{
+    return index.isValid() && index.model() == this && index.row() < m_records.size();
+}
+
+TurnModel::TurnModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{}
+
+int TurnModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_records.size());
+}
+
+int TurnModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TurnModel::data(const QModelIndex &index, int role) const
+{
+    if (!isRow(index))
+        return {};
+    const TurnRecord &record = m_records.at(index.row());
+    const AgentLoop::Exchange &exchange = record.exchange;
+    switch (role) {
+    case PromptTokensRole:
+        return record.usage ? QVariant(record.usage->promptTokens) : QVariant();
+    case CompletionTokensRole:
+        return record.usage ? QVariant(record.usage->completionTokens) : QVariant();
+    case TotalTokensRole:
+        return record.usage ? QVariant(record.usage->totalTokens) : QVariant();
+    case Qt::TextAlignmentRole:
+        // Amounts right-aligned; the rest is text ("1 · attempt 2", "429 · Retrying in 2 s").
+        return index.column() == DurationColumn || index.column() == TokensColumn
+                       ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (index.column() == TokensColumn && record.usage)
+            return tr("Prompt: %1 tokens\nCompletion: %2 tokens\nTotal: %3 tokens")
+                    .arg(record.usage->promptTokens)
+                    .arg(record.usage->completionTokens)
+                    .arg(record.usage->totalTokens);
+        if (index.column() == StatusColumn) {
+            QStringList parts;
+            if (!exchange.errorString.isEmpty())
+                parts << AgentLoop::displayedLine(exchange.errorString, 2000);
+            if (!exchange.retryNotice.isEmpty())
+                parts << AgentLoop::displayedLine(exchange.retryNotice, 2000);
+            return parts.isEmpty() ? QVariant() : QVariant(plainToolTip(parts.join(u'\n')));
+        }
+        if (index.column() == NumberColumn)
+            return tr("Request %1, attempt %2 (turn %3 of its run), sent %4")
+                    .arg(record.number)
+                    .arg(exchange.attempt)
+                    .arg(exchange.turn)
+                    .arg(QLocale().toString(exchange.startedAt.toLocalTime(), QLocale::ShortFormat));
+        return {};
+    case Qt::DisplayRole:
+    case Qt::AccessibleTextRole:
+        break;
+    default:
+        return {};
+    }
+    const QLocale locale;
+    switch (Column(index.column())) {
+    case NumberColumn:
+        // Attempts are numbered once there is more than one: a retry, or one that will follow.
+        if (exchange.attempt > 1 || !exchange.retryNotice.isEmpty())
+            return tr("%1 · attempt %2").arg(record.number).arg(exchange.attempt);
+        return record.number;
+    case StatusColumn: {
+        QString status;
+        switch (record.state) {
+        case TurnRecord::State::Pending:
+            return tr("waiting");
+        case TurnRecord::State::Aborted:
+            return tr("stopped");
+        case TurnRecord::State::Answered:
+            status = exchange.httpStatus > 0 ? QString::number(exchange.httpStatus)
+                                             : tr("no answer");
+            break;
+        }
+        if (!exchange.retryNotice.isEmpty())
+            status += u" · "_s + shownCell(exchange.retryNotice);
+        return status;
+    }
+    case DurationColumn:
+        if (record.state != TurnRecord::State::Answered)
+            return QString();
+        return exchange.durationMs < 1000
+                       ? tr("%1 ms").arg(exchange.durationMs)
+                       : tr("%1 s").arg(
+                               locale.toString(double(exchange.durationMs) / 1000.0, 'f', 1));
+    case FinishReasonColumn:
+        return shownCell(record.finishReason);
+    case TokensColumn:
+        if (!record.usage)
+            return QString();
+        return tr("%1 + %2 = %3")
+                .arg(locale.toString(record.usage->promptTokens),
+                     locale.toString(record.usage->completionTokens),
+                     locale.toString(record.usage->totalTokens));
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QVariant TurnModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == TokensColumn)
+        return tr("Prompt + completion = total tokens, when the provider reports usage");
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case NumberColumn:
+        //: Column header: the request number
+        return tr("#");
+    case StatusColumn:
+        return tr("HTTP");
+    case DurationColumn:
+        return tr("Time");
+    case FinishReasonColumn:
+        //: Column header: the response's finish_reason (stop, tool_calls, ...)
+        return tr("Finish");
+    case TokensColumn:
+        return tr("Tokens");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+int TurnModel::rowOfRequest(int number) const
+{
+    // Numbers never decrease along the rows.
+    const auto after = std::upper_bound(m_records.cbegin(),
+                                        m_records.cend(),
+                                        number,
+                                        [](int n, const TurnRecord &r) { return n < r.number; });
+    if (after == m_records.cbegin() || std::prev(after)->number != number)
+        return -1;
+    return int(std::prev(after) - m_records.cbegin());
+}
+
+int TurnModel::addRequest(const AgentLoop::Exchange &exchange)
+{
+    const int row = int(m_records.size());
+    const int last = m_records.isEmpty() ? 0 : m_records.last().number;
+    beginInsertRows({}, row, row);
+    TurnRecord record;
+    record.number = exchange.attempt > 1 && last > 0 ? last : last + 1;
+    record.exchange = exchange;
+    m_records.append(record);
+    endInsertRows();
+    return record.number;
+}
+
+void TurnModel::setResponse(const AgentLoop::Exchange &exchange)
+{
+    if (m_records.isEmpty() || m_records.last().state != TurnRecord::State::Pending)
+        return;
+    TurnRecord &record = m_records.last();
+    record.exchange = exchange;
+    record.state = TurnRecord::State::Answered;
+    changed(int(m_records.size()) - 1);
+}
+
+void TurnModel::setCompletion(const AgentLoop::Completion &completion)
+{
+    if (m_records.isEmpty())
+        return;
+    TurnRecord &record = m_records.last();
+    record.finishReason = completion.finishReason;
+    record.usage = completion.usage;
+    changed(int(m_records.size()) - 1);
+}
+
+void TurnModel::abortPending()
+{
+    if (m_records.isEmpty() || m_records.last().state != TurnRecord::State::Pending)
+        return;
+    m_records.last().state = TurnRecord::State::Aborted;
+    changed(int(m_records.size()) - 1);
+}
+
+void TurnModel::clear()
+{
+    if (m_records.isEmpty())
+        return;
+    beginResetModel();
+    m_records.clear();
+    endResetModel();
+}
+
+void TurnModel::changed(int row)
+{
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+} // namespace Gui

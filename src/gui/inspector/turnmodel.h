@@ -1,0 +1,71 @@
+#pragma once
+
+#include "protocol/completion.h"
+#include "protocol/exchange.h"
+
+#include <QAbstractTableModel>
+#include <QList>
+
+#include <optional>
+
+namespace Gui {
+
+// One HTTP exchange with the provider, as the inspector shows it: a model request of the
+// conversation, or one attempt of it when it was retried.
+struct TurnRecord
+{
+    enum class State { Pending, Answered, Aborted };
+
+    int number = 0; // the request number within the conversation, from 1; shared by its attempts
+    AgentLoop::Exchange exchange;
+    State state = State::Pending;
+    QString finishReason;
+    std::optional<AgentLoop::Usage> usage;
+};
+
+// The inspector's table: one row per HTTP exchange with the provider, in the order they were
+// sent. A row appears when the request is sent and is completed by its response. A retried
+// request has a row per attempt, all with its number ("1 · attempt 2"); the chat's items name
+// the request, and rowOfRequest() finds its last attempt, the one whose answer they show.
+class TurnModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        NumberColumn,
+        StatusColumn,
+        DurationColumn,
+        FinishReasonColumn,
+        TokensColumn,
+        ColumnCount
+    };
+    enum Role { PromptTokensRole = Qt::UserRole + 1, CompletionTokensRole, TotalTokensRole };
+
+    explicit TurnModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    const TurnRecord &record(int row) const { return m_records.at(row); }
+    // The row of the last attempt of request number, or -1.
+    int rowOfRequest(int number) const;
+
+    // Returns the new row's request number: the next one, or for a retry (attempt 2 and up) that
+    // of the attempt before.
+    int addRequest(const AgentLoop::Exchange &exchange);
+    void setResponse(const AgentLoop::Exchange &exchange);
+    void setCompletion(const AgentLoop::Completion &completion);
+    // The request still waiting for an answer will not get one (the user stopped the run).
+    void abortPending();
+    void clear();
+
+private:
+    bool isRow(const QModelIndex &index) const;
+    void changed(int row);
+
+    QList<TurnRecord> m_records;
+};
+
+} // namespace Gui

@@ -1,0 +1,220 @@
+#include "settings/appsettings.h"
+
+#include "storage/config.h"
+#include "provider/demoprovider.h"
+#include "base/environmentscrub.h"
+#include "keystore.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+
+#include <algorithm>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace Gui {
+
+namespace {
+
+struct AppSettingsText
+{
+    Q_DECLARE_TR_FUNCTIONS(Gui::AppSettings)
+};
+
+const QString baseUrlKey = u"provider/baseUrl"_s;
+const QString modelKey = u"provider/model"_s;
+const QString apiKeyKey = u"provider/apiKey"_s;
+const QString plainTextKey = u"provider/storeKeyInPlainText"_s;
+const QString timeoutKey = u"provider/requestTimeoutSeconds"_s;
+const QString streamKey = u"provider/stream"_s;
+const QString maxRetriesKey = u"provider/maxRetries"_s;
+const QString maxResponseKey = u"provider/maxResponseMegabytes"_s;
+const QString maxAnswerTimeKey = u"provider/maxAnswerMinutes"_s;
+const QString maxTurnsKey = u"agent/maxTurns"_s;
+const QString workspaceKey = u"agent/workspace"_s;
+const QString demoModeKey = u"agent/demoMode"_s;
+
+// INI everywhere (not the Windows registry): a file the user can read, back up and search.
+std::unique_ptr<QSettings> settingsFile()
+{
+    return std::make_unique<QSettings>(QSettings::IniFormat,
+                                       QSettings::UserScope,
+                                       u"AgentLoop"_s,
+                                       u"Agent Loop"_s);
+}
+
+} // namespace
+
+AppSettings AppSettings::load()
+{
+    AppSettings settings = load(QProcessEnvironment::systemEnvironment(), QDir::currentPath());
+    // settings has its own copy of the key (apiKey, environmentValues), and nothing reads it
+    // from the environment again: out of it, so that a command cannot read it back from
+    // /proc/<this process>/environ.
+    AgentLoop::removeFromOwnEnvironment(AgentLoop::apiKeyVariable);
+    return settings;
+}
+
+AppSettings AppSettings::load(const QProcessEnvironment &environment, const QString &directory)
+{
+    const std::unique_ptr<QSettings> file = settingsFile();
+    AppSettings settings;
+    settings.baseUrl = file->value(baseUrlKey).toString();
+    settings.model = file->value(modelKey).toString();
+    settings.storeKeyInPlainText = file->value(plainTextKey, false).toBool();
+    if (settings.storeKeyInPlainText)
+        settings.apiKey = file->value(apiKeyKey).toString();
+    settings.requestTimeoutSeconds = std::clamp(file->value(timeoutKey, 120).toInt(),
+                                                minimumTimeoutSeconds,
+                                                maximumTimeoutSeconds);
+    settings.stream = file->value(streamKey, true).toBool();
+    settings.maxRetries = std::clamp(file->value(maxRetriesKey, 3).toInt(),
+                                     minimumMaxRetries,
+                                     maximumMaxRetries);
+    settings.maxResponseMegabytes = std::clamp(file->value(maxResponseKey, 64).toInt(),
+                                               minimumMaxResponseMegabytes,
+                                               maximumMaxResponseMegabytes);
+    settings.maxAnswerMinutes = std::clamp(file->value(maxAnswerTimeKey, 10).toInt(),
+                                           minimumMaxAnswerMinutes,
+                                           maximumMaxAnswerMinutes);
+    settings.maxTurns = std::clamp(file->value(maxTurnsKey, 20).toInt(),
+                                   minimumMaxTurns,
+                                   maximumMaxTurns);
+    settings.workspace = file->value(workspaceKey).toString();
+    if (settings.workspace.isEmpty())
+        settings.workspace = QDir::homePath();
+
+    const QString dotEnvPath = QDir(directory).absoluteFilePath(u".env"_s);
+    QMap<QString, QString> dotEnv;
+    if (const auto read = AgentLoop::readDotEnv(dotEnvPath); read)
+        dotEnv = *read;
+    else
+        settings.loadWarning = read.error().toString();
+
+    const auto inherit = [&](const char *variable, QString &field) {
+        const QString name = QString::fromLatin1(variable);
+        QString value = environment.value(name).trimmed();
+        bool fromDotEnv = false;
+        if (value.isEmpty()) {
+            value = dotEnv.value(name).trimmed();
+            fromDotEnv = !value.isEmpty();
+        }
+        if (value.isEmpty())
+            return;
+        field = value;
+        settings.environmentOverrides.append(name);
+        settings.environmentValues.insert(name, value);
+        if (fromDotEnv) {
+            settings.dotEnvOverrides.append(name);
+            settings.dotEnvPath = dotEnvPath;
+        }
+    };
+    inherit(AgentLoop::baseUrlVariable, settings.baseUrl);
+    inherit(AgentLoop::apiKeyVariable, settings.apiKey);
+    inherit(AgentLoop::modelVariable, settings.model);
+
+    // A shell that sets all three means "use this provider", whatever was chosen before.
+    const bool environmentComplete = settings.environmentOverrides.size() == 3;
+    settings.demoMode = environmentComplete ? false : file->value(demoModeKey, true).toBool();
+    return settings;
+}
+
+void AppSettings::save() const
+{
+    const std::unique_ptr<QSettings> file = settingsFile();
+    if (!isInherited(AgentLoop::baseUrlVariable, baseUrl))
+        file->setValue(baseUrlKey, baseUrl.trimmed());
+    if (!isInherited(AgentLoop::modelVariable, model))
+        file->setValue(modelKey, model.trimmed());
+    file->setValue(plainTextKey, storeKeyInPlainText);
+    if (!storeKeyInPlainText)
+        file->remove(apiKeyKey);
+    else if (!isInherited(AgentLoop::apiKeyVariable, apiKey))
+        file->setValue(apiKeyKey, apiKey.trimmed());
+    file->setValue(timeoutKey, requestTimeoutSeconds);
+    file->setValue(streamKey, stream);
+    file->setValue(maxRetriesKey, maxRetries);
+    file->setValue(maxResponseKey, maxResponseMegabytes);
+    file->setValue(maxAnswerTimeKey, maxAnswerMinutes);
+    file->setValue(maxTurnsKey, maxTurns);
+    file->setValue(workspaceKey, workspace);
+    file->setValue(demoModeKey, demoMode);
+    file->sync();
+    // Owner-only on Unix: the file may hold a key the user chose to keep there.
+    QFile::setPermissions(file->fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+}
+
+void AppSettings::save(KeyStore &keyStore) const
+{
+    save();
+    if (isInherited(AgentLoop::apiKeyVariable, apiKey))
+        return;
+    if (storeKeyInPlainText)
+        keyStore.deleteKey();
+    else
+        keyStore.writeKey(apiKey.trimmed());
+}
+
+bool AppSettings::isConfigured() const
+{
+    return AgentLoop::baseUrlError(baseUrl).isEmpty() && !model.trimmed().isEmpty()
+           && !apiKey.trimmed().isEmpty();
+}
+
+AgentLoop::ProviderSettings AppSettings::provider() const
+{
+    AgentLoop::ProviderSettings provider;
+    if (demoMode) {
+        provider = AgentLoop::demoProviderSettings();
+    } else {
+        provider.baseUrl = QUrl(baseUrl.trimmed());
+        provider.apiKey = apiKey.trimmed();
+        provider.model = model.trimmed();
+    }
+    provider.requestTimeout = std::chrono::seconds(requestTimeoutSeconds);
+    // The demo too: it answers with plain JSON whatever it is asked, which the client reads as
+    // well as a stream.
+    provider.stream = stream;
+    provider.retry.maxRetries = maxRetries;
+    provider.maxResponseBytes = qint64(maxResponseMegabytes) * 1024 * 1024;
+    provider.maxAnswerTime = std::chrono::minutes(maxAnswerMinutes);
+    return provider;
+}
+
+bool AppSettings::keyIsInStore() const
+{
+    return !storeKeyInPlainText && !isOverridden(AgentLoop::apiKeyVariable);
+}
+
+bool AppSettings::isOverridden(const char *variable) const
+{
+    return environmentOverrides.contains(QString::fromLatin1(variable));
+}
+
+bool AppSettings::isInherited(const char *variable, const QString &value) const
+{
+    const QString name = QString::fromLatin1(variable);
+    return environmentValues.contains(name) && environmentValues.value(name) == value.trimmed();
+}
+
+QString AppSettings::overrideNote(const char *variable) const
+{
+    const QString name = QString::fromLatin1(variable);
+    if (!environmentOverrides.contains(name))
+        return {};
+    if (dotEnvOverrides.contains(name)) {
+        //: %1 is a variable name such as OPENAI_MODEL, %2 the path of the .env file
+        return AppSettingsText::tr("Set by %1 in %2").arg(name, QDir::toNativeSeparators(dotEnvPath));
+    }
+    return AppSettingsText::tr("Set by %1 in the environment").arg(name);
+}
+
+QString AppSettings::settingsFilePath()
+{
+    return settingsFile()->fileName();
+}
+
+} // namespace Gui
