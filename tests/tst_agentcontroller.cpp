@@ -1209,7 +1209,7 @@ void tst_AgentController::toolSnapshotIsFrozenPerRequest()
                      &h.agent,
                      [&h](const Exchange &exchange) {
                          if (exchange.turn == 1)
-                             h.agent.tools().add(std::make_shared<EchoTool>());
+                             h.agent.addTool(std::make_shared<EchoTool>());
                      });
     h.server.script({FakeResponse::toolCall(u"call_1"_s, u"echo"_s, uR"({"text":"hi"})"_s),
                      FakeResponse::toolCall(u"call_2"_s, u"echo"_s, uR"({"text":"hi"})"_s),
@@ -1336,7 +1336,10 @@ void tst_AgentController::controllerRefusesTooManyToolCallsItself()
     Completion completion;
     completion.message = Message::assistant(std::nullopt, calls);
     completion.finishReason = u"tool_calls"_s;
-    emit h.agent.chatClient().completed(completion);
+    // The test plays the controller's client.
+    ChatClient *client = h.agent.findChild<ChatClient *>();
+    QVERIFY(client);
+    emit client->completed(completion);
     WAIT_FOR_END(h);
 
     QCOMPARE(h.error().kind, Error::Agent);
@@ -1345,7 +1348,7 @@ void tst_AgentController::controllerRefusesTooManyToolCallsItself()
     QVERIFY(h.approvals.isEmpty());
     QVERIFY(commandsRun(h.runner).isEmpty());
     QCOMPARE(h.agent.history().last().role(), Role::User);
-    h.agent.chatClient().abort();
+    client->abort();
 }
 
 QTEST_GUILESS_MAIN(tst_AgentController)

@@ -33,7 +33,7 @@ struct DemoRun
         installStandardTools(controller, std::make_shared<FakeCommandRunner>(runner), options);
         auto *network = new DemoNetworkAccessManager;
         network->setLatency(0ms, 20ms);
-        controller.chatClient().setNetworkAccessManager(network);
+        controller.setNetworkAccessManager(network);
         controller.setProvider(demoProviderSettings());
         QObject::connect(&controller,
                          &AgentController::approvalRequested,

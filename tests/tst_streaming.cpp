@@ -309,7 +309,7 @@ public:
         ShellToolOptions options;
         options.workspace = u"/tmp/agentloop-workspace"_s;
         installStandardTools(agent, std::make_shared<FakeCommandRunner>(runner), options);
-        agent.tools().add(std::make_shared<PingTool>());
+        agent.addTool(std::make_shared<PingTool>());
         QObject::connect(&agent,
                          &AgentController::approvalRequested,
                          &agent,
@@ -1309,7 +1309,7 @@ void tst_Streaming::stopDuringStream()
     QCOMPARE(h.failed.size(), 1);
     QCOMPARE(h.error().kind, Error::Cancelled);
     QCOMPARE(h.agent.state(), AgentController::State::Idle);
-    QVERIFY(!h.agent.chatClient().isBusy());
+    QVERIFY(!h.agent.isRequestPending());
 
     // Nothing more from the abandoned stream.
     const qsizetype texts = h.textSpy.size();
@@ -1340,13 +1340,13 @@ void tst_Streaming::stopDuringRetryWait()
                      FakeResponse::streamedAnswer({u"must not be asked"_s})});
     QVERIFY(h.agent.run(u"hi"_s));
     QTRY_COMPARE_WITH_TIMEOUT(h.retries.size(), 1, endTimeoutMs);
-    QVERIFY(h.agent.chatClient().isBusy()); // waiting for the retry
+    QVERIFY(h.agent.isRequestPending()); // waiting for the retry
     QCOMPARE(h.agent.state(), AgentController::State::WaitingForModel);
 
     h.agent.cancel();
     QCOMPARE(h.failed.size(), 1);
     QCOMPARE(h.error().kind, Error::Cancelled);
-    QVERIFY(!h.agent.chatClient().isBusy());
+    QVERIFY(!h.agent.isRequestPending());
     QTest::qWait(1300); // past the retry's time
     QCOMPARE(h.server.requests().size(), 1);
     QCOMPARE(h.sentSpy.size(), 1);

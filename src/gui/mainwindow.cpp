@@ -698,7 +698,7 @@ void MainWindow::applySettings(const AppSettings &settings)
     m_settings = settings;
     if (m_settings.demoMode && !m_demoNetworkInstalled) {
         // It passes every other URL to the network, so it can stay when the demo is turned off.
-        m_controller.chatClient().setNetworkAccessManager(
+        m_controller.setNetworkAccessManager(
                 new AgentLoop::DemoNetworkAccessManager(&m_controller));
         m_demoNetworkInstalled = true;
     }

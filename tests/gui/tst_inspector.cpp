@@ -354,7 +354,7 @@ void tst_Inspector::headersAreRedacted()
     for (const QString &text : {headers,
                                 inspector.requestText(),
                                 inspector.responseText(),
-                                Gui::Inspector::curlCommand(trip->sent)})
+                                AgentLoop::curlCommand(trip->sent)})
         QVERIFY(!text.contains(QString::fromLatin1(secretKey)));
 }
 
@@ -372,7 +372,7 @@ void tst_Inspector::copyAsCurlSendsTheSameBytesWithoutTheKey()
     const auto trip = roundTrip(server, body);
     QVERIFY(trip);
 
-    const QString command = Gui::Inspector::curlCommand(trip->sent);
+    const QString command = AgentLoop::curlCommand(trip->sent);
     QVERIFY(command.contains(u"$OPENAI_API_KEY"_s));
     QVERIFY(!command.contains(QString::fromLatin1(secretKey)));
 
@@ -500,7 +500,7 @@ void tst_Inspector::bidiInsideJsonStringsIsShownEscaped()
                  qPrintable(cell));
 
     // What is not a screen keeps the exact bytes: Copy as curl sends them again, Copy copies them.
-    QVERIFY(Gui::Inspector::curlCommand(model.record(0).exchange)
+    QVERIFY(AgentLoop::curlCommand(model.record(0).exchange)
                     .contains(QString::fromUtf8(request)));
     inspector.findChild<QPushButton *>(u"copyRequestButton"_s)->click();
     QCOMPARE(QGuiApplication::clipboard()->text(), Gui::prettyJson(request));

@@ -463,7 +463,7 @@ void tst_MainWindow::inspectorHoldsEveryRequestAsSent()
         QVERIFY(inspector->headersText().contains(u"Authorization: Bearer [REDACTED]"_s));
         everything << inspector->requestText() << inspector->responseText()
                    << inspector->headersText()
-                   << Gui::Inspector::curlCommand(turns->record(row).exchange);
+                   << AgentLoop::curlCommand(turns->record(row).exchange);
         for (int column = 0; column < turns->columnCount(); ++column)
             everything << turns->index(row, column).data().toString()
                        << turns->index(row, column).data(Qt::ToolTipRole).toString();

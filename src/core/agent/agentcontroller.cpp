@@ -1,9 +1,9 @@
 #include "agent/agentcontroller.h"
 
 #include "base/redaction.h"
+#include "protocol/requestbody.h"
 
 #include <QCoreApplication>
-#include <QJsonDocument>
 #include <QMetaMethod>
 #include <QSet>
 
@@ -31,14 +31,15 @@ ToolResult notRunResult()
 
 AgentController::AgentController(QObject *parent)
     : QObject(parent)
+    , m_client(new ChatClient(this))
 {
-    connect(&m_client, &ChatClient::requestSent, this, &AgentController::requestSent);
-    connect(&m_client, &ChatClient::responseReceived, this, &AgentController::responseReceived);
-    connect(&m_client, &ChatClient::textDelta, this, &AgentController::assistantTextDelta);
-    connect(&m_client, &ChatClient::reasoningDelta, this, &AgentController::assistantReasoningDelta);
-    connect(&m_client, &ChatClient::retryScheduled, this, &AgentController::retryScheduled);
-    connect(&m_client, &ChatClient::completed, this, &AgentController::onCompleted);
-    connect(&m_client, &ChatClient::failed, this, &AgentController::onFailed);
+    connect(m_client, &ChatClient::requestSent, this, &AgentController::requestSent);
+    connect(m_client, &ChatClient::responseReceived, this, &AgentController::responseReceived);
+    connect(m_client, &ChatClient::textDelta, this, &AgentController::assistantTextDelta);
+    connect(m_client, &ChatClient::reasoningDelta, this, &AgentController::assistantReasoningDelta);
+    connect(m_client, &ChatClient::retryScheduled, this, &AgentController::retryScheduled);
+    connect(m_client, &ChatClient::completed, this, &AgentController::onCompleted);
+    connect(m_client, &ChatClient::failed, this, &AgentController::onFailed);
 }
 
 void AgentController::setHistory(const History &history)
@@ -67,27 +68,15 @@ bool AgentController::run(const QString &prompt)
 
 QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
 {
-    // Written by hand around the history's serialised messages, which are reused from turn to
-    // turn (see History::messagesJson); everything else is small.
-    const QByteArray &messages = m_history.messagesJson();
-    const QByteArray model = QJsonDocument(QJsonArray{m_client.settings().model})
-                                     .toJson(QJsonDocument::Compact); // ["<escaped model>"]
-    QByteArray body;
-    body.reserve(messages.size() + 4096);
-    body += "{\"model\":";
-    body += QByteArrayView(model).sliced(1, model.size() - 2);
-    body += ",\"messages\":[";
-    body += messages;
-    body += ']';
-    // Some providers reject an empty tools array; leave the key out instead.
-    if (!tools.isEmpty()) {
-        body += ",\"tools\":";
-        body += QJsonDocument(tools.definitions()).toJson(QJsonDocument::Compact);
-    }
-    if (m_client.settings().stream)
-        body += ",\"stream\":true,\"stream_options\":{\"include_usage\":true}";
-    body += '}';
-    return body;
+    return chatRequestBody(m_client->settings().model,
+                           m_history,
+                           tools.definitions(),
+                           m_client->settings().stream);
+}
+
+void AgentController::setNetworkAccessManager(QNetworkAccessManager *manager)
+{
+    m_client->setNetworkAccessManager(manager);
 }
 
 // Step 2: send the history with a frozen tool snapshot.
@@ -108,7 +97,7 @@ void AgentController::sendNextRequest()
     ++m_turn;
     emit turnStarted(m_turn, m_options.maxTurns);
     setState(State::WaitingForModel);
-    m_client.postChatCompletion(m_turn, requestBody(m_snapshot));
+    m_client->postChatCompletion(m_turn, requestBody(m_snapshot));
 }
 
 // Step 3: keep the assistant message; continue if and only if it has tool calls.
@@ -291,7 +280,7 @@ void AgentController::cancel()
     case State::Idle:
         return;
     case State::WaitingForModel:
-        m_client.abort();
+        m_client->abort();
         break;
     case State::AwaitingApproval:
         if (m_awaitingApproval)

@@ -1,12 +1,14 @@
 #pragma once
 
-#include "provider/chatclient.h"
 #include "protocol/history.h"
+#include "provider/chatclient.h"
 #include "tools/tool.h"
 
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
+
+#include <memory>
 
 namespace AgentLoop {
 
@@ -49,10 +51,17 @@ public:
 
     explicit AgentController(QObject *parent = nullptr);
 
-    ToolRegistry &tools() { return m_tools; }
-    ChatClient &chatClient() { return m_client; }
-    void setProvider(const ProviderSettings &settings) { m_client.setSettings(settings); }
-    const ProviderSettings &provider() const { return m_client.settings(); }
+    // The tools of the next request; a change never affects a request already sent.
+    const ToolRegistry &tools() const { return m_tools; }
+    // Replaces a tool of the same name.
+    void addTool(std::shared_ptr<const Tool> tool) { m_tools.add(std::move(tool)); }
+    void setProvider(const ProviderSettings &settings) { m_client->setSettings(settings); }
+    const ProviderSettings &provider() const { return m_client->settings(); }
+    // Replaces the transport (the offline demo answers from a QNetworkAccessManager of its own).
+    // Takes ownership.
+    void setNetworkAccessManager(QNetworkAccessManager *manager);
+    // A request is out, or waits to be sent again.
+    bool isRequestPending() const { return m_client->isBusy(); }
     void setOptions(const AgentOptions &options) { m_options = options; }
     const AgentOptions &options() const { return m_options; }
 
@@ -111,7 +120,7 @@ private:
     void answerRemainingCalls(const ToolResult &result);
     void fail(const Error &error);
 
-    ChatClient m_client;
+    ChatClient *m_client; // a child: tests that play the client find it there
     ToolRegistry m_tools;
     AgentOptions m_options;
     History m_history;

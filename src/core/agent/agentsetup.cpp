@@ -22,7 +22,7 @@ void installStandardTools(AgentController &controller,
                           const ShellToolOptions &options)
 {
     const ShellInfo shell = runner->shell();
-    controller.tools().add(std::make_shared<ShellTool>(std::move(runner), options));
+    controller.addTool(std::make_shared<ShellTool>(std::move(runner), options));
     AgentOptions agentOptions = controller.options();
     agentOptions.systemPrompt = defaultSystemPrompt(options.workspace, shell);
     controller.setOptions(agentOptions);

@@ -5,6 +5,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QPair>
+#include <QString>
 #include <QUrl>
 
 namespace AgentLoop {
@@ -34,6 +35,10 @@ struct Exchange
     QByteArray assembledMessage; // streamed: the assistant message the loop acted on, as JSON
     QString retryNotice;         // set when this attempt failed and the request is sent again
 };
+
+// The request as a POSIX shell command: the exact body on standard input, and the key as
+// $OPENAI_API_KEY, never the key itself.
+QString curlCommand(const Exchange &exchange);
 
 } // namespace AgentLoop
 

@@ -487,7 +487,7 @@ void ChatClient::finishStream(QNetworkReply *reply)
 
 bool ChatClient::scheduleRetry(QNetworkReply *reply)
 {
-    const RetryPolicy &policy = m_settings.retry;
+    const RetryPolicy policy(m_settings.retry);
     const int status = m_exchange.httpStatus;
     // Connection failures count only before any byte of an answer arrived.
     const bool retryable = status > 0 ? isRetryableStatus(status)

@@ -3,6 +3,7 @@
 #include "protocol/completion.h"
 #include "base/error.h"
 #include "protocol/exchange.h"
+#include "protocol/providersettings.h"
 #include "provider/retrypolicy.h"
 #include "protocol/sseparser.h"
 #include "protocol/streamassembler.h"
@@ -19,25 +20,6 @@
 #include <optional>
 
 namespace AgentLoop {
-
-// Where and how to reach the provider.
-struct ProviderSettings
-{
-    QUrl baseUrl; // e.g. https://api.openai.com/v1; /chat/completions is appended
-    QString apiKey;
-    QString model;
-    // How long the provider may stay silent before the request is given up.
-    std::chrono::milliseconds requestTimeout{std::chrono::seconds(120)};
-    // The most bytes one answer (the response body of one attempt) may bring; past it the answer
-    // is given up at once, so that a provider cannot exhaust memory. Never retried.
-    qint64 maxResponseBytes = 64 * 1024 * 1024;
-    // How long one answer may take, from the request to its last byte, however steadily it
-    // arrives (requestTimeout counts only silence). Per attempt; never retried.
-    std::chrono::milliseconds maxAnswerTime{std::chrono::minutes(10)};
-    // Ask for Server-Sent Events (`stream: true`); off for providers that reject it.
-    bool stream = true;
-    RetryPolicy retry;
-};
 
 // Talks to an OpenAI-compatible Chat Completions endpoint, asynchronously: one request at a
 // time, results through signals, never a blocking wait. Streamed answers are parsed as they

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "protocol/providersettings.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QNetworkReply>
@@ -28,8 +30,6 @@ bool isRetryableStatus(int httpStatus);
 // would see the beginning of the answer twice.
 bool isRetryable(int httpStatus, QNetworkReply::NetworkError networkError);
 
-inline constexpr std::chrono::milliseconds DefaultMaxRetryAfter{std::chrono::seconds(60)};
-
 // The wait a Retry-After header asks for (RFC 9110 §10.2.3): delay-seconds ("120"; a fraction
 // such as "1.5" is accepted) or an HTTP-date, in the IMF-fixdate form ("Sun, 06 Nov 1994
 // 08:49:37 GMT") or the obsolete RFC 850 ("Sunday, 06-Nov-94 08:49:37 GMT") and asctime ("Sun Nov
@@ -45,12 +45,13 @@ std::optional<std::chrono::milliseconds> parseRetryAfter(
 using JitterSource = std::function<double()>;
 JitterSource systemJitter();
 
-struct RetryPolicy
+// The limits of ProviderSettings::retry, put to work.
+struct RetryPolicy : RetryLimits
 {
-    int maxRetries = 3; // so at most maxRetries + 1 requests
-    std::chrono::milliseconds baseDelay{std::chrono::seconds(1)};
-    std::chrono::milliseconds maxDelay{std::chrono::seconds(30)};
-    std::chrono::milliseconds maxRetryAfter = DefaultMaxRetryAfter;
+    RetryPolicy() = default;
+    explicit RetryPolicy(const RetryLimits &limits)
+        : RetryLimits(limits)
+    {}
 
     // Whether the request may be sent again after attempt `attempt` failed (and was retryable).
     bool allowsRetryAfter(int attempt) const { return attempt >= 1 && attempt <= maxRetries; }

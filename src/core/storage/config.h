@@ -1,6 +1,6 @@
 #pragma once
 
-#include "provider/chatclient.h"
+#include "protocol/providersettings.h"
 #include "base/result.h"
 
 #include <QMap>
@@ -9,11 +9,6 @@
 #include <QStringList>
 
 namespace AgentLoop {
-
-// The three settings every front end needs, by their environment names.
-inline constexpr char baseUrlVariable[] = "OPENAI_BASE_URL";
-inline constexpr char apiKeyVariable[] = "OPENAI_API_KEY";
-inline constexpr char modelVariable[] = "OPENAI_MODEL";
 
 // KEY=VALUE lines of a .env file: `#` comments, an optional `export `, optional single or double
 // quotes around the value. A file that does not exist is an empty map.

@@ -1,6 +1,6 @@
 #include "tools/commandrunner.h"
 
-#include "storage/config.h"
+#include "protocol/providersettings.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -45,13 +45,6 @@ QPlainTextEdit *newTextView(const QString &objectName,
 }
 
 // A word for a POSIX shell: single quotes, with each ' written as '\''.
-QString shellQuote(const QString &word)
-{
-    QString quoted = word;
-    quoted.replace(u"'"_s, u"'\\''"_s);
-    return u'\'' + quoted + u'\'';
-}
-
 QString headerLines(const AgentLoop::HeaderList &headers)
 {
     QString text;
@@ -482,30 +475,6 @@ QString Inspector::headersText(const TurnRecord &record)
     return AgentLoop::displayed(text);
 }
 
-QString Inspector::curlCommand(const AgentLoop::Exchange &exchange)
-{
-    // The body goes through a quoted here-document: no quoting or expansion touches it, and it
-    // is never limited by the command line's length. -d @- drops the here-document's final
-    // newline again (the body is compact JSON, which has no raw newlines), so curl sends the
-    // exact bytes.
-    QString delimiter = u"AGENTLOOP_BODY"_s;
-    const QString body = QString::fromUtf8(exchange.requestBody);
-    while (body.contains(delimiter))
-        delimiter += u'_';
-    QString command = u"curl -sS -X "_s + QString::fromLatin1(exchange.method) + u' '
-                      + shellQuote(exchange.url.toString(QUrl::FullyEncoded)) + u" \\\n"_s;
-    command += u"  -H 'Content-Type: application/json' \\\n"_s;
-    command += u"  -H \"Authorization: Bearer $OPENAI_API_KEY\""_s;
-    if (exchange.requestBody.isEmpty())
-        return command + u'\n';
-    command += u" \\\n  -d @- <<'"_s + delimiter + u"'\n"_s;
-    command += body;
-    if (!body.endsWith(u'\n'))
-        command += u'\n';
-    command += delimiter + u'\n';
-    return command;
-}
-
 void Inspector::showAssembledTab(bool visible)
 {
     const int tab = m_tabs->indexOf(m_assembled);
@@ -540,7 +509,7 @@ void Inspector::copyResponse()
 void Inspector::copyCurl()
 {
     if (m_model && m_shownRow >= 0)
-        QGuiApplication::clipboard()->setText(curlCommand(m_model->record(m_shownRow).exchange));
+        QGuiApplication::clipboard()->setText(AgentLoop::curlCommand(m_model->record(m_shownRow).exchange));
 }
 
 void Inspector::changeEvent(QEvent *event)

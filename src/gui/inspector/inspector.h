@@ -58,9 +58,6 @@ public:
     QTableView *table() const { return m_table; }
     QTabWidget *tabs() const { return m_tabs; }
 
-    // The request as a POSIX shell command: the exact body on standard input, and the key as
-    // $OPENAI_API_KEY, never the key itself.
-    static QString curlCommand(const AgentLoop::Exchange &exchange);
     // Request line and headers, a blank line, status line and response headers.
     static QString headersText(const TurnRecord &record);
 
