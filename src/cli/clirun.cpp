@@ -1,6 +1,5 @@
 #include "clirun.h"
 
-#include "agent/agentsetup.h"
 #include "tools/commandrunner.h"
 
 #include <QDateTime>
@@ -57,35 +56,33 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     , m_options(options)
     , m_out(stdout)
     , m_err(stderr)
+    , m_session(std::make_shared<ProcessCommandRunner>(), ConversationStore())
+    , m_controller(m_session.controller())
     , m_approver(m_err)
 {
     // The key is blanked out of everything printed: a command that prints the environment, a
     // model that repeats the key, arguments that contain it.
     m_out.setSecret(provider.apiKey);
     m_err.setSecret(provider.apiKey);
-    ProviderSettings settings = provider;
-    settings.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
-    settings.stream = options.stream;
-    settings.retry.maxRetries = options.maxRetries;
-    settings.maxResponseBytes = qint64(options.maxResponseMegabytes) * 1024 * 1024;
-    settings.maxAnswerTime = std::chrono::minutes(options.maxAnswerMinutes);
-    m_controller.setProvider(settings);
-    AgentOptions agentOptions;
-    agentOptions.maxTurns = options.maxTurns;
-    m_controller.setOptions(agentOptions);
-    ShellToolOptions shellOptions;
-    shellOptions.workspace = options.workspace;
+    SessionConfiguration configuration;
+    configuration.provider = provider;
+    configuration.provider.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
+    configuration.provider.stream = options.stream;
+    configuration.provider.retry.maxRetries = options.maxRetries;
+    configuration.provider.maxResponseBytes = qint64(options.maxResponseMegabytes) * 1024 * 1024;
+    configuration.provider.maxAnswerTime = std::chrono::minutes(options.maxAnswerMinutes);
+    configuration.maxTurns = options.maxTurns;
+    configuration.workspace = options.workspace;
     // Long outputs go where the app keeps them: with a continued conversation, in its folder
     // (deleted with it in the app), else in one folder per run.
-    const QString outputFolder = options.conversationPath.isEmpty()
-                                         ? u"cli-"_s
-                                                   + QDateTime::currentDateTime().toString(
-                                                           u"yyyyMMdd-HHmmss"_s)
-                                         : QFileInfo(options.conversationPath).completeBaseName();
-    shellOptions.outputDirectory = [outputFolder] {
-        return ConversationStore().outputDirectoryFor(outputFolder);
-    };
-    installStandardTools(m_controller, std::make_shared<ProcessCommandRunner>(), shellOptions);
+    configuration.unsavedOutputFolder
+            = u"cli-"_s + QDateTime::currentDateTime().toString(u"yyyyMMdd-HHmmss"_s);
+    // Only a conversation given with --conversation is saved.
+    m_session.recorder().setSavesNewConversations(false);
+    m_session.configure(configuration);
+    connect(&m_session, &AgentSession::saveFailed, this, [this](const Error &error) {
+        printProgress(tr("Warning: %1").arg(m_err.line(error.message)));
+    });
 
     connect(&m_controller, &AgentController::turnStarted, this, [this](int turn, int maxTurns) {
         printProgress(tr("[turn %1/%2] asking %3…")
@@ -116,9 +113,6 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
                 printOutputFile(result.outputFile);
             });
     connect(&m_controller, &AgentController::responseReceived, this, &CliRun::writeTranscript);
-    // Direct and synchronous: the controller emits before it sends the next request, so each
-    // message is on disk before the provider is asked anything that depends on it.
-    connect(&m_controller, &AgentController::messageAppended, this, &CliRun::saveMessage);
     connect(&m_controller, &AgentController::finished, this, [this](const QString &answer) {
         m_out.writeLine(answer); // with its line breaks
         emit done(Answered);
@@ -171,28 +165,21 @@ void CliRun::interrupt()
 bool CliRun::openConversation()
 {
     const QString path = m_options.conversationPath;
-    Result<LoadedConversation> loaded = ConversationStore::loadFile(path);
-    Result<void> opened = loaded ? m_conversation.open(path) : Result<void>(loaded.error());
-    if (!opened) {
-        m_err.writeLine(tr("Configuration error: %1").arg(m_err.line(opened.error().message)));
-        if (!opened.error().hint.isEmpty())
-            m_err.writeLine(tr("How to fix: %1").arg(m_err.line(opened.error().hint)));
+    const Result<ContinuedConversation> continued = m_session.openConversationFile(path);
+    const std::optional<Error> problem = !continued ? std::optional(continued.error())
+                                                    : continued->notSaved;
+    if (problem) {
+        m_err.writeLine(tr("Configuration error: %1").arg(m_err.line(problem->message)));
+        if (!problem->hint.isEmpty())
+            m_err.writeLine(tr("How to fix: %1").arg(m_err.line(problem->hint)));
         return false;
     }
-    for (const QString &repair : loaded->repairs)
+    const LoadedConversation &loaded = continued->conversation;
+    for (const QString &repair : loaded.repairs)
         printProgress(tr("Conversation repaired: %1").arg(m_err.line(repair)));
-    printProgress(tr("Continuing %1 (%n message(s)).", nullptr, int(loaded->history.size()))
+    printProgress(tr("Continuing %1 (%n message(s)).", nullptr, int(loaded.history.size()))
                           .arg(m_err.line(QDir::toNativeSeparators(path))));
-    m_controller.setHistory(loaded->history);
     return true;
-}
-
-void CliRun::saveMessage(const Message &message)
-{
-    if (!m_conversation.isOpen())
-        return;
-    if (const Result<void> written = m_conversation.append(message); !written)
-        printProgress(tr("Warning: %1").arg(m_err.line(written.error().message)));
 }
 
 void CliRun::printOutputFile(const OutputFile &file)

@@ -1,8 +1,7 @@
 #pragma once
 
-#include "agent/agentcontroller.h"
+#include "agent/agentsession.h"
 #include "clioptions.h"
-#include "storage/conversationstore.h"
 #include "terminalapprover.h"
 #include "terminalwriter.h"
 #include "provider/transcript.h"
@@ -47,15 +46,14 @@ private:
     void printOutputFile(const AgentLoop::OutputFile &file);
     void writeTranscript(const AgentLoop::Exchange &exchange);
     bool openConversation();
-    void saveMessage(const AgentLoop::Message &message);
 
     CliOptions m_options;
     TerminalWriter m_out;
     TerminalWriter m_err;
-    AgentLoop::AgentController m_controller;
+    AgentLoop::AgentSession m_session;
+    AgentLoop::AgentController &m_controller;
     TerminalApprover m_approver;
     AgentLoop::TranscriptWriter m_transcript;
-    AgentLoop::ConversationWriter m_conversation;
     bool m_interrupted = false;
 };
 

@@ -169,8 +169,9 @@ Result<ConversationHeader> readHeader(const QString &path)
 } // namespace
 
 ConversationStore::ConversationStore(QString directory, QString outputDirectory)
-    : m_directory(std::move(directory))
-    , m_outputDirectory(std::move(outputDirectory))
+    : m_directory(directory.isEmpty() ? defaultDirectory() : std::move(directory))
+    , m_outputDirectory(outputDirectory.isEmpty() ? defaultOutputDirectory()
+                                                  : std::move(outputDirectory))
 {}
 
 QString ConversationStore::defaultDirectory()

@@ -43,8 +43,8 @@ struct LoadedConversation
 class ConversationStore final
 {
 public:
-    explicit ConversationStore(QString directory = defaultDirectory(),
-                               QString outputDirectory = defaultOutputDirectory());
+    // An empty directory is the default one.
+    explicit ConversationStore(QString directory = {}, QString outputDirectory = {});
 
     static QString defaultDirectory();
     static QString defaultOutputDirectory();

@@ -1,0 +1,104 @@
+#include "agent/agentsession.h"
+
+#include "agent/agentsetup.h"
+#include "provider/demoprovider.h"
+#include "tools/commandrunner.h"
+
+#include <QDir>
+
+using namespace Qt::StringLiterals;
+
+namespace AgentLoop {
+
+AgentSession::AgentSession(std::shared_ptr<CommandRunner> runner,
+                           ConversationStore store,
+                           QObject *parent)
+    : QObject(parent)
+    , m_recorder(std::move(store))
+    , m_runner(runner ? std::move(runner) : std::make_shared<ProcessCommandRunner>())
+{
+    // Direct and synchronous: the controller emits before it sends the next request, so each
+    // message is on disk before the provider is asked anything that depends on it.
+    connect(&m_controller, &AgentController::messageAppended, this, [this](const Message &message) {
+        if (const Result<void> recorded = m_recorder.record(message, m_controller.provider());
+            !recorded)
+            emit saveFailed(recorded.error());
+    });
+    // Connected before any front end's slots: a configuration waiting for the end of the run is
+    // in place when they hear of the end.
+    const auto applyPending = [this] {
+        if (m_pending)
+            apply(*std::exchange(m_pending, std::nullopt));
+    };
+    connect(&m_controller, &AgentController::finished, this, applyPending);
+    connect(&m_controller, &AgentController::failed, this, applyPending);
+}
+
+void AgentSession::configure(const SessionConfiguration &configuration)
+{
+    if (m_controller.isRunning()) {
+        m_pending = configuration;
+        return;
+    }
+    m_pending.reset();
+    apply(configuration);
+}
+
+void AgentSession::apply(const SessionConfiguration &configuration)
+{
+    m_configuration = configuration;
+    if (m_configuration.demoMode && !m_demoNetworkInstalled) {
+        // It passes every other URL to the network, so it can stay when the demo is turned off.
+        m_controller.setNetworkAccessManager(new DemoNetworkAccessManager(&m_controller));
+        m_demoNetworkInstalled = true;
+    }
+    m_controller.setProvider(m_configuration.provider);
+    AgentOptions options = m_controller.options();
+    options.maxTurns = m_configuration.maxTurns;
+    m_controller.setOptions(options);
+
+    ShellToolOptions toolOptions;
+    toolOptions.workspace = m_configuration.workspace.isEmpty() ? QDir::homePath()
+                                                                : m_configuration.workspace;
+    toolOptions.outputDirectory = [this] { return outputDirectory(); };
+    installStandardTools(m_controller, m_runner, toolOptions);
+    emit configurationApplied(m_configuration);
+}
+
+QString AgentSession::outputDirectory() const
+{
+    const QString &id = m_recorder.header().id;
+    return m_recorder.store().outputDirectoryFor(id.isEmpty() ? m_configuration.unsavedOutputFolder
+                                                              : id);
+}
+
+Result<ContinuedConversation> AgentSession::openConversation(const QString &id)
+{
+    if (m_controller.isRunning())
+        return Error{Error::Agent, tr("A conversation cannot be opened while a run goes on.")};
+    return continueWith(m_recorder.open(id));
+}
+
+Result<ContinuedConversation> AgentSession::openConversationFile(const QString &path)
+{
+    if (m_controller.isRunning())
+        return Error{Error::Agent, tr("A conversation cannot be opened while a run goes on.")};
+    return continueWith(m_recorder.openFile(path));
+}
+
+Result<ContinuedConversation> AgentSession::continueWith(Result<ContinuedConversation> continued)
+{
+    if (continued)
+        m_controller.setHistory(continued->conversation.history);
+    return continued;
+}
+
+void AgentSession::newConversation()
+{
+    if (m_controller.isRunning())
+        return;
+    m_controller.newConversation();
+    m_recorder.startNew();
+}
+
+} // namespace AgentLoop

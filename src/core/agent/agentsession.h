@@ -1,0 +1,77 @@
+#pragma once
+
+#include "agent/agentcontroller.h"
+#include "agent/conversationrecorder.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+namespace AgentLoop {
+
+class CommandRunner;
+
+// What a front end decides about a session; applied between runs, never during one.
+struct SessionConfiguration
+{
+    ProviderSettings provider;
+    int maxTurns = 20;
+    QString workspace; // where commands run; the system prompt names it
+    // Answers come from the built-in scripted model (demoprovider.h); nothing goes out.
+    bool demoMode = false;
+    // The folder (under the store's outputs) for long command outputs while the conversation
+    // has no file; once it has one, its own folder (deleted with it).
+    QString unsavedOutputFolder = QStringLiteral("unsaved");
+};
+
+// One agent session as every front end runs it: the loop (AgentController) with the standard
+// tools, and the recorder that keeps its conversation on disk. The front end talks to the
+// controller for runs and approvals and reads the recorder's header; the session keeps the two
+// in step and applies configurations only while no run is going on.
+class AgentSession final : public QObject
+{
+    Q_OBJECT
+public:
+    // A null runner runs commands as processes (ProcessCommandRunner).
+    AgentSession(std::shared_ptr<CommandRunner> runner,
+                 ConversationStore store,
+                 QObject *parent = nullptr);
+
+    AgentController &controller() { return m_controller; }
+    const AgentController &controller() const { return m_controller; }
+    ConversationRecorder &recorder() { return m_recorder; }
+    const ConversationRecorder &recorder() const { return m_recorder; }
+
+    // Applied at once while idle, else when the run ends (the last one given wins); applied()
+    // follows either way.
+    void configure(const SessionConfiguration &configuration);
+    const SessionConfiguration &configuration() const { return m_configuration; }
+    bool hasPendingConfiguration() const { return m_pending.has_value(); }
+
+    // Continues a saved conversation (by id in the store, or a file by path); only while idle.
+    Result<ContinuedConversation> openConversation(const QString &id);
+    Result<ContinuedConversation> openConversationFile(const QString &path);
+    // Forgets the conversation; only while idle. The next prompt starts a new one.
+    void newConversation();
+
+signals:
+    void configurationApplied(const AgentLoop::SessionConfiguration &configuration);
+    // Saving the conversation failed; the run goes on, and this conversation is not saved from
+    // here on. Once per conversation.
+    void saveFailed(const AgentLoop::Error &error);
+
+private:
+    void apply(const SessionConfiguration &configuration);
+    Result<ContinuedConversation> continueWith(Result<ContinuedConversation> continued);
+    QString outputDirectory() const;
+
+    AgentController m_controller;
+    ConversationRecorder m_recorder;
+    std::shared_ptr<CommandRunner> m_runner;
+    SessionConfiguration m_configuration;
+    std::optional<SessionConfiguration> m_pending;
+    bool m_demoNetworkInstalled = false;
+};
+
+} // namespace AgentLoop
