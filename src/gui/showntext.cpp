@@ -1,5 +1,7 @@
 #include "showntext.h"
 
+#include <QCoreApplication>
+#include <QMessageBox>
 #include <QTextDocument>
 
 using namespace Qt::StringLiterals;
@@ -79,6 +81,20 @@ QString plainToolTip(const QString &text)
     if (!Qt::mightBeRichText(text))
         return text;
     return Qt::convertFromPlainText(text, Qt::WhiteSpaceNormal);
+}
+
+void showWarning(QWidget *parent, const QString &text)
+{
+    AgentLoop::DisplayOptions shown;
+    shown.maxLength = 4000;
+    auto *box = new QMessageBox(QMessageBox::Warning,
+                                QCoreApplication::translate("Gui::MainWindow", "Agent Loop"),
+                                AgentLoop::displayed(text, shown),
+                                QMessageBox::Ok,
+                                parent);
+    box->setTextFormat(Qt::PlainText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 } // namespace Gui

@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringView>
 
+class QWidget;
+
 namespace Gui {
 
 // Text a model or a provider sent, as a screen of the GUI shows it: through
@@ -31,5 +33,9 @@ qint64 utf8Length(QStringView text);
 // A tooltip for shown text: Qt takes a tooltip that starts like HTML ("<b>", "&lt;") for rich
 // text and renders it; this one is always shown as the characters it has.
 QString plainToolTip(const QString &text);
+
+// A warning box (opened, not exec'd) for an error that may quote a file or a provider: its
+// text shown as the characters it has.
+void showWarning(QWidget *parent, const QString &text);
 
 } // namespace Gui

@@ -61,6 +61,16 @@ void ChatView::setChatModel(ChatModel *model)
     setModel(model);
 }
 
+void ChatView::setDemoMode(bool demo)
+{
+    setPlaceholderText(
+            demo ? tr("This is the offline demo: a built-in scripted model answers, nothing goes "
+                      "over the network. Ask it anything, for example “What files are in my "
+                      "workspace?”, and watch one trip around the agent loop.")
+                 : tr("Tell the agent what to do. It shows you every command before it runs and "
+                      "runs it only after you say yes."));
+}
+
 void ChatView::setPlaceholderText(const QString &text)
 {
     m_placeholder = text;

@@ -24,6 +24,8 @@ public:
 
     // Shown in the middle of the view while the conversation is empty.
     void setPlaceholderText(const QString &text);
+    // The empty view's invitation: the offline demo's, or the real agent's.
+    void setDemoMode(bool demo);
     QString placeholderText() const { return m_placeholder; }
 
     // The text "Copy" puts on the clipboard for the selected items.

@@ -164,6 +164,16 @@ bool AppSettings::isConfigured() const
            && !apiKey.trimmed().isEmpty();
 }
 
+AgentLoop::SessionConfiguration AppSettings::sessionConfiguration() const
+{
+    AgentLoop::SessionConfiguration configuration;
+    configuration.provider = provider();
+    configuration.maxTurns = maxTurns;
+    configuration.workspace = workspace;
+    configuration.demoMode = demoMode;
+    return configuration;
+}
+
 AgentLoop::ProviderSettings AppSettings::provider() const
 {
     AgentLoop::ProviderSettings provider;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "provider/chatclient.h"
+#include "agent/agentsession.h"
 
 #include <QMap>
 #include <QMetaType>
@@ -88,6 +88,8 @@ struct AppSettings
     bool isConfigured() const;
     // What ChatClient needs: the demo's settings in demo mode, else the entered ones.
     AgentLoop::ProviderSettings provider() const;
+    // What the agent session runs with: the provider, the turn limit, the workspace, demo mode.
+    AgentLoop::SessionConfiguration sessionConfiguration() const;
 
     // The key belongs in the credential store: not set by the environment, not kept in the file.
     bool keyIsInStore() const;

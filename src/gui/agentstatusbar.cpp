@@ -1,0 +1,216 @@
+#include "agentstatusbar.h"
+
+#include "agent/agentsession.h"
+#include "base/displaytext.h"
+#include "showntext.h"
+
+#include <QEvent>
+#include <QLabel>
+
+using namespace Qt::StringLiterals;
+using AgentLoop::AgentController;
+
+namespace Gui {
+
+AgentStatusBar::AgentStatusBar(QWidget *parent)
+    : QStatusBar(parent)
+    , m_statusLabel(new QLabel(this))
+    , m_turnLabel(new QLabel(this))
+    , m_providerLabel(new QLabel(this))
+    , m_demoLabel(new QLabel(tr("Demo mode"), this))
+{
+    m_statusLabel->setObjectName(u"statusText"_s);
+    m_statusLabel->setAccessibleName(tr("Agent status"));
+    m_statusLabel->setTextFormat(Qt::PlainText);
+    // A long error message is cut at the window's edge (the tooltip has all of it) instead of
+    // making the window wider.
+    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_statusLabel->setMinimumWidth(1);
+    m_turnLabel->setObjectName(u"turnText"_s);
+    m_turnLabel->setAccessibleName(tr("Turn"));
+    m_providerLabel->setObjectName(u"providerText"_s);
+    m_providerLabel->setTextFormat(Qt::PlainText);
+    m_providerLabel->setAccessibleName(tr("Provider"));
+    m_demoLabel->setObjectName(u"demoLabel"_s);
+    m_demoLabel->setAccessibleName(tr("Demo mode"));
+    m_demoLabel->setToolTip(tr("Answers come from a built-in scripted model: nothing is sent over "
+                               "the network. Open File › Settings to connect a real provider."));
+    m_demoLabel->setAutoFillBackground(true);
+    m_demoLabel->setContentsMargins(8, 1, 8, 1);
+    updateDemoColours();
+    QFont demoFont = m_demoLabel->font();
+    demoFont.setBold(true);
+    m_demoLabel->setFont(demoFont);
+    m_demoLabel->hide();
+
+    addWidget(m_statusLabel, 1);
+    addPermanentWidget(m_turnLabel);
+    addPermanentWidget(m_providerLabel);
+    addPermanentWidget(m_demoLabel);
+
+    m_tick.setInterval(1000);
+    m_tick.setTimerType(Qt::PreciseTimer); // a coarse one may skip a second of a countdown
+    connect(&m_tick, &QTimer::timeout, this, &AgentStatusBar::update);
+}
+
+void AgentStatusBar::follow(const AgentController &controller)
+{
+    connect(&controller, &AgentController::stateChanged, this, &AgentStatusBar::setState);
+    connect(&controller, &AgentController::turnStarted, this, &AgentStatusBar::startTurn);
+    connect(&controller, &AgentController::requestSent, this, &AgentStatusBar::requestSent);
+    connect(&controller,
+            &AgentController::retryScheduled,
+            this,
+            [this](const QString &, qint64 delayMs, int nextAttempt, int maxAttempts) {
+                retryScheduled(delayMs, nextAttempt, maxAttempts);
+            });
+    connect(&controller, &AgentController::toolStarted, this, [this](const AgentLoop::ToolCall &call) {
+        toolStarted(call.name);
+    });
+    connect(&controller, &AgentController::finished, this, [this] { setIdleText(tr("Finished")); });
+    connect(&controller, &AgentController::failed, this, [this](const AgentLoop::Error &error) {
+        setIdleText(error.kind == AgentLoop::Error::Cancelled ? tr("Stopped")
+                                                              : tr("Failed: %1").arg(error.message));
+    });
+}
+
+void AgentStatusBar::showConfiguration(const AgentLoop::SessionConfiguration &configuration)
+{
+    const AgentLoop::ProviderSettings &provider = configuration.provider;
+    if (configuration.demoMode) {
+        m_providerLabel->clear();
+        m_providerLabel->hide();
+    } else {
+        //: The status bar's provider: "<model> at <host:port>"
+        const QString text = tr("%1 at %2").arg(provider.model, provider.baseUrl.authority());
+        m_providerLabel->setText(AgentLoop::displayedLine(text, 200)); // a model id from /models
+        m_providerLabel->setToolTip(provider.baseUrl.toString());
+        m_providerLabel->show();
+    }
+    m_demoLabel->setVisible(configuration.demoMode);
+}
+
+void AgentStatusBar::setIdleText(const QString &text)
+{
+    m_idleText = text;
+    update();
+}
+
+void AgentStatusBar::clearTurn()
+{
+    m_turn = 0;
+    update();
+}
+
+QString AgentStatusBar::statusText() const
+{
+    return m_statusLabel->text();
+}
+
+QString AgentStatusBar::turnText() const
+{
+    return m_turnLabel->text();
+}
+
+void AgentStatusBar::setState(AgentController::State state)
+{
+    m_state = state;
+    const bool counting = state == AgentController::State::WaitingForModel
+                          || state == AgentController::State::RunningTool;
+    if (state != AgentController::State::WaitingForModel) {
+        m_retryAt.reset();
+        m_tick.setInterval(1000);
+    }
+    if (counting) {
+        m_phaseClock.start();
+        if (!m_tick.isActive())
+            m_tick.start();
+    } else {
+        m_tick.stop();
+    }
+    update();
+}
+
+void AgentStatusBar::startTurn(int turn, int maxTurns)
+{
+    m_turn = turn;
+    m_maxTurns = maxTurns;
+    update();
+}
+
+void AgentStatusBar::requestSent()
+{
+    if (std::exchange(m_retryAt, std::nullopt)) {
+        m_phaseClock.start();
+        m_tick.start(1000); // the seconds count from this attempt
+    }
+    update();
+}
+
+void AgentStatusBar::retryScheduled(qint64 delayMs, int nextAttempt, int maxAttempts)
+{
+    m_retryAt = QDeadlineTimer(delayMs, Qt::PreciseTimer);
+    m_retryAttempt = nextAttempt;
+    m_retryAttempts = maxAttempts;
+    // A countdown shown to the second needs a finer tick than the elapsed seconds.
+    m_tick.start(250);
+    update();
+}
+
+void AgentStatusBar::toolStarted(const QString &toolName)
+{
+    m_runningTool = toolName;
+    m_phaseClock.start();
+    update();
+}
+
+void AgentStatusBar::update()
+{
+    const qint64 seconds = m_phaseClock.isValid() ? m_phaseClock.elapsed() / 1000 : 0;
+    QString text;
+    switch (m_state) {
+    case AgentController::State::Idle:
+        text = m_idleText;
+        break;
+    case AgentController::State::WaitingForModel:
+        if (m_retryAt) {
+            // Rounded up: "1 s" until the very moment of the retry, never "0 s" while waiting.
+            const qint64 remaining = (m_retryAt->remainingTime() + 999) / 1000;
+            text = tr("Retrying in %1 s (attempt %2 of %3)")
+                           .arg(qMax<qint64>(remaining, 1))
+                           .arg(m_retryAttempt)
+                           .arg(m_retryAttempts);
+        } else {
+            text = tr("Waiting for the model… %1 s").arg(seconds);
+        }
+        break;
+    case AgentController::State::AwaitingApproval:
+        text = tr("Awaiting your approval");
+        break;
+    case AgentController::State::RunningTool:
+        text = tr("Running %1… %2 s").arg(m_runningTool, QString::number(seconds));
+        break;
+    }
+    // A tool's name, an error that quotes the provider, a conversation's title: one line, escaped.
+    text = AgentLoop::displayedLine(text, 1000);
+    m_statusLabel->setText(text);
+    m_statusLabel->setToolTip(plainToolTip(text));
+    m_turnLabel->setText(m_turn > 0 ? tr("Turn %1 of %2").arg(m_turn).arg(m_maxTurns) : QString());
+}
+
+void AgentStatusBar::changeEvent(QEvent *event)
+{
+    QStatusBar::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateDemoColours();
+}
+
+void AgentStatusBar::updateDemoColours()
+{
+    QPalette demoPalette = palette();
+    demoPalette.setColor(QPalette::Window, palette().color(QPalette::Highlight));
+    demoPalette.setColor(QPalette::WindowText, palette().color(QPalette::HighlightedText));
+    m_demoLabel->setPalette(demoPalette);
+}
+
+} // namespace Gui

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "agent/agentcontroller.h"
+
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QStatusBar>
+#include <QTimer>
+
+#include <optional>
+
+class QLabel;
+
+namespace AgentLoop {
+struct SessionConfiguration;
+}
+
+namespace Gui {
+
+// The window's status bar, which always says what the agent is doing: the phase and its
+// seconds ("Waiting for the model… 12 s", "Running shell… 3 s"), the countdown to a retry
+// ("Retrying in 2 s (attempt 2 of 4)"), or the last idle message; then the turn, the provider and
+// a "Demo mode" badge.
+class AgentStatusBar final : public QStatusBar
+{
+    Q_OBJECT
+public:
+    explicit AgentStatusBar(QWidget *parent = nullptr);
+
+    // Follows the controller's run: its state, turns, requests, retries and tools.
+    void follow(const AgentLoop::AgentController &controller);
+    // The provider label and the demo badge for this configuration.
+    void showConfiguration(const AgentLoop::SessionConfiguration &configuration);
+    // What the bar says while no run is going on.
+    void setIdleText(const QString &text);
+    // The conversation was cleared: no turn to show.
+    void clearTurn();
+
+    QString statusText() const;
+    QString turnText() const;
+
+    // The parts of a run the bar follows (follow() connects them; tests call them directly).
+    void setState(AgentLoop::AgentController::State state);
+    void startTurn(int turn, int maxTurns);
+    void requestSent();
+    void retryScheduled(qint64 delayMs, int nextAttempt, int maxAttempts);
+    void toolStarted(const QString &toolName);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void update();
+    void updateDemoColours();
+
+    QLabel *m_statusLabel;
+    QLabel *m_turnLabel;
+    QLabel *m_providerLabel;
+    QLabel *m_demoLabel;
+
+    AgentLoop::AgentController::State m_state = AgentLoop::AgentController::State::Idle;
+    QString m_idleText;
+    QString m_runningTool;
+    int m_turn = 0;
+    int m_maxTurns = 0;
+    QElapsedTimer m_phaseClock;
+    QTimer m_tick;
+    // Between a failed attempt and the next one: when it is sent, and which it is.
+    std::optional<QDeadlineTimer> m_retryAt;
+    int m_retryAttempt = 0;
+    int m_retryAttempts = 0;
+};
+
+} // namespace Gui

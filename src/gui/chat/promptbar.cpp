@@ -1,0 +1,92 @@
+#include "chat/promptbar.h"
+
+#include "chat/promptedit.h"
+
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QShortcut>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Gui {
+
+PromptBar::PromptBar(QWidget *parent)
+    : QWidget(parent)
+    , m_edit(new PromptEdit(this))
+    , m_send(new QPushButton(tr("&Send"), this))
+    , m_stop(new QPushButton(tr("S&top"), this))
+{
+    setObjectName(u"promptBar"_s);
+    m_edit->setObjectName(u"promptEdit"_s);
+    m_edit->setAccessibleName(tr("Prompt"));
+    m_edit->setPlaceholderText(
+            tr("Tell the agent what to do. Enter sends, Shift+Enter starts a new line."));
+    m_send->setObjectName(u"sendButton"_s);
+    m_send->setAccessibleName(tr("Send prompt"));
+    m_send->setToolTip(tr("Send the prompt (Enter)"));
+    m_send->setDefault(false);
+    m_send->setAutoDefault(false);
+    m_stop->setObjectName(u"stopButton"_s);
+    m_stop->setAccessibleName(tr("Stop the run"));
+    m_stop->setToolTip(tr("Stop the run: abort the request or kill the running command (Esc)"));
+    m_stop->setAutoDefault(false);
+    const int buttonWidth = qMax(m_send->sizeHint().width(), m_stop->sizeHint().width()) + 16;
+    m_send->setMinimumWidth(buttonWidth);
+    m_stop->setMinimumWidth(buttonWidth);
+    connect(m_send, &QPushButton::clicked, this, &PromptBar::sendRequested);
+    connect(m_stop, &QPushButton::clicked, this, &PromptBar::stopRequested);
+    connect(m_edit, &PromptEdit::submitted, this, &PromptBar::sendRequested);
+    connect(m_edit, &QPlainTextEdit::textChanged, this, &PromptBar::updateButtons);
+    // Esc anywhere in the window, but in the approval box it means "no", never "stop everything".
+    auto *stopShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    stopShortcut->setContext(Qt::WindowShortcut);
+    connect(stopShortcut, &QShortcut::activated, this, [this] {
+        if (!QApplication::activeModalWidget())
+            emit stopRequested();
+    });
+
+    auto *buttons = new QVBoxLayout;
+    buttons->setSpacing(6);
+    buttons->addWidget(m_send);
+    buttons->addWidget(m_stop);
+    buttons->addStretch();
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(10, 8, 10, 8);
+    layout->setSpacing(8);
+    layout->addWidget(m_edit, 1);
+    layout->addLayout(buttons);
+    setTabOrder(m_edit, m_send);
+    setTabOrder(m_send, m_stop);
+    updateButtons();
+}
+
+QString PromptBar::text() const
+{
+    return m_edit->toPlainText();
+}
+
+void PromptBar::setText(const QString &text)
+{
+    m_edit->setPlainText(text);
+}
+
+void PromptBar::clear()
+{
+    m_edit->clear();
+}
+
+void PromptBar::setRunning(bool running)
+{
+    m_running = running;
+    updateButtons();
+}
+
+void PromptBar::updateButtons()
+{
+    m_send->setEnabled(!m_running && !text().trimmed().isEmpty());
+    m_stop->setEnabled(m_running);
+}
+
+} // namespace Gui

@@ -1,0 +1,224 @@
+#include "chat/runfeed.h"
+
+#include "agent/agentsession.h"
+#include "chat/liveanswer.h"
+#include "inspector/turnmodel.h"
+
+using namespace Qt::StringLiterals;
+using AgentLoop::AgentController;
+using AgentLoop::Role;
+
+namespace Gui {
+
+QList<ChatItem> chatItemsFor(const AgentLoop::Message &message,
+                             int turn,
+                             const QHash<QString, QString> &toolNames)
+{
+    QList<ChatItem> items;
+    const auto add = [&items, turn](ChatItem::Kind kind) -> ChatItem & {
+        ChatItem &item = items.emplace_back();
+        item.kind = kind;
+        item.turn = turn;
+        return item;
+    };
+    switch (message.role()) {
+    case Role::System:
+        break;
+    case Role::User:
+        add(ChatItem::UserPrompt).text = message.content();
+        break;
+    case Role::Assistant:
+        if (message.hasText() || !message.reasoningContent().isEmpty()) {
+            ChatItem &answer = add(ChatItem::AssistantText);
+            answer.text = message.hasText() ? message.content() : QString();
+            answer.reasoning = message.reasoningContent();
+        }
+        for (const AgentLoop::ToolCall &call : message.toolCalls()) {
+            ChatItem &item = add(ChatItem::ToolCall);
+            item.toolName = call.name;
+            item.toolCallId = call.id;
+            item.arguments = call.arguments;
+        }
+        break;
+    case Role::Tool: {
+        ChatItem &item = add(ChatItem::ToolResult);
+        item.text = message.content();
+        item.toolCallId = message.toolCallId();
+        item.toolName = toolNames.value(item.toolCallId);
+        break;
+    }
+    }
+    return items;
+}
+
+RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_chatModel(new ChatModel(this))
+    , m_liveAnswer(new LiveAnswer(m_chatModel, this))
+    , m_turnModel(new TurnModel(this))
+{
+    const AgentController &controller = session.controller();
+    connect(&controller, &AgentController::requestSent, this, [this](const AgentLoop::Exchange &exchange) {
+        m_currentRequest = m_turnModel->addRequest(exchange);
+        // A retry is only made before any byte of an answer arrived, so no live answer can be
+        // waiting here; if one were, it would never be completed.
+        if (m_liveAnswer->isActive())
+            m_liveAnswer->abandon();
+        m_liveAnswer->setTurn(m_currentRequest);
+    });
+    connect(&controller, &AgentController::responseReceived, m_turnModel, &TurnModel::setResponse);
+    connect(&controller,
+            &AgentController::completionReceived,
+            m_turnModel,
+            [this](int, const AgentLoop::Completion &completion) {
+                m_turnModel->setCompletion(completion);
+            });
+    connect(&controller, &AgentController::assistantTextDelta, m_liveAnswer, &LiveAnswer::addText);
+    connect(&controller,
+            &AgentController::assistantReasoningDelta,
+            m_liveAnswer,
+            &LiveAnswer::addReasoning);
+    connect(&controller, &AgentController::messageAppended, this, &RunFeed::showMessage);
+    connect(&controller,
+            &AgentController::toolFinished,
+            this,
+            [this](const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result) {
+                ChatItem item;
+                item.kind = result.errorCode == u"denied" ? ChatItem::Denial : ChatItem::ToolResult;
+                item.text = result.content;
+                item.toolName = call.name;
+                item.toolCallId = call.id;
+                item.ok = result.ok;
+                item.errorCode = result.errorCode;
+                item.exitCode = result.exitCode;
+                // Calls that never reached a process (unknown tool, invalid arguments) have no
+                // duration.
+                item.durationMs = result.exitCode >= 0 || result.durationMs > 0 ? result.durationMs
+                                                                                : -1;
+                item.outputFile = result.outputFile;
+                item.turn = m_callTurns.value(call.id, m_currentRequest);
+                m_chatModel->append(item);
+            });
+    connect(&controller, &AgentController::failed, this, [this](const AgentLoop::Error &error) {
+        m_turnModel->abortPending();
+        m_liveAnswer->abandon();
+        if (error.kind == AgentLoop::Error::Cancelled) {
+            ChatItem item;
+            item.kind = ChatItem::Notice;
+            item.text = error.message;
+            m_chatModel->append(item);
+        } else {
+            showError(error.message, error.hint, m_currentRequest);
+        }
+    });
+    connect(&controller, &AgentController::finished, this, &RunFeed::whenIdle);
+    connect(&controller, &AgentController::failed, this, &RunFeed::whenIdle);
+    connect(&session, &AgentLoop::AgentSession::saveFailed, this, [this](const AgentLoop::Error &error) {
+        showError(error.message,
+                  tr("%1 The run goes on, but this conversation is not saved from here on.")
+                          .arg(error.hint)
+                          .trimmed(),
+                  0);
+    });
+}
+
+void RunFeed::showMessage(const AgentLoop::Message &message)
+{
+    // A tool message is shown from toolFinished, which knows how the call ended.
+    if (message.role() == Role::Tool)
+        return;
+    QList<ChatItem> items = chatItemsFor(message, m_currentRequest);
+    if (message.role() == Role::Assistant) {
+        // The final message replaces the streamed one in place, or takes it away when it has
+        // neither text nor reasoning.
+        ChatItem answer;
+        answer.kind = ChatItem::AssistantText;
+        answer.turn = m_currentRequest;
+        if (!items.isEmpty() && items.first().kind == ChatItem::AssistantText)
+            answer = items.takeFirst();
+        m_liveAnswer->finish(answer);
+        for (const ChatItem &call : std::as_const(items))
+            m_callTurns.insert(call.toolCallId, m_currentRequest);
+    }
+    for (const ChatItem &item : std::as_const(items))
+        m_chatModel->append(item);
+}
+
+AgentLoop::Result<AgentLoop::ContinuedConversation> RunFeed::openConversation(const QString &id)
+{
+    const auto continued = m_session.openConversation(id);
+    if (continued) {
+        clear();
+        showConversation(*continued);
+    }
+    return continued;
+}
+
+void RunFeed::newConversation()
+{
+    AgentController &controller = m_session.controller();
+    if (controller.isRunning()) {
+        m_newConversationPending = true;
+        controller.cancel();
+        if (controller.isRunning())
+            return;
+    }
+    m_newConversationPending = false;
+    m_session.newConversation();
+    clear();
+}
+
+void RunFeed::whenIdle()
+{
+    if (m_newConversationPending)
+        newConversation();
+}
+
+void RunFeed::showConversation(const AgentLoop::ContinuedConversation &continued)
+{
+    const AgentLoop::LoadedConversation &loaded = continued.conversation;
+    QList<ChatItem> items;
+    items.reserve(loaded.history.size());
+    QHash<QString, QString> toolNames;
+    for (const AgentLoop::Message &message : loaded.history.messages()) {
+        for (const AgentLoop::ToolCall &call : message.toolCalls())
+            toolNames.insert(call.id, call.name);
+        items.append(chatItemsFor(message, 0, toolNames));
+    }
+    for (const QString &repair : loaded.repairs) {
+        ChatItem &item = items.emplace_back();
+        item.kind = ChatItem::Notice;
+        item.text = tr("Repaired: %1").arg(repair);
+    }
+    m_chatModel->append(std::move(items));
+    if (continued.notSaved) {
+        showError(continued.notSaved->message,
+                  tr("%1 New messages in this conversation are not saved.")
+                          .arg(continued.notSaved->hint)
+                          .trimmed(),
+                  0);
+    }
+}
+
+void RunFeed::showError(const QString &text, const QString &hint, int turn)
+{
+    ChatItem item;
+    item.kind = ChatItem::ErrorMessage;
+    item.text = text;
+    item.hint = hint;
+    item.turn = turn;
+    m_chatModel->append(item);
+}
+
+void RunFeed::clear()
+{
+    m_liveAnswer->reset();
+    m_chatModel->clear();
+    m_turnModel->clear();
+    m_callTurns.clear();
+    m_currentRequest = 0;
+    emit cleared();
+}
+
+} // namespace Gui

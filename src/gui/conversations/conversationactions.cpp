@@ -1,0 +1,177 @@
+#include "conversations/conversationactions.h"
+
+#include "agent/agentsession.h"
+#include "conversations/conversationlistmodel.h"
+#include "conversations/conversationpanel.h"
+#include "showntext.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+
+using namespace Qt::StringLiterals;
+
+namespace Gui {
+
+namespace {
+
+// A file name from a title: what the export dialog suggests.
+QString fileNameFor(const QString &title, const QString &suffix)
+{
+    QString name;
+    for (const QChar c : title) {
+        if (c.isLetterOrNumber())
+            name += c;
+        else if (!name.isEmpty() && !name.endsWith(u'-'))
+            name += u'-';
+    }
+    while (name.endsWith(u'-'))
+        name.chop(1);
+    return (name.isEmpty() ? u"conversation"_s : name.left(60)) + u'.' + suffix;
+}
+
+} // namespace
+
+ConversationActions::ConversationActions(AgentLoop::AgentSession &session,
+                                         ConversationListModel *list,
+                                         ConversationPanel *panel,
+                                         QWidget *dialogParent)
+    : QObject(dialogParent)
+    , m_session(session)
+    , m_list(list)
+    , m_panel(panel)
+    , m_dialogParent(dialogParent)
+{
+    const AgentLoop::ConversationRecorder &recorder = session.recorder();
+    connect(&recorder,
+            &AgentLoop::ConversationRecorder::created,
+            this,
+            &ConversationActions::showCreated);
+    connect(&recorder, &AgentLoop::ConversationRecorder::saved, this, [this](const QString &id) {
+        m_list->setUpdated(id, QDateTime::currentDateTime());
+    });
+    connect(m_list, &ConversationListModel::titleEdited, this, &ConversationActions::rename);
+    connect(m_panel,
+            &ConversationPanel::deleteRequested,
+            this,
+            [this](const QString &id, const QString &) { remove(id); });
+    reload();
+}
+
+void ConversationActions::reload()
+{
+    m_list->setConversations(m_session.recorder().store().list());
+    m_list->setCurrentId(m_session.recorder().header().id);
+}
+
+void ConversationActions::showCreated(const AgentLoop::ConversationHeader &header)
+{
+    m_list->prepend(header);
+    m_list->setCurrentId(header.id);
+    m_panel->selectConversation(header.id);
+}
+
+void ConversationActions::rename(const QString &id, const QString &title)
+{
+    if (const auto renamed = m_session.recorder().store().rename(id, title); !renamed) {
+        showWarning(m_dialogParent, renamed.error().message);
+        return;
+    }
+    m_list->setTitle(id, title);
+    if (id == m_session.recorder().header().id)
+        m_session.recorder().setTitle(title);
+}
+
+void ConversationActions::remove(const QString &id)
+{
+    const int row = m_list->rowOf(id);
+    if (row < 0)
+        return;
+    const QString title = m_list->header(row).title;
+    auto *box = new QMessageBox(QMessageBox::Question,
+                                tr("Delete Conversation"),
+                                tr("Delete “%1”? This cannot be undone.").arg(title),
+                                QMessageBox::Yes | QMessageBox::No,
+                                m_dialogParent);
+    box->setObjectName(u"deleteConversationBox"_s);
+    box->setTextFormat(Qt::PlainText); // the title is as the list shows it, and no HTML
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setDefaultButton(QMessageBox::No);
+    box->setEscapeButton(QMessageBox::No);
+    connect(box, &QMessageBox::finished, this, [this, box, id] {
+        if (box->clickedButton() != box->button(QMessageBox::Yes))
+            return;
+        const bool current = id == m_session.recorder().header().id;
+        if (current)
+            m_session.recorder().stopWriting(); // nothing more goes into the file about to go
+        if (const auto removed = m_session.recorder().store().remove(id); !removed) {
+            showWarning(m_dialogParent, removed.error().message);
+            return;
+        }
+        m_list->remove(id);
+        if (current)
+            emit currentDeleted();
+    });
+    box->open();
+}
+
+void ConversationActions::exportAs(ExportFormat format)
+{
+    const AgentLoop::History &history = m_session.controller().history();
+    if (history.isEmpty())
+        return;
+    if (m_exportDialog)
+        m_exportDialog->reject();
+    const bool json = format == ExportFormat::MessagesJson;
+    const QString title = m_session.recorder().titledHeader(history).title;
+    auto *dialog = new QFileDialog(m_dialogParent,
+                                   json ? tr("Export Messages as JSON")
+                                        : tr("Export Conversation as Markdown"));
+    dialog->setObjectName(u"exportDialog"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setFileMode(QFileDialog::AnyFile);
+    dialog->setNameFilter(json ? tr("JSON files (*.json)") : tr("Markdown files (*.md)"));
+    dialog->setDefaultSuffix(json ? u"json"_s : u"md"_s);
+    dialog->selectFile(fileNameFor(title, json ? u"json"_s : u"md"_s));
+    m_exportDialog = dialog;
+    connect(dialog, &QFileDialog::fileSelected, this, [this, format](const QString &path) {
+        if (const auto written = exportTo(format, path); !written)
+            showWarning(m_dialogParent, written.error().message);
+        else
+            emit exported(path);
+    });
+    dialog->open();
+}
+
+AgentLoop::Result<void> ConversationActions::exportTo(ExportFormat format, const QString &path) const
+{
+    const AgentLoop::History &history = m_session.controller().history();
+    const QByteArray bytes
+            = format == ExportFormat::MessagesJson
+                      ? AgentLoop::exportMessagesJson(history)
+                      : AgentLoop::exportMarkdown(m_session.recorder().titledHeader(history), history)
+                                .toUtf8();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        return AgentLoop::Error{AgentLoop::Error::Io,
+                                tr("Cannot export the conversation to %1: %2")
+                                        .arg(QDir::toNativeSeparators(path), file.errorString())};
+    }
+    return {};
+}
+
+QFileDialog *ConversationActions::exportDialog() const
+{
+    return m_exportDialog;
+}
+
+void ConversationActions::closeDialogs()
+{
+    if (m_exportDialog)
+        m_exportDialog->reject();
+}
+
+} // namespace Gui

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "base/result.h"
+
+#include <QObject>
+#include <QPointer>
+
+class QFileDialog;
+class QWidget;
+
+namespace AgentLoop {
+class AgentSession;
+struct ConversationHeader;
+}
+
+namespace Gui {
+
+class ConversationListModel;
+class ConversationPanel;
+
+// What the user does with saved conversations, besides opening one: rename (by editing the
+// list), delete (after a question), export the one shown. Keeps the list in step with the
+// session's recorder: a new conversation appears at the top when its first prompt is saved,
+// and moves on each message.
+class ConversationActions final : public QObject
+{
+    Q_OBJECT
+public:
+    enum class ExportFormat { MessagesJson, Markdown };
+
+    ConversationActions(AgentLoop::AgentSession &session,
+                        ConversationListModel *list,
+                        ConversationPanel *panel,
+                        QWidget *dialogParent);
+
+    // Reads the saved list again.
+    void reload();
+    void rename(const QString &id, const QString &title);
+    // Asks, then deletes the conversation's file; currentDeleted() follows if it was open.
+    void remove(const QString &id);
+    // Asks where, then writes the conversation shown.
+    void exportAs(ExportFormat format);
+    // Writes the conversation shown to path, as the provider's messages array or as Markdown.
+    AgentLoop::Result<void> exportTo(ExportFormat format, const QString &path) const;
+    // The file dialog of the export in progress, or null.
+    QFileDialog *exportDialog() const;
+    void closeDialogs();
+
+signals:
+    // The conversation shown was deleted: the window starts a new one.
+    void currentDeleted();
+    void exported(const QString &path);
+
+private:
+    void showCreated(const AgentLoop::ConversationHeader &header);
+
+    AgentLoop::AgentSession &m_session;
+    ConversationListModel *m_list;
+    ConversationPanel *m_panel;
+    QWidget *m_dialogParent;
+    QPointer<QFileDialog> m_exportDialog;
+};
+
+} // namespace Gui
