@@ -107,3 +107,5 @@ QByteArray exportMessagesJson(const History &history);
 QString exportMarkdown(const ConversationHeader &header, const History &history);
 
 } // namespace AgentLoop
+
+Q_DECLARE_METATYPE(AgentLoop::ConversationHeader)

@@ -159,10 +159,11 @@ void RunFeed::newConversation()
 {
     AgentController &controller = m_session.controller();
     if (controller.isRunning()) {
+        // Cleared when the run has ended (whenIdle), at once or, for a command being killed,
+        // a little later.
         m_newConversationPending = true;
         controller.cancel();
-        if (controller.isRunning())
-            return;
+        return;
     }
     m_newConversationPending = false;
     m_session.newConversation();

@@ -1,0 +1,222 @@
+// RunFeed and chatItemsFor(): a message shows the same chat items whether it arrives in a live
+// run or is read back from a saved conversation.
+
+#include "agent/agentsession.h"
+#include "chat/liveanswer.h"
+#include "chat/runfeed.h"
+#include "fakechatserver.h"
+#include "fakecommandrunner.h"
+#include "inspector/turnmodel.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace AgentLoop;
+using namespace Qt::StringLiterals;
+using Gui::ChatItem;
+
+
+namespace {
+
+constexpr int endTimeoutMs = 10000;
+
+// An item as a line a reader can compare: kind, then what the item shows.
+QString describe(const ChatItem &item)
+{
+    static const QStringList kinds{u"prompt"_s, u"answer"_s, u"call"_s, u"result"_s,
+                                   u"denial"_s, u"error"_s, u"notice"_s};
+    QString line = kinds.value(item.kind) + u':';
+    if (!item.text.isEmpty())
+        line += u" text="_s + item.text;
+    if (!item.reasoning.isEmpty())
+        line += u" reasoning="_s + item.reasoning;
+    if (!item.toolName.isEmpty())
+        line += u" tool="_s + item.toolName;
+    if (!item.toolCallId.isEmpty())
+        line += u" id="_s + item.toolCallId;
+    if (!item.arguments.isEmpty())
+        line += u" arguments="_s + item.arguments;
+    if (item.turn != 0)
+        line += u" turn="_s + QString::number(item.turn);
+    return line;
+}
+
+QStringList describe(const QList<ChatItem> &items)
+{
+    QStringList lines;
+    for (const ChatItem &item : items)
+        lines.append(describe(item));
+    return lines;
+}
+
+QStringList describe(const Gui::ChatModel &model, bool withTurns)
+{
+    QStringList lines;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        ChatItem item = model.item(row);
+        if (!withTurns)
+            item.turn = 0;
+        lines.append(describe(item));
+    }
+    return lines;
+}
+
+} // namespace
+
+class tst_RunFeed : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void chatItemsForMessage_data();
+    void chatItemsForMessage();
+    void liveRunAndSavedConversationShowTheSameItems();
+    void failedRunShowsTheErrorWithItsRequest();
+    void newConversationDuringARunClearsOnceItHasStopped();
+};
+
+void tst_RunFeed::chatItemsForMessage_data()
+{
+    QTest::addColumn<Message>("message");
+    QTest::addColumn<int>("turn");
+    QTest::addColumn<QStringList>("items");
+
+    const ToolCall ls{u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s};
+    const ToolCall pwd{u"call_2"_s, u"shell"_s, uR"({"command":"pwd"})"_s};
+    QTest::newRow("system shows nothing") << Message::system(u"You are an agent."_s) << 0
+                                          << QStringList{};
+    QTest::newRow("prompt") << Message::user(u"list the files"_s) << 0
+                            << QStringList{u"prompt: text=list the files"_s};
+    QTest::newRow("answer") << Message::assistant(u"Two files."_s) << 3
+                            << QStringList{u"answer: text=Two files. turn=3"_s};
+    QTest::newRow("calls without text") << Message::assistant(std::nullopt, {ls, pwd}) << 2
+                                        << QStringList{
+                                                   u"call: tool=shell id=call_1 arguments={\"command\":\"ls\"} turn=2"_s,
+                                                   u"call: tool=shell id=call_2 arguments={\"command\":\"pwd\"} turn=2"_s};
+    QTest::newRow("text, then its call")
+            << Message::assistant(u"Let me look."_s, {ls}) << 1
+            << QStringList{u"answer: text=Let me look. turn=1"_s,
+                           u"call: tool=shell id=call_1 arguments={\"command\":\"ls\"} turn=1"_s};
+    const Message reasoning
+            = Message::assistant(std::nullopt, {ls}, u"The user wants a listing."_s);
+    QTest::newRow("reasoning before a call")
+            << reasoning << 0
+            << QStringList{u"answer: reasoning=The user wants a listing."_s,
+                           u"call: tool=shell id=call_1 arguments={\"command\":\"ls\"}"_s};
+    QTest::newRow("empty answer shows nothing") << Message::assistant(u""_s) << 0 << QStringList{};
+    QTest::newRow("tool result of a known call")
+            << Message::tool(u"call_1"_s, u"a.txt"_s) << 0
+            << QStringList{u"result: text=a.txt tool=shell id=call_1"_s};
+    QTest::newRow("tool result of an unknown call")
+            << Message::tool(u"call_x"_s, u"?"_s) << 0 << QStringList{u"result: text=? id=call_x"_s};
+}
+
+void tst_RunFeed::chatItemsForMessage()
+{
+    QFETCH(Message, message);
+    QFETCH(int, turn);
+    QFETCH(QStringList, items);
+    const QHash<QString, QString> toolNames{{u"call_1"_s, u"shell"_s}};
+    QCOMPARE(describe(Gui::chatItemsFor(message, turn, toolNames)), items);
+}
+
+void tst_RunFeed::liveRunAndSavedConversationShowTheSameItems()
+{
+    QTemporaryDir dir;
+    FakeChatServer server;
+    FakeCommandRunner runner;
+    const ConversationStore store(dir.filePath(u"conversations"_s), dir.filePath(u"outputs"_s));
+    AgentSession session(std::make_shared<FakeCommandRunner>(runner), store);
+    SessionConfiguration configuration;
+    configuration.provider.baseUrl = server.baseUrl();
+    configuration.provider.model = u"model"_s;
+    configuration.workspace = dir.path();
+    session.configure(configuration);
+    Gui::RunFeed live(session);
+    AgentController &controller = session.controller();
+    connect(&controller, &AgentController::approvalRequested, &controller, [&](const ApprovalRequest &r) {
+        QTimer::singleShot(0, &controller, [&controller, id = r.id] {
+            controller.resolveApproval(id, Decision::Allow);
+        });
+    });
+    runner.enqueue(0, u"a.txt\n"_s);
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s),
+                   FakeResponse::streamedAnswer({u"One "_s, u"file."_s})});
+    QSignalSpy finished(&controller, &AgentController::finished);
+    QVERIFY(controller.run(u"list the files"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, endTimeoutMs);
+
+    const QStringList liveItems = describe(*live.chatModel(), true);
+    QCOMPARE(liveItems,
+             (QStringList{u"prompt: text=list the files"_s,
+                          u"call: tool=shell id=call_1 arguments={\"command\":\"ls\"} turn=1"_s,
+                          u"result: text=a.txt tool=shell id=call_1 turn=1"_s,
+                          u"answer: text=One file. turn=2"_s}));
+    QCOMPARE(live.turnModel()->rowCount(), 2);
+    QCOMPARE(live.currentRequest(), 2);
+
+    // The same conversation opened in a second session: the same items (saved ones belong to
+    // no request of this run).
+    AgentSession reopened(std::make_shared<FakeCommandRunner>(runner), store);
+    Gui::RunFeed saved(reopened);
+    QSignalSpy cleared(&saved, &Gui::RunFeed::cleared);
+    const auto continued = saved.openConversation(session.recorder().header().id);
+    QVERIFY(continued.hasValue());
+    QCOMPARE(cleared.size(), 1);
+    QCOMPARE(describe(*saved.chatModel(), false), describe(*live.chatModel(), false));
+    QCOMPARE(saved.turnModel()->rowCount(), 0);
+}
+
+void tst_RunFeed::failedRunShowsTheErrorWithItsRequest()
+{
+    QTemporaryDir dir;
+    FakeChatServer server;
+    AgentSession session(std::make_shared<FakeCommandRunner>(),
+                         ConversationStore(dir.filePath(u"c"_s), dir.filePath(u"o"_s)));
+    SessionConfiguration configuration;
+    configuration.provider.baseUrl = server.baseUrl();
+    configuration.provider.model = u"model"_s;
+    configuration.provider.retry.maxRetries = 0;
+    session.configure(configuration);
+    Gui::RunFeed feed(session);
+    server.script({FakeResponse::httpError(401, u"Invalid API key"_s, u"invalid_api_key"_s)});
+    QSignalSpy failed(&session.controller(), &AgentController::failed);
+    QVERIFY(session.controller().run(u"hello"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, endTimeoutMs);
+    QCOMPARE(feed.chatModel()->rowCount(), 2);
+    const ChatItem &error = feed.chatModel()->item(1);
+    QCOMPARE(error.kind, ChatItem::ErrorMessage);
+    QVERIFY2(error.text.contains(u"401"_s), qPrintable(error.text));
+    QVERIFY(!error.hint.isEmpty());
+    QCOMPARE(error.turn, 1);
+}
+
+void tst_RunFeed::newConversationDuringARunClearsOnceItHasStopped()
+{
+    QTemporaryDir dir;
+    FakeChatServer server;
+    AgentSession session(std::make_shared<FakeCommandRunner>(),
+                         ConversationStore(dir.filePath(u"c"_s), dir.filePath(u"o"_s)));
+    SessionConfiguration configuration;
+    configuration.provider.baseUrl = server.baseUrl();
+    configuration.provider.model = u"model"_s;
+    session.configure(configuration);
+    Gui::RunFeed feed(session);
+    server.script({FakeResponse::neverAnswer()});
+    QVERIFY(session.controller().run(u"hello"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(server.requests().size(), 1, endTimeoutMs);
+    QCOMPARE(feed.chatModel()->rowCount(), 1);
+
+    QSignalSpy cleared(&feed, &Gui::RunFeed::cleared);
+    feed.newConversation();
+    QTRY_COMPARE_WITH_TIMEOUT(cleared.size(), 1, endTimeoutMs);
+    QVERIFY(!session.controller().isRunning());
+    QCOMPARE(feed.chatModel()->rowCount(), 0);
+    QCOMPARE(feed.turnModel()->rowCount(), 0);
+    QVERIFY(session.controller().history().isEmpty());
+    QVERIFY(session.recorder().header().id.isEmpty());
+}
+
+QTEST_MAIN(tst_RunFeed)
+#include "tst_runfeed.moc"
