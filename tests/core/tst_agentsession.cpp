@@ -40,6 +40,8 @@ private:
     SessionConfiguration configuration(const QString &model = u"model-one"_s) const;
     void allowEveryCall(AgentSession &session);
     bool runToTheEnd(AgentSession &session, const QString &prompt);
+    // "list the files": the model runs `ls`, then answers "Done.".
+    bool runOneCommand(AgentSession &session);
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<FakeChatServer> m_server;
@@ -95,6 +97,13 @@ bool tst_AgentSession::runToTheEnd(AgentSession &session, const QString &prompt)
            && !finished.isEmpty();
 }
 
+bool tst_AgentSession::runOneCommand(AgentSession &session)
+{
+    m_server->script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s),
+                      FakeResponse::answer(u"Done."_s)});
+    return runToTheEnd(session, u"list the files"_s);
+}
+
 void tst_AgentSession::configurationReachesTheRequestAndTheCommand()
 {
     AgentSession session(std::make_shared<FakeCommandRunner>(m_runner),
@@ -135,9 +144,7 @@ void tst_AgentSession::everyMessageOfARunIsSaved()
     AgentSession session(std::make_shared<FakeCommandRunner>(m_runner), store);
     session.configure(configuration());
     allowEveryCall(session);
-    m_server->script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s),
-                      FakeResponse::answer(u"Done."_s)});
-    QVERIFY(runToTheEnd(session, u"list the files"_s));
+    QVERIFY(runOneCommand(session));
 
     const QString id = session.recorder().header().id;
     QVERIFY(!id.isEmpty());
@@ -196,9 +203,7 @@ void tst_AgentSession::commandOutputsFollowTheConversation()
     AgentSession session(std::make_shared<FakeCommandRunner>(m_runner), store);
     session.configure(configuration());
     allowEveryCall(session);
-    m_server->script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s),
-                      FakeResponse::answer(u"Done."_s)});
-    QVERIFY(runToTheEnd(session, u"list the files"_s));
+    QVERIFY(runOneCommand(session));
     // The prompt created the conversation before the command ran: its outputs are its own.
     QCOMPARE(m_runner.requests().first().outputDirectory,
              store.outputDirectoryFor(session.recorder().header().id));
@@ -214,9 +219,7 @@ void tst_AgentSession::nothingIsSavedWhenNewConversationsAreOff()
     cli.unsavedOutputFolder = u"cli-20261201-120000"_s;
     session.configure(cli);
     allowEveryCall(session);
-    m_server->script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s),
-                      FakeResponse::answer(u"Done."_s)});
-    QVERIFY(runToTheEnd(session, u"list the files"_s));
+    QVERIFY(runOneCommand(session));
     QVERIFY(store.list().isEmpty());
     QCOMPARE(m_runner.requests().first().outputDirectory,
              store.outputDirectoryFor(u"cli-20261201-120000"_s));

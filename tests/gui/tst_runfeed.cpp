@@ -62,6 +62,39 @@ QStringList describe(const Gui::ChatModel &model, bool withTurns)
     return lines;
 }
 
+// A session against a fake provider on 127.0.0.1, with commands that only pretend to run.
+struct LiveSession
+{
+    LiveSession()
+    {
+        SessionConfiguration configuration;
+        configuration.provider.baseUrl = server.baseUrl();
+        configuration.provider.model = u"model"_s;
+        configuration.provider.retry.maxRetries = 0;
+        configuration.workspace = dir.path();
+        session.configure(configuration);
+    }
+    AgentController &controller() { return session.controller(); }
+    void allowEveryCall()
+    {
+        AgentController &agent = controller();
+        QObject::connect(&agent,
+                         &AgentController::approvalRequested,
+                         &agent,
+                         [&agent](const ApprovalRequest &request) {
+                             QTimer::singleShot(0, &agent, [&agent, id = request.id] {
+                                 agent.resolveApproval(id, Decision::Allow);
+                             });
+                         });
+    }
+
+    QTemporaryDir dir;
+    FakeChatServer server;
+    FakeCommandRunner runner;
+    ConversationStore store{dir.filePath(u"conversations"_s), dir.filePath(u"outputs"_s)};
+    AgentSession session{std::make_shared<FakeCommandRunner>(runner), store};
+};
+
 } // namespace
 
 class tst_RunFeed : public QObject
@@ -123,66 +156,44 @@ void tst_RunFeed::chatItemsForMessage()
 
 void tst_RunFeed::liveRunAndSavedConversationShowTheSameItems()
 {
-    QTemporaryDir dir;
-    FakeChatServer server;
-    FakeCommandRunner runner;
-    const ConversationStore store(dir.filePath(u"conversations"_s), dir.filePath(u"outputs"_s));
-    AgentSession session(std::make_shared<FakeCommandRunner>(runner), store);
-    SessionConfiguration configuration;
-    configuration.provider.baseUrl = server.baseUrl();
-    configuration.provider.model = u"model"_s;
-    configuration.workspace = dir.path();
-    session.configure(configuration);
-    Gui::RunFeed live(session);
-    AgentController &controller = session.controller();
-    connect(&controller, &AgentController::approvalRequested, &controller, [&](const ApprovalRequest &r) {
-        QTimer::singleShot(0, &controller, [&controller, id = r.id] {
-            controller.resolveApproval(id, Decision::Allow);
-        });
-    });
-    runner.enqueue(0, u"a.txt\n"_s);
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s),
+    LiveSession live;
+    Gui::RunFeed feed(live.session);
+    live.allowEveryCall();
+    live.runner.enqueue(0, u"a.txt\n"_s);
+    live.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s),
                    FakeResponse::streamedAnswer({u"One "_s, u"file."_s})});
-    QSignalSpy finished(&controller, &AgentController::finished);
-    QVERIFY(controller.run(u"list the files"_s));
+    QSignalSpy finished(&live.controller(), &AgentController::finished);
+    QVERIFY(live.controller().run(u"list the files"_s));
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, endTimeoutMs);
 
-    const QStringList liveItems = describe(*live.chatModel(), true);
+    const QStringList liveItems = describe(*feed.chatModel(), true);
     QCOMPARE(liveItems,
              (QStringList{u"prompt: text=list the files"_s,
                           u"call: tool=shell id=call_1 arguments={\"command\":\"ls\"} turn=1"_s,
                           u"result: text=a.txt tool=shell id=call_1 turn=1"_s,
                           u"answer: text=One file. turn=2"_s}));
-    QCOMPARE(live.turnModel()->rowCount(), 2);
-    QCOMPARE(live.currentRequest(), 2);
+    QCOMPARE(feed.turnModel()->rowCount(), 2);
+    QCOMPARE(feed.currentRequest(), 2);
 
     // The same conversation opened in a second session: the same items (saved ones belong to
     // no request of this run).
-    AgentSession reopened(std::make_shared<FakeCommandRunner>(runner), store);
+    AgentSession reopened(std::make_shared<FakeCommandRunner>(), live.store);
     Gui::RunFeed saved(reopened);
     QSignalSpy cleared(&saved, &Gui::RunFeed::cleared);
-    const auto continued = saved.openConversation(session.recorder().header().id);
+    const auto continued = saved.openConversation(live.session.recorder().header().id);
     QVERIFY(continued.hasValue());
     QCOMPARE(cleared.size(), 1);
-    QCOMPARE(describe(*saved.chatModel(), false), describe(*live.chatModel(), false));
+    QCOMPARE(describe(*saved.chatModel(), false), describe(*feed.chatModel(), false));
     QCOMPARE(saved.turnModel()->rowCount(), 0);
 }
 
 void tst_RunFeed::failedRunShowsTheErrorWithItsRequest()
 {
-    QTemporaryDir dir;
-    FakeChatServer server;
-    AgentSession session(std::make_shared<FakeCommandRunner>(),
-                         ConversationStore(dir.filePath(u"c"_s), dir.filePath(u"o"_s)));
-    SessionConfiguration configuration;
-    configuration.provider.baseUrl = server.baseUrl();
-    configuration.provider.model = u"model"_s;
-    configuration.provider.retry.maxRetries = 0;
-    session.configure(configuration);
-    Gui::RunFeed feed(session);
-    server.script({FakeResponse::httpError(401, u"Invalid API key"_s, u"invalid_api_key"_s)});
-    QSignalSpy failed(&session.controller(), &AgentController::failed);
-    QVERIFY(session.controller().run(u"hello"_s));
+    LiveSession live;
+    Gui::RunFeed feed(live.session);
+    live.server.script({FakeResponse::httpError(401, u"Invalid API key"_s, u"invalid_api_key"_s)});
+    QSignalSpy failed(&live.controller(), &AgentController::failed);
+    QVERIFY(live.controller().run(u"hello"_s));
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, endTimeoutMs);
     QCOMPARE(feed.chatModel()->rowCount(), 2);
     const ChatItem &error = feed.chatModel()->item(1);
@@ -194,28 +205,21 @@ void tst_RunFeed::failedRunShowsTheErrorWithItsRequest()
 
 void tst_RunFeed::newConversationDuringARunClearsOnceItHasStopped()
 {
-    QTemporaryDir dir;
-    FakeChatServer server;
-    AgentSession session(std::make_shared<FakeCommandRunner>(),
-                         ConversationStore(dir.filePath(u"c"_s), dir.filePath(u"o"_s)));
-    SessionConfiguration configuration;
-    configuration.provider.baseUrl = server.baseUrl();
-    configuration.provider.model = u"model"_s;
-    session.configure(configuration);
-    Gui::RunFeed feed(session);
-    server.script({FakeResponse::neverAnswer()});
-    QVERIFY(session.controller().run(u"hello"_s));
-    QTRY_COMPARE_WITH_TIMEOUT(server.requests().size(), 1, endTimeoutMs);
+    LiveSession live;
+    Gui::RunFeed feed(live.session);
+    live.server.script({FakeResponse::neverAnswer()});
+    QVERIFY(live.controller().run(u"hello"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(live.server.requests().size(), 1, endTimeoutMs);
     QCOMPARE(feed.chatModel()->rowCount(), 1);
 
     QSignalSpy cleared(&feed, &Gui::RunFeed::cleared);
     feed.newConversation();
     QTRY_COMPARE_WITH_TIMEOUT(cleared.size(), 1, endTimeoutMs);
-    QVERIFY(!session.controller().isRunning());
+    QVERIFY(!live.controller().isRunning());
     QCOMPARE(feed.chatModel()->rowCount(), 0);
     QCOMPARE(feed.turnModel()->rowCount(), 0);
-    QVERIFY(session.controller().history().isEmpty());
-    QVERIFY(session.recorder().header().id.isEmpty());
+    QVERIFY(live.controller().history().isEmpty());
+    QVERIFY(live.session.recorder().header().id.isEmpty());
 }
 
 QTEST_MAIN(tst_RunFeed)
