@@ -10,7 +10,7 @@
 #include "provider/demoprovider.h"
 #include "base/displaytext.h"
 #include "inspector/inspector.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 #include "chat/liveanswer.h"
 #include "chat/promptedit.h"
 #include "settings/settingsdialog.h"
@@ -40,6 +40,7 @@
 
 using namespace Qt::StringLiterals;
 using AgentLoop::AgentController;
+using AgentLoop::KeyStore;
 
 namespace Gui {
 

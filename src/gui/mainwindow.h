@@ -20,6 +20,7 @@ class QPushButton;
 
 namespace AgentLoop {
 class CommandRunner;
+class KeyStore;
 }
 
 namespace Gui {
@@ -30,7 +31,6 @@ class ChatView;
 class ConversationListModel;
 class ConversationPanel;
 class Inspector;
-class KeyStore;
 class LiveAnswer;
 class PromptEdit;
 class SettingsDialog;
@@ -47,7 +47,7 @@ public:
         // Runs the shell tool's commands; null: a ProcessCommandRunner.
         std::shared_ptr<AgentLoop::CommandRunner> commandRunner;
         // Where the API key is kept; null: the system's credential store.
-        KeyStore *keyStore = nullptr;
+        AgentLoop::KeyStore *keyStore = nullptr;
         // Whether the window's size and dock layout are restored at start() and saved on close.
         bool persist = true;
         // Where conversations are saved; empty: ConversationStore::defaultDirectory().
@@ -153,8 +153,8 @@ private:
     AppSettings m_settings;
     std::optional<AppSettings> m_pendingSettings;
     Options m_options;
-    std::unique_ptr<KeyStore> m_ownKeyStore;
-    KeyStore *m_keyStore = nullptr;
+    std::unique_ptr<AgentLoop::KeyStore> m_ownKeyStore;
+    AgentLoop::KeyStore *m_keyStore = nullptr;
     bool m_demoNetworkInstalled = false;
 
     ChatModel *m_chatModel;

@@ -2,7 +2,7 @@
 #include "protocol/completion.h"
 #include "storage/config.h"
 #include "fakechatserver.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 #include "settings/settingsdialog.h"
 
 #include <QApplication>
@@ -30,6 +30,7 @@
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using namespace Gui;
+using AgentLoop::KeyStore;
 
 namespace {
 

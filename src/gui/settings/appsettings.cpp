@@ -3,7 +3,7 @@
 #include "storage/config.h"
 #include "provider/demoprovider.h"
 #include "base/environmentscrub.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -147,7 +147,7 @@ void AppSettings::save() const
     QFile::setPermissions(file->fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }
 
-void AppSettings::save(KeyStore &keyStore) const
+void AppSettings::save(AgentLoop::KeyStore &keyStore) const
 {
     save();
     if (isInherited(AgentLoop::apiKeyVariable, apiKey))

@@ -8,9 +8,11 @@
 #include <QString>
 #include <QStringList>
 
-namespace Gui {
-
+namespace AgentLoop {
 class KeyStore;
+}
+
+namespace Gui {
 
 // The desktop app's settings, kept with QSettings in an INI file (organization "AgentLoop",
 // application "Agent Loop"; settingsFilePath() says where) on every platform, so that what is on
@@ -24,7 +26,7 @@ class KeyStore;
 // The API key is not in the file unless storeKeyInPlainText is set. Otherwise it lives in the
 // credential store, which answers asynchronously: load() leaves apiKey empty when the key is in
 // the store (keyIsInStore()), and the caller fills it in when KeyStore::keyRead() arrives (see
-// keystore.h). Until then isConfigured() is false.
+// storage/keystore.h). Until then isConfigured() is false.
 struct AppSettings
 {
     QString baseUrl;
@@ -82,7 +84,7 @@ struct AppSettings
     void save() const;
     // save(), and the key to the credential store (or out of it, when it is now kept in the
     // file). Asynchronous for the key: keyStore reports with keyWritten() / keyDeleted().
-    void save(KeyStore &keyStore) const;
+    void save(AgentLoop::KeyStore &keyStore) const;
 
     // A real provider can be used: a valid base URL, a model and a key.
     bool isConfigured() const;

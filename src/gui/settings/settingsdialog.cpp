@@ -22,6 +22,7 @@
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
+using AgentLoop::KeyStore;
 
 namespace Gui {
 
