@@ -31,7 +31,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
-#include <QSettings>
 #include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
@@ -46,9 +45,6 @@ namespace Gui {
 
 namespace {
 
-const QString geometryKey = u"window/geometry"_s;
-const QString stateKey = u"window/state"_s;
-constexpr int layoutVersion = 1;
 constexpr qsizetype titleLength = 60;
 
 // The list's name for a conversation: the first line of its first prompt, cut to fit.
@@ -877,18 +873,17 @@ void MainWindow::saveLayout() const
 {
     if (!m_options.persist || !m_started)
         return;
-    QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
-    file.setValue(geometryKey, saveGeometry());
-    file.setValue(stateKey, saveState(layoutVersion));
+    AppSettings::saveWindowLayout(
+            {saveGeometry(), saveState(AppSettings::WindowLayout::stateVersion)});
 }
 
 void MainWindow::restoreLayout()
 {
     if (!m_options.persist)
         return;
-    const QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
-    restoreGeometry(file.value(geometryKey).toByteArray());
-    restoreState(file.value(stateKey).toByteArray(), layoutVersion);
+    const AppSettings::WindowLayout layout = AppSettings::loadWindowLayout();
+    restoreGeometry(layout.geometry);
+    restoreState(layout.state, AppSettings::WindowLayout::stateVersion);
 }
 
 void MainWindow::updateActions()

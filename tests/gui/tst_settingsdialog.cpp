@@ -4,12 +4,14 @@
 #include "fakechatserver.h"
 #include "storage/keystore.h"
 #include "settings/settingsdialog.h"
+#include "mainwindow.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QGroupBox>
 #include <QLabel>
@@ -96,6 +98,8 @@ private slots:
     void outOfRangeNumbersInTheFileAreClamped_data();
     void outOfRangeNumbersInTheFileAreClamped();
     void settingsFileKeepsItsKeys();
+    void savedWindowLayoutComesBack();
+    void windowReopensWithItsLayout();
 
 private:
     SettingsDialog *openDialog(const AppSettings &settings, KeyStore *store);
@@ -751,6 +755,7 @@ void tst_SettingsDialog::settingsFileKeepsItsKeys()
     AppSettings settings = configured(u"https://api.openai.com/v1"_s);
     settings.storeKeyInPlainText = true;
     settings.save();
+    AppSettings::saveWindowLayout({QByteArray("geometry"), QByteArray("state")});
 
     QStringList keys = QSettings(AppSettings::settingsFilePath(), QSettings::IniFormat).allKeys();
     keys.sort();
@@ -765,8 +770,71 @@ void tst_SettingsDialog::settingsFileKeepsItsKeys()
                                u"provider/model"_s,
                                u"provider/requestTimeoutSeconds"_s,
                                u"provider/storeKeyInPlainText"_s,
-                               u"provider/stream"_s};
+                               u"provider/stream"_s,
+                               u"window/geometry"_s,
+                               u"window/state"_s};
     QCOMPARE(keys, expected);
+}
+
+void tst_SettingsDialog::savedWindowLayoutComesBack()
+{
+    QVERIFY(AppSettings::loadWindowLayout().geometry.isEmpty());
+    QVERIFY(AppSettings::loadWindowLayout().state.isEmpty());
+
+    const AppSettings::WindowLayout saved{QByteArray("\x01\xd9\xd0\xcb\x00\x03", 6),
+                                          QByteArray("\x00\x00\x00\xff\x00", 5)};
+    AppSettings::saveWindowLayout(saved);
+    QCOMPARE(AppSettings::loadWindowLayout().geometry, saved.geometry);
+    QCOMPARE(AppSettings::loadWindowLayout().state, saved.state);
+    // Saving the settings leaves the layout alone.
+    configured(u"https://api.openai.com/v1"_s).save();
+    QCOMPARE(AppSettings::loadWindowLayout().geometry, saved.geometry);
+    QCOMPARE(AppSettings::loadWindowLayout().state, saved.state);
+
+    // A layout an earlier version saved is found where it put it.
+    {
+        QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
+        file.setValue(u"window/geometry"_s, QByteArray("earlier geometry"));
+        file.setValue(u"window/state"_s, QByteArray("earlier state"));
+    }
+    QCOMPARE(AppSettings::loadWindowLayout().geometry, QByteArray("earlier geometry"));
+    QCOMPARE(AppSettings::loadWindowLayout().state, QByteArray("earlier state"));
+}
+
+void tst_SettingsDialog::windowReopensWithItsLayout()
+{
+    const AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    settings.save(); // not a first start: no settings dialog over the window
+    KeyStore store(KeyStore::Backend::SessionOnly, u"AgentLoop-test"_s);
+    MainWindow::Options options;
+    options.keyStore = &store;
+    options.persist = true;
+    options.conversationDirectory = m_workDir.filePath(u"conversations"_s);
+    options.outputDirectory = m_workDir.filePath(u"outputs"_s);
+    // A height both screens here allow; the width a restored window gets depends on the docks
+    // it has when its geometry is restored, and on the platform.
+    const int height = 500;
+    {
+        MainWindow window(settings, options);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QVERIFY(window.inspectorDock()->isVisible());
+        window.inspectorDock()->close();
+        window.resize(window.width(), height);
+        QTRY_COMPARE(window.height(), height);
+        QVERIFY(window.close());
+    }
+
+    MainWindow window(settings, options);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.start();
+    QTRY_COMPARE(window.height(), height);
+    QVERIFY(!window.inspectorDock()->isVisible());
+    QVERIFY(window.conversationsDock()->isVisible());
+    // The window's file is the settings file: the settings in it are as they were.
+    QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).baseUrl, settings.baseUrl);
 }
 
 QTEST_MAIN(tst_SettingsDialog)

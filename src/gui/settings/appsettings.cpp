@@ -37,6 +37,11 @@ QString read(const QSettings &file, const SettingSpec<QString> &setting)
     return file.value(QLatin1String(setting.key), setting.defaultValue).toString();
 }
 
+QByteArray read(const QSettings &file, const SettingSpec<QByteArray> &setting)
+{
+    return file.value(QLatin1String(setting.key), setting.defaultValue).toByteArray();
+}
+
 bool read(const QSettings &file, const SettingSpec<bool> &setting)
 {
     return file.value(QLatin1String(setting.key), setting.defaultValue).toBool();
@@ -212,6 +217,21 @@ QString AppSettings::overrideNote(const char *variable) const
 QString AppSettings::settingsFilePath()
 {
     return settingsFile()->fileName();
+}
+
+AppSettings::WindowLayout AppSettings::loadWindowLayout()
+{
+    const std::unique_ptr<QSettings> file = settingsFile();
+    // This user's own layout, never one from a system-wide file.
+    file->setFallbacksEnabled(false);
+    return {read(*file, SettingsFile::windowGeometry), read(*file, SettingsFile::windowState)};
+}
+
+void AppSettings::saveWindowLayout(const WindowLayout &layout)
+{
+    const std::unique_ptr<QSettings> file = settingsFile();
+    write(*file, SettingsFile::windowGeometry, layout.geometry);
+    write(*file, SettingsFile::windowState, layout.state);
 }
 
 } // namespace Gui

@@ -2,6 +2,7 @@
 
 #include "provider/chatclient.h"
 
+#include <QByteArray>
 #include <QMap>
 #include <QMetaType>
 #include <QProcessEnvironment>
@@ -55,6 +56,8 @@ constexpr SettingSpec<int> maxTurns{"agent/maxTurns", 20, 1, 200};
 const SettingSpec<QString> workspace{"agent/workspace", {}}; // empty: the home folder
 // Nothing stored yet: a first start, which shows the demo.
 constexpr SettingSpec<bool> demoMode{"agent/demoMode", true};
+const SettingSpec<QByteArray> windowGeometry{"window/geometry", {}};
+const SettingSpec<QByteArray> windowState{"window/state", {}};
 } // namespace SettingsFile
 
 // The desktop app's settings, kept with QSettings in an INI file (organization "AgentLoop",
@@ -132,6 +135,20 @@ struct AppSettings
     QString overrideNote(const char *variable) const;
 
     static QString settingsFilePath();
+
+    // The main window's size, position and docks, kept in the same file (under window/).
+    struct WindowLayout
+    {
+        QByteArray geometry; // QWidget::saveGeometry()
+        QByteArray state;    // QMainWindow::saveState(stateVersion)
+
+        // Given to saveState() and restoreState(): a state saved with another version is not
+        // restored (raise it when the docks change).
+        static constexpr int stateVersion = 1;
+    };
+    // Empty when nothing is saved.
+    static WindowLayout loadWindowLayout();
+    static void saveWindowLayout(const WindowLayout &layout);
 };
 
 } // namespace Gui
