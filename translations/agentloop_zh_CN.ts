@@ -57,6 +57,25 @@
     </message>
 </context>
 <context>
+    <name>AgentLoop::KeyStore</name>
+    <message>
+        <source>This build of Agent Loop has no credential store support.</source>
+        <translation>此版本的 Agent Loop 不支持系统凭据存储。</translation>
+    </message>
+    <message>
+        <source>The credential store is turned off.</source>
+        <translation>系统凭据存储已关闭。</translation>
+    </message>
+    <message>
+        <source>The credential store did not answer within %1 s.</source>
+        <translation>系统凭据存储在 %1 秒内没有响应。</translation>
+    </message>
+    <message>
+        <source>Credential Manager error %1: %2</source>
+        <translation>凭据管理器错误 %1:%2</translation>
+    </message>
+</context>
+<context>
     <name>ChatClient</name>
     <message>
         <source>Network error: %1</source>
@@ -1246,25 +1265,6 @@ Started %2</source>
     <message>
         <source>Type</source>
         <translation>类型</translation>
-    </message>
-</context>
-<context>
-    <name>Gui::KeyStore</name>
-    <message>
-        <source>This build of Agent Loop has no credential store support.</source>
-        <translation>此版本的 Agent Loop 不支持系统凭据存储。</translation>
-    </message>
-    <message>
-        <source>The credential store is turned off.</source>
-        <translation>系统凭据存储已关闭。</translation>
-    </message>
-    <message>
-        <source>The credential store did not answer within %1 s.</source>
-        <translation>系统凭据存储在 %1 秒内没有响应。</translation>
-    </message>
-    <message>
-        <source>Credential Manager error %1: %2</source>
-        <translation>凭据管理器错误 %1:%2</translation>
     </message>
 </context>
 <context>

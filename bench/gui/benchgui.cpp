@@ -15,7 +15,7 @@
 #include "tools/commandrunner.h"
 #include "fakechatserver.h"
 #include "base/i18n.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 #include "mainwindow.h"
 #include "chat/promptedit.h"
 #include "tools/shelltool.h"
@@ -66,7 +66,7 @@ void settle(std::chrono::milliseconds duration)
 struct Window
 {
     explicit Window(Gui::AppSettings settings)
-        : keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-bench"_s)
+        : keyStore(AgentLoop::KeyStore::Backend::SessionOnly, u"agentloop-bench"_s)
     {
         settings.workspace = workspace.path();
         MainWindow::Options options;
@@ -92,7 +92,7 @@ struct Window
         return settings;
     }
 
-    Gui::KeyStore keyStore;
+    AgentLoop::KeyStore keyStore;
     QTemporaryDir workspace;
     QTemporaryDir conversations;
     std::unique_ptr<MainWindow> window;
@@ -535,7 +535,7 @@ int startupChild(QApplication &app)
     installTranslations(app);
     QTemporaryDir conversations;
     QTemporaryDir workspace;
-    Gui::KeyStore keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-bench"_s);
+    AgentLoop::KeyStore keyStore(AgentLoop::KeyStore::Backend::SessionOnly, u"agentloop-bench"_s);
     Gui::AppSettings settings = Window::demoSettings();
     settings.workspace = workspace.path();
     MainWindow::Options options;

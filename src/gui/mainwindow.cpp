@@ -10,9 +10,9 @@
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationpanel.h"
 #include "inspector/inspector.h"
-#include "keystore.h"
 #include "settings/settingsdialog.h"
 #include "showntext.h"
+#include "storage/keystore.h"
 
 #include <QCloseEvent>
 #include <QDir>
@@ -24,20 +24,16 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSettings>
 #include <QTableView>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 using AgentLoop::AgentController;
+using AgentLoop::KeyStore;
 
 namespace Gui {
 
 namespace {
-
-const QString geometryKey = u"window/geometry"_s;
-const QString stateKey = u"window/state"_s;
-constexpr int layoutVersion = 1;
 
 QDockWidget *dock(const QString &title, const QString &objectName, QWidget *content, QWidget *parent)
 {
@@ -365,18 +361,17 @@ void MainWindow::saveLayout() const
 {
     if (!m_options.persist || !m_started)
         return;
-    QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
-    file.setValue(geometryKey, saveGeometry());
-    file.setValue(stateKey, saveState(layoutVersion));
+    AppSettings::saveWindowLayout(
+            {saveGeometry(), saveState(AppSettings::WindowLayout::stateVersion)});
 }
 
 void MainWindow::restoreLayout()
 {
     if (!m_options.persist)
         return;
-    const QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
-    restoreGeometry(file.value(geometryKey).toByteArray());
-    restoreState(file.value(stateKey).toByteArray(), layoutVersion);
+    const AppSettings::WindowLayout layout = AppSettings::loadWindowLayout();
+    restoreGeometry(layout.geometry);
+    restoreState(layout.state, AppSettings::WindowLayout::stateVersion);
 }
 
 void MainWindow::updateActions()

@@ -17,6 +17,10 @@ class QDockWidget;
 class QFileDialog;
 class QPushButton;
 
+namespace AgentLoop {
+class KeyStore;
+}
+
 namespace Gui {
 
 class ApprovalPrompt;
@@ -24,7 +28,6 @@ class ChatView;
 class ConversationListModel;
 class ConversationPanel;
 class Inspector;
-class KeyStore;
 class PromptEdit;
 class SettingsDialog;
 
@@ -41,7 +44,7 @@ public:
         // Runs the shell tool's commands; null: a ProcessCommandRunner.
         std::shared_ptr<AgentLoop::CommandRunner> commandRunner;
         // Where the API key is kept; null: the system's credential store.
-        KeyStore *keyStore = nullptr;
+        AgentLoop::KeyStore *keyStore = nullptr;
         // Whether the window's size and dock layout are restored at start() and saved on close.
         bool persist = true;
         // Where conversations are saved; empty: ConversationStore::defaultDirectory().
@@ -131,8 +134,8 @@ private:
     // Settings given during a run: the session applies them at its end, and so does the window.
     std::optional<AppSettings> m_pendingSettings;
     Options m_options;
-    std::unique_ptr<KeyStore> m_ownKeyStore;
-    KeyStore *m_keyStore = nullptr;
+    std::unique_ptr<AgentLoop::KeyStore> m_ownKeyStore;
+    AgentLoop::KeyStore *m_keyStore = nullptr;
 
     RunFeed *m_feed;
     ChatView *m_chatView;

@@ -5,7 +5,7 @@
 #include "storage/conversationstore.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 #include "longoutput.h"
 #include "mainwindow.h"
 #include "chat/promptedit.h"
@@ -105,7 +105,7 @@ QString writeConversation(const QString &directory,
 struct Fixture
 {
     explicit Fixture(const QString &directory = {})
-        : keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-tests"_s)
+        : keyStore(AgentLoop::KeyStore::Backend::SessionOnly, u"agentloop-tests"_s)
     {
         server.setRequiredApiKey(apiKey.toLatin1());
         storeDirectory = directory.isEmpty() ? store.filePath(u"conversations"_s) : directory;
@@ -149,7 +149,7 @@ struct Fixture
 
     QListView *list() const { return window->conversationPanel()->listView(); }
 
-    Gui::KeyStore keyStore;
+    AgentLoop::KeyStore keyStore;
     FakeChatServer server;
     QTemporaryDir store;
     QString storeDirectory;

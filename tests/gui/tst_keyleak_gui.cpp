@@ -18,7 +18,7 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "inspector/inspector.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 #include "leaksearch.h"
 #include "mainwindow.h"
 #include "chat/promptedit.h"
@@ -74,7 +74,8 @@ private:
     QString m_key;
     QString m_copies; // where the copied texts are written
     QStringList m_clipboardTexts;
-    Gui::KeyStore m_keyStore{Gui::KeyStore::Backend::SessionOnly, u"agentloop-leak-test"_s};
+    AgentLoop::KeyStore m_keyStore{AgentLoop::KeyStore::Backend::SessionOnly,
+                                   u"agentloop-leak-test"_s};
     FakeChatServer m_server;
     FakeCommandRunner m_runner;
     std::unique_ptr<Gui::MainWindow> m_window;
@@ -318,7 +319,7 @@ void tst_KeyLeakGui::copyEverythingShown()
 
 void tst_KeyLeakGui::saveSettingsAndClose()
 {
-    QSignalSpy written(&m_keyStore, &Gui::KeyStore::keyWritten);
+    QSignalSpy written(&m_keyStore, &AgentLoop::KeyStore::keyWritten);
     m_window->settings().save(m_keyStore);
     QTRY_COMPARE(written.size(), 1);
     QCOMPARE(written.first().first().toBool(), false); // kept for this session only

@@ -12,7 +12,7 @@
 // Manager with an entry of its own.
 
 #include "settings/appsettings.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 
 #include <QApplication>
 #include <QDir>
@@ -33,8 +33,8 @@
 #endif
 
 using namespace Qt::StringLiterals;
+using AgentLoop::KeyStore;
 using Gui::AppSettings;
-using Gui::KeyStore;
 
 class tst_KeyStore : public QObject
 {

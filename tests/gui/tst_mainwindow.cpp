@@ -6,7 +6,7 @@
 #include "fakechatserver.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 #include "mainwindow.h"
 #include "chat/promptedit.h"
 #include "settings/settingsdialog.h"
@@ -88,7 +88,7 @@ QList<ChatItem> itemsOf(const ChatModel *model, ChatItem::Kind kind)
 struct Fixture
 {
     explicit Fixture(bool demo = false)
-        : keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-tests"_s)
+        : keyStore(AgentLoop::KeyStore::Backend::SessionOnly, u"agentloop-tests"_s)
     {
         server.setRequiredApiKey(apiKey.toLatin1());
         Gui::AppSettings settings;
@@ -123,7 +123,7 @@ struct Fixture
 
     QString marker() const { return workspace.filePath(u"marker.txt"_s); }
 
-    Gui::KeyStore keyStore;
+    AgentLoop::KeyStore keyStore;
     FakeChatServer server;
     // Spaces and non-ASCII characters, as in a user's real folder names.
     QTemporaryDir workspace{QDir::tempPath() + u"/Agent Loop 工作区-XXXXXX"_s};

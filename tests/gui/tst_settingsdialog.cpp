@@ -2,14 +2,16 @@
 #include "protocol/completion.h"
 #include "storage/config.h"
 #include "fakechatserver.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 #include "settings/settingsdialog.h"
+#include "mainwindow.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QGroupBox>
 #include <QLabel>
@@ -30,6 +32,7 @@
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using namespace Gui;
+using AgentLoop::KeyStore;
 
 namespace {
 
@@ -50,7 +53,14 @@ QWidget *nextTabStop(QWidget *widget)
     return next;
 }
 
+// A number in the settings file, as a test row names it: its declaration and the field it sets.
+using NumberSetting = const SettingSpec<int> *;
+using NumberField = int AppSettings::*;
+
 } // namespace
+
+Q_DECLARE_METATYPE(NumberSetting)
+Q_DECLARE_METATYPE(NumberField)
 
 class tst_SettingsDialog : public QObject
 {
@@ -82,6 +92,14 @@ private slots:
     void outOfRangeAnswerLimitsInTheFileAreClamped();
     void testConnectionKeepsToTheSizeLimit();
     void modelIdsAndProviderErrorsAreShownEscaped();
+    // Each number is declared once (appsettings.h), with the key, default and range it always had.
+    void declaredNumbersAreWhatTheDialogOffers_data();
+    void declaredNumbersAreWhatTheDialogOffers();
+    void outOfRangeNumbersInTheFileAreClamped_data();
+    void outOfRangeNumbersInTheFileAreClamped();
+    void settingsFileKeepsItsKeys();
+    void savedWindowLayoutComesBack();
+    void windowReopensWithItsLayout();
 
 private:
     SettingsDialog *openDialog(const AppSettings &settings, KeyStore *store);
@@ -487,8 +505,8 @@ void tst_SettingsDialog::streamAndRetriesArePersisted()
     auto *retries = child<QSpinBox>("retriesSpin");
     QVERIFY(stream->isChecked());
     QCOMPARE(retries->value(), 3);
-    QCOMPARE(retries->minimum(), AppSettings::minimumMaxRetries);
-    QCOMPARE(retries->maximum(), AppSettings::maximumMaxRetries);
+    QCOMPARE(retries->minimum(), SettingsFile::maxRetries.minimum);
+    QCOMPARE(retries->maximum(), SettingsFile::maxRetries.maximum);
     QCOMPARE(child<QLabel>("retriesLabel")->buddy(), retries);
     QVERIFY(child<QLabel>("streamNote")->isVisible()); // why one would untick it
     QVERIFY(!stream->accessibleName().isEmpty());
@@ -521,7 +539,7 @@ void tst_SettingsDialog::streamAndRetriesArePersisted()
     QSettings(AppSettings::settingsFilePath(), QSettings::IniFormat)
             .setValue(u"provider/maxRetries"_s, 99);
     QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).maxRetries,
-             AppSettings::maximumMaxRetries);
+             SettingsFile::maxRetries.maximum);
 }
 
 void tst_SettingsDialog::answerLimitsAreOfferedAndPersisted()
@@ -536,12 +554,12 @@ void tst_SettingsDialog::answerLimitsAreOfferedAndPersisted()
     auto *size = child<QSpinBox>("maxResponseSpin");
     auto *time = child<QSpinBox>("maxAnswerTimeSpin");
     QCOMPARE(size->value(), 64);
-    QCOMPARE(size->minimum(), AppSettings::minimumMaxResponseMegabytes);
-    QCOMPARE(size->maximum(), AppSettings::maximumMaxResponseMegabytes);
+    QCOMPARE(size->minimum(), SettingsFile::maxResponseMegabytes.minimum);
+    QCOMPARE(size->maximum(), SettingsFile::maxResponseMegabytes.maximum);
     QCOMPARE(size->suffix(), u" MB"_s);
     QCOMPARE(time->value(), 10);
-    QCOMPARE(time->minimum(), AppSettings::minimumMaxAnswerMinutes);
-    QCOMPARE(time->maximum(), AppSettings::maximumMaxAnswerMinutes);
+    QCOMPARE(time->minimum(), SettingsFile::maxAnswerMinutes.minimum);
+    QCOMPARE(time->maximum(), SettingsFile::maxAnswerMinutes.maximum);
     QCOMPARE(time->suffix(), u" min"_s);
     QCOMPARE(child<QLabel>("maxResponseLabel")->buddy(), size);
     QCOMPARE(child<QLabel>("maxAnswerTimeLabel")->buddy(), time);
@@ -577,16 +595,16 @@ void tst_SettingsDialog::outOfRangeAnswerLimitsInTheFileAreClamped()
         file.setValue(u"provider/maxAnswerMinutes"_s, 999999);
     }
     AppSettings settings = AppSettings::load(emptyEnvironment(), m_workDir.path());
-    QCOMPARE(settings.maxResponseMegabytes, AppSettings::minimumMaxResponseMegabytes);
-    QCOMPARE(settings.maxAnswerMinutes, AppSettings::maximumMaxAnswerMinutes);
+    QCOMPARE(settings.maxResponseMegabytes, SettingsFile::maxResponseMegabytes.minimum);
+    QCOMPARE(settings.maxAnswerMinutes, SettingsFile::maxAnswerMinutes.maximum);
     {
         QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
         file.setValue(u"provider/maxResponseMegabytes"_s, 999999);
         file.setValue(u"provider/maxAnswerMinutes"_s, -3);
     }
     settings = AppSettings::load(emptyEnvironment(), m_workDir.path());
-    QCOMPARE(settings.maxResponseMegabytes, AppSettings::maximumMaxResponseMegabytes);
-    QCOMPARE(settings.maxAnswerMinutes, AppSettings::minimumMaxAnswerMinutes);
+    QCOMPARE(settings.maxResponseMegabytes, SettingsFile::maxResponseMegabytes.maximum);
+    QCOMPARE(settings.maxAnswerMinutes, SettingsFile::maxAnswerMinutes.minimum);
 }
 
 // "Test connection" asks with the limits entered: a provider whose model list is larger than
@@ -643,6 +661,180 @@ void tst_SettingsDialog::modelIdsAndProviderErrorsAreShownEscaped()
     QVERIFY2(result->text().startsWith(u"HTTP 400: <b>No</b> ⟨U+202E⟩yek"_s),
              qPrintable(result->text()));
     QVERIFY(!result->text().contains(QChar(u'\x202E')));
+}
+
+void tst_SettingsDialog::declaredNumbersAreWhatTheDialogOffers_data()
+{
+    QTest::addColumn<NumberSetting>("setting");
+    QTest::addColumn<NumberField>("field");
+    QTest::addColumn<QString>("spinName");
+    // As settings files already hold them.
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<int>("defaultValue");
+    QTest::addColumn<int>("minimum");
+    QTest::addColumn<int>("maximum");
+    QTest::newRow("max turns") << &SettingsFile::maxTurns << &AppSettings::maxTurns
+                               << u"maxTurnsSpin"_s << u"agent/maxTurns"_s << 20 << 1 << 200;
+    QTest::newRow("request timeout")
+            << &SettingsFile::requestTimeoutSeconds << &AppSettings::requestTimeoutSeconds
+            << u"timeoutSpin"_s << u"provider/requestTimeoutSeconds"_s << 120 << 5 << 3600;
+    QTest::newRow("retries") << &SettingsFile::maxRetries << &AppSettings::maxRetries
+                             << u"retriesSpin"_s << u"provider/maxRetries"_s << 3 << 0 << 10;
+    QTest::newRow("answer size") << &SettingsFile::maxResponseMegabytes
+                                 << &AppSettings::maxResponseMegabytes << u"maxResponseSpin"_s
+                                 << u"provider/maxResponseMegabytes"_s << 64 << 1 << 1024;
+    QTest::newRow("answer time") << &SettingsFile::maxAnswerMinutes
+                                 << &AppSettings::maxAnswerMinutes << u"maxAnswerTimeSpin"_s
+                                 << u"provider/maxAnswerMinutes"_s << 10 << 1 << 1440;
+}
+
+void tst_SettingsDialog::declaredNumbersAreWhatTheDialogOffers()
+{
+    QFETCH(NumberSetting, setting);
+    QFETCH(NumberField, field);
+    QFETCH(QString, spinName);
+    QFETCH(QString, key);
+    QFETCH(int, defaultValue);
+    QFETCH(int, minimum);
+    QFETCH(int, maximum);
+    QCOMPARE(QString::fromLatin1(setting->key), key);
+    QCOMPARE(setting->defaultValue, defaultValue);
+    QCOMPARE(setting->minimum, minimum);
+    QCOMPARE(setting->maximum, maximum);
+    QCOMPARE(AppSettings().*field, defaultValue);
+
+    // A first start, nothing in the file: the dialog shows the default and offers the range.
+    const AppSettings firstStart = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(firstStart.*field, defaultValue);
+    openDialog(firstStart, nullptr);
+    auto *spin = m_dialog->findChild<QSpinBox *>(spinName);
+    QVERIFY(spin);
+    QCOMPARE(spin->value(), defaultValue);
+    QCOMPARE(spin->minimum(), minimum);
+    QCOMPARE(spin->maximum(), maximum);
+
+    // Either end of the range is kept under the key, and comes back.
+    for (const int chosen : {minimum, maximum}) {
+        openDialog(AppSettings::load(emptyEnvironment(), m_workDir.path()), nullptr);
+        m_dialog->findChild<QSpinBox *>(spinName)->setValue(chosen);
+        clickOk();
+        QCOMPARE(QSettings(AppSettings::settingsFilePath(), QSettings::IniFormat).value(key).toInt(),
+                 chosen);
+        QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).*field, chosen);
+    }
+}
+
+void tst_SettingsDialog::outOfRangeNumbersInTheFileAreClamped_data()
+{
+    declaredNumbersAreWhatTheDialogOffers_data();
+}
+
+void tst_SettingsDialog::outOfRangeNumbersInTheFileAreClamped()
+{
+    QFETCH(NumberField, field);
+    QFETCH(QString, spinName);
+    QFETCH(QString, key);
+    QFETCH(int, minimum);
+    QFETCH(int, maximum);
+    const auto loadedFrom = [&](int stored) {
+        QSettings(AppSettings::settingsFilePath(), QSettings::IniFormat).setValue(key, stored);
+        return AppSettings::load(emptyEnvironment(), m_workDir.path());
+    };
+
+    QCOMPARE(loadedFrom(minimum - 1).*field, minimum);
+    QCOMPARE(loadedFrom(-1000000).*field, minimum);
+    QCOMPARE(loadedFrom(maximum + 1).*field, maximum);
+    const AppSettings tooLarge = loadedFrom(1000000);
+    QCOMPARE(tooLarge.*field, maximum);
+    openDialog(tooLarge, nullptr);
+    QCOMPARE(m_dialog->findChild<QSpinBox *>(spinName)->value(), maximum);
+}
+
+void tst_SettingsDialog::settingsFileKeepsItsKeys()
+{
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    settings.storeKeyInPlainText = true;
+    settings.save();
+    AppSettings::saveWindowLayout({QByteArray("geometry"), QByteArray("state")});
+
+    QStringList keys = QSettings(AppSettings::settingsFilePath(), QSettings::IniFormat).allKeys();
+    keys.sort();
+    const QStringList expected{u"agent/demoMode"_s,
+                               u"agent/maxTurns"_s,
+                               u"agent/workspace"_s,
+                               u"provider/apiKey"_s,
+                               u"provider/baseUrl"_s,
+                               u"provider/maxAnswerMinutes"_s,
+                               u"provider/maxResponseMegabytes"_s,
+                               u"provider/maxRetries"_s,
+                               u"provider/model"_s,
+                               u"provider/requestTimeoutSeconds"_s,
+                               u"provider/storeKeyInPlainText"_s,
+                               u"provider/stream"_s,
+                               u"window/geometry"_s,
+                               u"window/state"_s};
+    QCOMPARE(keys, expected);
+}
+
+void tst_SettingsDialog::savedWindowLayoutComesBack()
+{
+    QVERIFY(AppSettings::loadWindowLayout().geometry.isEmpty());
+    QVERIFY(AppSettings::loadWindowLayout().state.isEmpty());
+
+    const AppSettings::WindowLayout saved{QByteArray("\x01\xd9\xd0\xcb\x00\x03", 6),
+                                          QByteArray("\x00\x00\x00\xff\x00", 5)};
+    AppSettings::saveWindowLayout(saved);
+    QCOMPARE(AppSettings::loadWindowLayout().geometry, saved.geometry);
+    QCOMPARE(AppSettings::loadWindowLayout().state, saved.state);
+    // Saving the settings leaves the layout alone.
+    configured(u"https://api.openai.com/v1"_s).save();
+    QCOMPARE(AppSettings::loadWindowLayout().geometry, saved.geometry);
+    QCOMPARE(AppSettings::loadWindowLayout().state, saved.state);
+
+    // A layout an earlier version saved is found where it put it.
+    {
+        QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
+        file.setValue(u"window/geometry"_s, QByteArray("earlier geometry"));
+        file.setValue(u"window/state"_s, QByteArray("earlier state"));
+    }
+    QCOMPARE(AppSettings::loadWindowLayout().geometry, QByteArray("earlier geometry"));
+    QCOMPARE(AppSettings::loadWindowLayout().state, QByteArray("earlier state"));
+}
+
+void tst_SettingsDialog::windowReopensWithItsLayout()
+{
+    const AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    settings.save(); // not a first start: no settings dialog over the window
+    KeyStore store(KeyStore::Backend::SessionOnly, u"AgentLoop-test"_s);
+    MainWindow::Options options;
+    options.keyStore = &store;
+    options.persist = true;
+    options.conversationDirectory = m_workDir.filePath(u"conversations"_s);
+    options.outputDirectory = m_workDir.filePath(u"outputs"_s);
+    // A height both screens here allow; the width a restored window gets depends on the docks
+    // it has when its geometry is restored, and on the platform.
+    const int height = 500;
+    {
+        MainWindow window(settings, options);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.start();
+        QVERIFY(window.inspectorDock()->isVisible());
+        window.inspectorDock()->close();
+        window.resize(window.width(), height);
+        QTRY_COMPARE(window.height(), height);
+        QVERIFY(window.close());
+    }
+
+    MainWindow window(settings, options);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.start();
+    QTRY_COMPARE(window.height(), height);
+    QVERIFY(!window.inspectorDock()->isVisible());
+    QVERIFY(window.conversationsDock()->isVisible());
+    // The window's file is the settings file: the settings in it are as they were.
+    QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).baseUrl, settings.baseUrl);
 }
 
 QTEST_MAIN(tst_SettingsDialog)

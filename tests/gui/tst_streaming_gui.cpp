@@ -10,7 +10,7 @@
 #include "fakechatserver.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 #include "mainwindow.h"
 #include "chat/promptedit.h"
 #include "settings/settingsdialog.h"
@@ -84,7 +84,7 @@ QList<int> rowsOf(const ChatModel *model, ChatItem::Kind kind)
 struct Fixture
 {
     explicit Fixture(bool stream = true)
-        : keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-streaming-tests"_s)
+        : keyStore(AgentLoop::KeyStore::Backend::SessionOnly, u"agentloop-streaming-tests"_s)
     {
         server.setRequiredApiKey(apiKey.toLatin1());
         Gui::AppSettings settings;
@@ -119,7 +119,7 @@ struct Fixture
 
     ChatModel *chat() const { return window->chatModel(); }
 
-    Gui::KeyStore keyStore;
+    AgentLoop::KeyStore keyStore;
     FakeChatServer server;
     QTemporaryDir workspace;
     std::unique_ptr<MainWindow> window;

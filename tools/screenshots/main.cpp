@@ -10,7 +10,7 @@
 #include "storage/conversationstore.h"
 #include "base/i18n.h"
 #include "inspector/inspector.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 #include "mainwindow.h"
 #include "chat/promptedit.h"
 #include "settings/settingsdialog.h"
@@ -319,7 +319,8 @@ int main(int argc, char *argv[])
     Gui::AppSettings settings;
     settings.demoMode = true;
     settings.workspace = workspace;
-    Gui::KeyStore keyStore(Gui::KeyStore::Backend::SessionOnly, u"agentloop-screenshots"_s);
+    AgentLoop::KeyStore keyStore(AgentLoop::KeyStore::Backend::SessionOnly,
+                                 u"agentloop-screenshots"_s);
     Gui::MainWindow::Options options;
     options.keyStore = &keyStore;
     options.persist = false;

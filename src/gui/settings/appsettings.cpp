@@ -3,14 +3,13 @@
 #include "storage/config.h"
 #include "provider/demoprovider.h"
 #include "base/environmentscrub.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QSettings>
 
-#include <algorithm>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -24,19 +23,6 @@ struct AppSettingsText
     Q_DECLARE_TR_FUNCTIONS(Gui::AppSettings)
 };
 
-const QString baseUrlKey = u"provider/baseUrl"_s;
-const QString modelKey = u"provider/model"_s;
-const QString apiKeyKey = u"provider/apiKey"_s;
-const QString plainTextKey = u"provider/storeKeyInPlainText"_s;
-const QString timeoutKey = u"provider/requestTimeoutSeconds"_s;
-const QString streamKey = u"provider/stream"_s;
-const QString maxRetriesKey = u"provider/maxRetries"_s;
-const QString maxResponseKey = u"provider/maxResponseMegabytes"_s;
-const QString maxAnswerTimeKey = u"provider/maxAnswerMinutes"_s;
-const QString maxTurnsKey = u"agent/maxTurns"_s;
-const QString workspaceKey = u"agent/workspace"_s;
-const QString demoModeKey = u"agent/demoMode"_s;
-
 // INI everywhere (not the Windows registry): a file the user can read, back up and search.
 std::unique_ptr<QSettings> settingsFile()
 {
@@ -44,6 +30,32 @@ std::unique_ptr<QSettings> settingsFile()
                                        QSettings::UserScope,
                                        u"AgentLoop"_s,
                                        u"Agent Loop"_s);
+}
+
+QString read(const QSettings &file, const SettingSpec<QString> &setting)
+{
+    return file.value(QLatin1String(setting.key), setting.defaultValue).toString();
+}
+
+QByteArray read(const QSettings &file, const SettingSpec<QByteArray> &setting)
+{
+    return file.value(QLatin1String(setting.key), setting.defaultValue).toByteArray();
+}
+
+bool read(const QSettings &file, const SettingSpec<bool> &setting)
+{
+    return file.value(QLatin1String(setting.key), setting.defaultValue).toBool();
+}
+
+int read(const QSettings &file, const SettingSpec<int> &setting)
+{
+    return setting.bounded(file.value(QLatin1String(setting.key), setting.defaultValue).toInt());
+}
+
+template<typename T>
+void write(QSettings &file, const SettingSpec<T> &setting, const T &value)
+{
+    file.setValue(QLatin1String(setting.key), value);
 }
 
 } // namespace
@@ -62,28 +74,18 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
 {
     const std::unique_ptr<QSettings> file = settingsFile();
     AppSettings settings;
-    settings.baseUrl = file->value(baseUrlKey).toString();
-    settings.model = file->value(modelKey).toString();
-    settings.storeKeyInPlainText = file->value(plainTextKey, false).toBool();
+    settings.baseUrl = read(*file, SettingsFile::baseUrl);
+    settings.model = read(*file, SettingsFile::model);
+    settings.storeKeyInPlainText = read(*file, SettingsFile::storeKeyInPlainText);
     if (settings.storeKeyInPlainText)
-        settings.apiKey = file->value(apiKeyKey).toString();
-    settings.requestTimeoutSeconds = std::clamp(file->value(timeoutKey, 120).toInt(),
-                                                minimumTimeoutSeconds,
-                                                maximumTimeoutSeconds);
-    settings.stream = file->value(streamKey, true).toBool();
-    settings.maxRetries = std::clamp(file->value(maxRetriesKey, 3).toInt(),
-                                     minimumMaxRetries,
-                                     maximumMaxRetries);
-    settings.maxResponseMegabytes = std::clamp(file->value(maxResponseKey, 64).toInt(),
-                                               minimumMaxResponseMegabytes,
-                                               maximumMaxResponseMegabytes);
-    settings.maxAnswerMinutes = std::clamp(file->value(maxAnswerTimeKey, 10).toInt(),
-                                           minimumMaxAnswerMinutes,
-                                           maximumMaxAnswerMinutes);
-    settings.maxTurns = std::clamp(file->value(maxTurnsKey, 20).toInt(),
-                                   minimumMaxTurns,
-                                   maximumMaxTurns);
-    settings.workspace = file->value(workspaceKey).toString();
+        settings.apiKey = read(*file, SettingsFile::apiKey);
+    settings.requestTimeoutSeconds = read(*file, SettingsFile::requestTimeoutSeconds);
+    settings.stream = read(*file, SettingsFile::stream);
+    settings.maxRetries = read(*file, SettingsFile::maxRetries);
+    settings.maxResponseMegabytes = read(*file, SettingsFile::maxResponseMegabytes);
+    settings.maxAnswerMinutes = read(*file, SettingsFile::maxAnswerMinutes);
+    settings.maxTurns = read(*file, SettingsFile::maxTurns);
+    settings.workspace = read(*file, SettingsFile::workspace);
     if (settings.workspace.isEmpty())
         settings.workspace = QDir::homePath();
 
@@ -118,7 +120,7 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
 
     // A shell that sets all three means "use this provider", whatever was chosen before.
     const bool environmentComplete = settings.environmentOverrides.size() == 3;
-    settings.demoMode = environmentComplete ? false : file->value(demoModeKey, true).toBool();
+    settings.demoMode = environmentComplete ? false : read(*file, SettingsFile::demoMode);
     return settings;
 }
 
@@ -126,28 +128,28 @@ void AppSettings::save() const
 {
     const std::unique_ptr<QSettings> file = settingsFile();
     if (!isInherited(AgentLoop::baseUrlVariable, baseUrl))
-        file->setValue(baseUrlKey, baseUrl.trimmed());
+        write(*file, SettingsFile::baseUrl, baseUrl.trimmed());
     if (!isInherited(AgentLoop::modelVariable, model))
-        file->setValue(modelKey, model.trimmed());
-    file->setValue(plainTextKey, storeKeyInPlainText);
+        write(*file, SettingsFile::model, model.trimmed());
+    write(*file, SettingsFile::storeKeyInPlainText, storeKeyInPlainText);
     if (!storeKeyInPlainText)
-        file->remove(apiKeyKey);
+        file->remove(QLatin1String(SettingsFile::apiKey.key));
     else if (!isInherited(AgentLoop::apiKeyVariable, apiKey))
-        file->setValue(apiKeyKey, apiKey.trimmed());
-    file->setValue(timeoutKey, requestTimeoutSeconds);
-    file->setValue(streamKey, stream);
-    file->setValue(maxRetriesKey, maxRetries);
-    file->setValue(maxResponseKey, maxResponseMegabytes);
-    file->setValue(maxAnswerTimeKey, maxAnswerMinutes);
-    file->setValue(maxTurnsKey, maxTurns);
-    file->setValue(workspaceKey, workspace);
-    file->setValue(demoModeKey, demoMode);
+        write(*file, SettingsFile::apiKey, apiKey.trimmed());
+    write(*file, SettingsFile::requestTimeoutSeconds, requestTimeoutSeconds);
+    write(*file, SettingsFile::stream, stream);
+    write(*file, SettingsFile::maxRetries, maxRetries);
+    write(*file, SettingsFile::maxResponseMegabytes, maxResponseMegabytes);
+    write(*file, SettingsFile::maxAnswerMinutes, maxAnswerMinutes);
+    write(*file, SettingsFile::maxTurns, maxTurns);
+    write(*file, SettingsFile::workspace, workspace);
+    write(*file, SettingsFile::demoMode, demoMode);
     file->sync();
     // Owner-only on Unix: the file may hold a key the user chose to keep there.
     QFile::setPermissions(file->fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }
 
-void AppSettings::save(KeyStore &keyStore) const
+void AppSettings::save(AgentLoop::KeyStore &keyStore) const
 {
     save();
     if (isInherited(AgentLoop::apiKeyVariable, apiKey))
@@ -225,6 +227,21 @@ QString AppSettings::overrideNote(const char *variable) const
 QString AppSettings::settingsFilePath()
 {
     return settingsFile()->fileName();
+}
+
+AppSettings::WindowLayout AppSettings::loadWindowLayout()
+{
+    const std::unique_ptr<QSettings> file = settingsFile();
+    // This user's own layout, never one from a system-wide file.
+    file->setFallbacksEnabled(false);
+    return {read(*file, SettingsFile::windowGeometry), read(*file, SettingsFile::windowState)};
+}
+
+void AppSettings::saveWindowLayout(const WindowLayout &layout)
+{
+    const std::unique_ptr<QSettings> file = settingsFile();
+    write(*file, SettingsFile::windowGeometry, layout.geometry);
+    write(*file, SettingsFile::windowState, layout.state);
 }
 
 } // namespace Gui

@@ -2,15 +2,63 @@
 
 #include "agent/agentsession.h"
 
+#include <QByteArray>
 #include <QMap>
 #include <QMetaType>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
+
+namespace AgentLoop {
+class KeyStore;
+}
+
 namespace Gui {
 
-class KeyStore;
+// One entry of the settings file: the key it is stored under and the value it has when the file
+// has none.
+template<typename T>
+struct SettingSpec
+{
+    const char *key;
+    T defaultValue;
+};
+
+// A whole number chosen from a range: the dialog offers exactly this range, and load() clamps a
+// value outside it (a hand-edited file) into it.
+template<>
+struct SettingSpec<int>
+{
+    const char *key;
+    int defaultValue;
+    int minimum;
+    int maximum;
+
+    constexpr int bounded(int value) const { return std::clamp(value, minimum, maximum); }
+};
+
+// Every entry of the settings file, declared once and named after AppSettings' fields:
+// AppSettings' defaults, load(), save() and the settings dialog all read them, so they cannot
+// drift apart.
+namespace SettingsFile {
+const SettingSpec<QString> baseUrl{"provider/baseUrl", {}};
+const SettingSpec<QString> model{"provider/model", {}};
+const SettingSpec<QString> apiKey{"provider/apiKey", {}};
+constexpr SettingSpec<bool> storeKeyInPlainText{"provider/storeKeyInPlainText", false};
+constexpr SettingSpec<int> requestTimeoutSeconds{"provider/requestTimeoutSeconds", 120, 5, 3600};
+constexpr SettingSpec<bool> stream{"provider/stream", true};
+constexpr SettingSpec<int> maxRetries{"provider/maxRetries", 3, 0, 10};
+constexpr SettingSpec<int> maxResponseMegabytes{"provider/maxResponseMegabytes", 64, 1, 1024};
+constexpr SettingSpec<int> maxAnswerMinutes{"provider/maxAnswerMinutes", 10, 1, 1440};
+constexpr SettingSpec<int> maxTurns{"agent/maxTurns", 20, 1, 200};
+const SettingSpec<QString> workspace{"agent/workspace", {}}; // empty: the home folder
+// Nothing stored yet: a first start, which shows the demo.
+constexpr SettingSpec<bool> demoMode{"agent/demoMode", true};
+const SettingSpec<QByteArray> windowGeometry{"window/geometry", {}};
+const SettingSpec<QByteArray> windowState{"window/state", {}};
+} // namespace SettingsFile
 
 // The desktop app's settings, kept with QSettings in an INI file (organization "AgentLoop",
 // application "Agent Loop"; settingsFilePath() says where) on every platform, so that what is on
@@ -24,30 +72,31 @@ class KeyStore;
 // The API key is not in the file unless storeKeyInPlainText is set. Otherwise it lives in the
 // credential store, which answers asynchronously: load() leaves apiKey empty when the key is in
 // the store (keyIsInStore()), and the caller fills it in when KeyStore::keyRead() arrives (see
-// keystore.h). Until then isConfigured() is false.
+// storage/keystore.h). Until then isConfigured() is false.
 struct AppSettings
 {
     QString baseUrl;
     QString apiKey;
     QString model;
-    int maxTurns = 20;
+    int maxTurns = SettingsFile::maxTurns.defaultValue;
     QString workspace;
-    int requestTimeoutSeconds = 120;
+    int requestTimeoutSeconds = SettingsFile::requestTimeoutSeconds.defaultValue;
     // Ask for the answer as Server-Sent Events and show it as it is written; off for providers
     // that reject `stream: true`.
-    bool stream = true;
+    bool stream = SettingsFile::stream.defaultValue;
     // How often a request that met a rate limit, a server error or a refused connection is sent
     // again (so at most maxRetries + 1 attempts).
-    int maxRetries = 3;
+    int maxRetries = SettingsFile::maxRetries.defaultValue;
     // The most one answer may bring, and take (however steadily it arrives), before it is given
     // up: a provider cannot exhaust memory or keep a turn going for ever.
-    int maxResponseMegabytes = 64;
-    int maxAnswerMinutes = 10;
+    int maxResponseMegabytes = SettingsFile::maxResponseMegabytes.defaultValue;
+    int maxAnswerMinutes = SettingsFile::maxAnswerMinutes.defaultValue;
     // The built-in scripted model (see demoprovider.h). On first start, with nothing stored and
-    // no complete provider in the environment, it is on.
+    // no complete provider in the environment, load() turns it on (SettingsFile::demoMode);
+    // settings made in code are not the demo unless they say so.
     bool demoMode = false;
     // Only when the user ticks it: the key goes into the settings file in plain text.
-    bool storeKeyInPlainText = false;
+    bool storeKeyInPlainText = SettingsFile::storeKeyInPlainText.defaultValue;
 
     // Names of the OPENAI_* variables that set a value, from the environment or the .env file.
     QStringList environmentOverrides;
@@ -60,17 +109,6 @@ struct AppSettings
     // Why the .env file could not be read, when it could not; the app starts anyway.
     QString loadWarning;
 
-    static constexpr int minimumMaxTurns = 1;
-    static constexpr int maximumMaxTurns = 200;
-    static constexpr int minimumTimeoutSeconds = 5;
-    static constexpr int maximumTimeoutSeconds = 3600;
-    static constexpr int minimumMaxRetries = 0;
-    static constexpr int maximumMaxRetries = 10;
-    static constexpr int minimumMaxResponseMegabytes = 1;
-    static constexpr int maximumMaxResponseMegabytes = 1024;
-    static constexpr int minimumMaxAnswerMinutes = 1;
-    static constexpr int maximumMaxAnswerMinutes = 1440;
-
     // The stored settings, then the process environment and the .env in the working directory.
     // Synchronous; the key arrives later when keyIsInStore(). load() reads this process's
     // environment and then removes OPENAI_API_KEY from it (see environmentscrub.h): call it once.
@@ -82,7 +120,7 @@ struct AppSettings
     void save() const;
     // save(), and the key to the credential store (or out of it, when it is now kept in the
     // file). Asynchronous for the key: keyStore reports with keyWritten() / keyDeleted().
-    void save(KeyStore &keyStore) const;
+    void save(AgentLoop::KeyStore &keyStore) const;
 
     // A real provider can be used: a valid base URL, a model and a key.
     bool isConfigured() const;
@@ -99,6 +137,20 @@ struct AppSettings
     QString overrideNote(const char *variable) const;
 
     static QString settingsFilePath();
+
+    // The main window's size, position and docks, kept in the same file (under window/).
+    struct WindowLayout
+    {
+        QByteArray geometry; // QWidget::saveGeometry()
+        QByteArray state;    // QMainWindow::saveState(stateVersion)
+
+        // Given to saveState() and restoreState(): a state saved with another version is not
+        // restored (raise it when the docks change).
+        static constexpr int stateVersion = 1;
+    };
+    // Empty when nothing is saved.
+    static WindowLayout loadWindowLayout();
+    static void saveWindowLayout(const WindowLayout &layout);
 };
 
 } // namespace Gui

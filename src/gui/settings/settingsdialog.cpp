@@ -22,6 +22,7 @@
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
+using AgentLoop::KeyStore;
 
 namespace Gui {
 
@@ -96,6 +97,13 @@ QString modelIdOf(const QComboBox *combo)
     return combo->currentText();
 }
 
+// The spin box offers the range the setting is declared with (appsettings.h), at value.
+void offer(QSpinBox *spin, const SettingSpec<int> &setting, int value)
+{
+    spin->setRange(setting.minimum, setting.maximum);
+    spin->setValue(value);
+}
+
 } // namespace
 
 SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, QWidget *parent)
@@ -119,19 +127,11 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     m_ui->baseUrlEdit->setText(settings.baseUrl);
     m_ui->apiKeyEdit->setText(settings.apiKey);
     m_ui->modelCombo->setEditText(settings.model);
-    m_ui->maxTurnsSpin->setRange(AppSettings::minimumMaxTurns, AppSettings::maximumMaxTurns);
-    m_ui->maxTurnsSpin->setValue(settings.maxTurns);
-    m_ui->timeoutSpin->setRange(AppSettings::minimumTimeoutSeconds,
-                                AppSettings::maximumTimeoutSeconds);
-    m_ui->timeoutSpin->setValue(settings.requestTimeoutSeconds);
-    m_ui->retriesSpin->setRange(AppSettings::minimumMaxRetries, AppSettings::maximumMaxRetries);
-    m_ui->retriesSpin->setValue(settings.maxRetries);
-    m_ui->maxResponseSpin->setRange(AppSettings::minimumMaxResponseMegabytes,
-                                    AppSettings::maximumMaxResponseMegabytes);
-    m_ui->maxResponseSpin->setValue(settings.maxResponseMegabytes);
-    m_ui->maxAnswerTimeSpin->setRange(AppSettings::minimumMaxAnswerMinutes,
-                                      AppSettings::maximumMaxAnswerMinutes);
-    m_ui->maxAnswerTimeSpin->setValue(settings.maxAnswerMinutes);
+    offer(m_ui->maxTurnsSpin, SettingsFile::maxTurns, settings.maxTurns);
+    offer(m_ui->timeoutSpin, SettingsFile::requestTimeoutSeconds, settings.requestTimeoutSeconds);
+    offer(m_ui->retriesSpin, SettingsFile::maxRetries, settings.maxRetries);
+    offer(m_ui->maxResponseSpin, SettingsFile::maxResponseMegabytes, settings.maxResponseMegabytes);
+    offer(m_ui->maxAnswerTimeSpin, SettingsFile::maxAnswerMinutes, settings.maxAnswerMinutes);
     m_ui->streamCheck->setChecked(settings.stream);
     m_ui->workspaceEdit->setText(QDir::toNativeSeparators(settings.workspace));
     m_ui->plainTextCheck->setChecked(settings.storeKeyInPlainText);

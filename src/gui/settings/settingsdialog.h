@@ -1,7 +1,7 @@
 #pragma once
 
 #include "settings/appsettings.h"
-#include "keystore.h"
+#include "storage/keystore.h"
 
 #include <QDialog>
 #include <QPointer>
@@ -35,7 +35,9 @@ class SettingsDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    SettingsDialog(const AppSettings &settings, KeyStore *keyStore, QWidget *parent = nullptr);
+    SettingsDialog(const AppSettings &settings,
+                   AgentLoop::KeyStore *keyStore,
+                   QWidget *parent = nullptr);
     ~SettingsDialog() override;
 
     // The entries as they are now, with the environment bookkeeping of the settings it opened with.
@@ -75,7 +77,7 @@ private:
 
     std::unique_ptr<Ui::SettingsDialog> m_ui;
     AppSettings m_initial;
-    QPointer<KeyStore> m_keyStore;
+    QPointer<AgentLoop::KeyStore> m_keyStore;
     AgentLoop::ChatClient *m_client = nullptr;
     QAction *m_showKeyAction = nullptr;
     bool m_valid = false;

@@ -3,11 +3,15 @@
 #include <QObject>
 #include <QString>
 
-namespace Gui {
+#include <memory>
+
+namespace AgentLoop {
+
+class KeyStoreBackend;
 
 // Keeps the API key in the operating system's credential store: Windows Credential Manager
 // through its own API, the macOS Keychain or Secret Service on Linux through QtKeychain. Never in
-// a file.
+// a file. Which store a build talks to is chosen in src/core/CMakeLists.txt (one keystore_*.cpp).
 //
 // The store is asynchronous (it may even ask the user to unlock it), so every call returns at
 // once and is answered by exactly one signal, always later (never from inside the call):
@@ -20,7 +24,7 @@ namespace Gui {
 // session: writeKey() keeps it there, readKey() returns it. Nothing is ever written to disk, and
 // QtKeychain's own insecure fallback (a plain-text QSettings file) stays off.
 //
-// Startup, together with AppSettings:
+// Startup, together with the desktop app's AppSettings:
 //   settings = AppSettings::load();                 // every field but a stored key
 //   if (settings.keyIsInStore()) {
 //       connect(keyStore, &KeyStore::keyRead, this, [this](const QString &key) {
@@ -73,21 +77,21 @@ signals:
     void keyRead(const QString &key);
     void keyWritten(bool stored);
     void keyDeleted();
-    void availabilityChanged(Gui::KeyStore::Availability availability);
+    void availabilityChanged(AgentLoop::KeyStore::Availability availability);
 
 private:
     enum class Operation { Read, Write, Delete, Probe };
 
     void start(Operation operation, const QString &key);
+    void askStore(Operation operation, const QString &key);
     void finishInMemory(Operation operation);
     void finish(Operation operation, bool ok, const QString &key);
     void setAvailability(Availability availability, const QString &reason = {});
-#if defined(AGENTLOOP_HAVE_KEYCHAIN) || defined(Q_OS_WIN)
-    void startJob(Operation operation, const QString &key);
-#endif
 
     Backend m_backend = Backend::System;
     QString m_service;
+    // The credential store this build talks to; null for SessionOnly.
+    std::unique_ptr<KeyStoreBackend> m_store;
     Availability m_availability = Availability::Unknown;
     QString m_unavailableReason;
     QString m_sessionKey;
@@ -95,4 +99,4 @@ private:
     int m_timeoutMs = 30000;
 };
 
-} // namespace Gui
+} // namespace AgentLoop
