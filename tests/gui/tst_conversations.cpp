@@ -1,14 +1,15 @@
-#include "settings/appsettings.h"
 #include "chat/chatmodel.h"
+#include "chat/promptedit.h"
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationpanel.h"
-#include "storage/conversationstore.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "keystore.h"
 #include "longoutput.h"
 #include "mainwindow.h"
-#include "chat/promptedit.h"
+#include "settings/appsettings.h"
+#include "storage/conversationstore.h"
+#include "testjson.h"
 #include "testpaths.h"
 
 #include <QAbstractButton>
@@ -63,12 +64,6 @@ QList<ChatItem> itemsOf(const ChatModel *model, ChatItem::Kind kind)
             items << model->item(row);
     }
     return items;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // The message lines of a conversation file (header lines left out).
@@ -201,7 +196,7 @@ void tst_Conversations::aRunIsSavedAsItGoes()
         // What is on disk when the provider gets the request.
         const QList<ConversationHeader> saved = ConversationStore(f.storeDirectory).list();
         if (saved.size() == 1 && atFirstRequest.isEmpty())
-            atFirstRequest = readAll(ConversationStore(f.storeDirectory).pathFor(saved[0].id));
+            atFirstRequest = readFile(ConversationStore(f.storeDirectory).pathFor(saved[0].id));
         return FakeResponse::answer(u"Hello there."_s);
     });
     f.createWindow();
@@ -217,7 +212,7 @@ void tst_Conversations::aRunIsSavedAsItGoes()
     QCOMPARE(early[0].toObject().value(u"role"_s).toString(), u"system"_s);
     QCOMPARE(early[1].toObject().value(u"role"_s).toString(), u"user"_s);
 
-    const QByteArray file = readAll(f.currentPath());
+    const QByteArray file = readFile(f.currentPath());
     QCOMPARE(messageLines(file), f.window->controller().history().toJson());
     QVERIFY(!file.contains(apiKey.toLatin1()));
 
@@ -300,7 +295,7 @@ void tst_Conversations::reopenedConversationContinues()
     QCOMPARE(sent[1].toObject().value(u"content"_s).toString(), u"What is 2 + 2?"_s);
     QCOMPARE(sent[3].toObject().value(u"content"_s).toString(), u"And doubled?"_s);
     // Continued in the same file.
-    QCOMPARE(messageLines(readAll(f.currentPath())), f.window->controller().history().toJson());
+    QCOMPARE(messageLines(readFile(f.currentPath())), f.window->controller().history().toJson());
     QCOMPARE(f.window->conversationListModel()->rowCount(), 1);
 }
 
@@ -356,12 +351,8 @@ void tst_Conversations::longOutputIsKeptWithTheConversationAndDeletedWithIt()
     Fixture f;
     f.runner = std::make_shared<ProcessCommandRunner>();
     f.createWindow();
-    const QJsonObject arguments{
-            {u"command"_s, countingCommand(f.window->settings().workspace, 100000)}};
-    f.server.script({FakeResponse::toolCall(u"call_1"_s,
-                                            u"shell"_s,
-                                            QString::fromUtf8(QJsonDocument(arguments).toJson(
-                                                    QJsonDocument::Compact))),
+    const QString command = countingCommand(f.window->settings().workspace, 100000);
+    f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(command)),
                      FakeResponse::answer(u"Counted."_s)});
     f.type(u"Count to 100000"_s);
     QMessageBox *box = nullptr;
@@ -438,13 +429,13 @@ void tst_Conversations::exportsJsonAndMarkdown()
     const QString json = out.filePath(u"messages.json"_s);
     QVERIFY(f.window->exportConversation(MainWindow::ExportFormat::MessagesJson, json).hasValue());
     QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(readAll(json), &error);
+    const QJsonDocument document = QJsonDocument::fromJson(readFile(json), &error);
     QCOMPARE(error.error, QJsonParseError::NoError);
     QCOMPARE(document.array(), f.window->controller().history().toJson());
 
     const QString markdown = out.filePath(u"conversation.md"_s);
     QVERIFY(f.window->exportConversation(MainWindow::ExportFormat::Markdown, markdown).hasValue());
-    const QString text = QString::fromUtf8(readAll(markdown));
+    const QString text = QString::fromUtf8(readFile(markdown));
     QVERIFY(text.contains(u"Export me"_s));
     QVERIFY(text.contains(u"Exported answer."_s));
     QVERIFY(!text.contains(apiKey));
@@ -553,7 +544,7 @@ void tst_Conversations::bidiInTitlesAndSavedMessagesIsShownEscaped()
     QTemporaryDir out;
     const QString markdown = out.filePath(u"conversation.md"_s);
     QVERIFY(f.window->exportConversation(MainWindow::ExportFormat::Markdown, markdown).hasValue());
-    QVERIFY(QString::fromUtf8(readAll(markdown)).contains(u"open \u202Efdp.exe"_s));
+    QVERIFY(QString::fromUtf8(readFile(markdown)).contains(u"open \u202Efdp.exe"_s));
     QCOMPARE(ConversationStore(f.storeDirectory).list().value(0).title, title);
 }
 

@@ -11,18 +11,19 @@
 // folder with QSettings::setPath, TMP and TEMP point into it, and the app's own folders
 // (QStandardPaths in test mode, under an organization name of this run alone) are searched too.
 
-#include "settings/appsettings.h"
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
-#include "storage/config.h"
+#include "chat/promptedit.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "inspector/inspector.h"
+#include "inspector/turnmodel.h"
 #include "keystore.h"
 #include "leaksearch.h"
 #include "mainwindow.h"
-#include "chat/promptedit.h"
-#include "inspector/turnmodel.h"
+#include "settings/appsettings.h"
+#include "storage/config.h"
+#include "testjson.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -107,12 +108,6 @@ QMessageBox *visibleMessageBox()
             return box;
     }
     return nullptr;
-}
-
-QString shellArguments(const QString &command)
-{
-    return QString::fromUtf8(
-            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
 }
 
 // Exports the open conversation in both formats into directory.

@@ -1,16 +1,17 @@
 #include "approvalprompt.h"
-#include "settings/appsettings.h"
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
-#include "tools/commandrunner.h"
+#include "chat/promptedit.h"
 #include "fakechatserver.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
+#include "inspector/turnmodel.h"
 #include "keystore.h"
 #include "mainwindow.h"
-#include "chat/promptedit.h"
+#include "settings/appsettings.h"
 #include "settings/settingsdialog.h"
-#include "inspector/turnmodel.h"
+#include "testjson.h"
+#include "tools/commandrunner.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -41,12 +42,6 @@ using Gui::MainWindow;
 namespace {
 
 const QString apiKey = u"sk-gui-test-secret-4f9a2c7e1b"_s;
-
-QString shellArguments(const QString &command)
-{
-    return QString::fromUtf8(
-            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
-}
 
 // A command that runs for 30 s in the shell the window uses (detectShell()'s). The other commands
 // here (echo, and > to a file) mean the same in /bin/sh, cmd.exe and PowerShell.

@@ -42,4 +42,8 @@ private:
 
 ProcessReaper &testProcessReaper();
 
+// Dead: no such process, or (Linux) a zombie its new parent, init or a subreaper, has not reaped
+// yet.
+bool processIsGone(qint64 pid);
+
 } // namespace AgentLoop
