@@ -4,6 +4,7 @@
 #include "settings/appsettings.h"
 #include "settings/settingsdialog.h"
 #include "storage/config.h"
+#include "temporarysettings.h"
 #include "testpaths.h"
 
 #include <QApplication>
@@ -21,7 +22,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -98,16 +98,14 @@ private:
         return widget;
     }
 
-    QTemporaryDir m_configDir;
+    AgentLoop::TemporarySettings m_settings;
     QTemporaryDir m_workDir;
     std::unique_ptr<SettingsDialog> m_dialog;
 };
 
 void tst_SettingsDialog::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_configDir.path());
-    QVERIFY(AppSettings::settingsFilePath().startsWith(m_configDir.path()));
+    QVERIFY(AppSettings::settingsFilePath().startsWith(m_settings.path()));
     // Only what a test sets may configure the app.
     for (const char *variable :
          {AgentLoop::baseUrlVariable, AgentLoop::apiKeyVariable, AgentLoop::modelVariable})
