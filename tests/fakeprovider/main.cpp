@@ -11,12 +11,12 @@
 // as one JSON line, exactly as received.
 
 #include "fakechatserver.h"
+#include "testjson.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 #include <cstdio>
@@ -46,11 +46,8 @@ FakeResponse answer(const RecordedRequest &request)
 {
     const QList<QJsonObject> results = request.toolMessages();
     if (results.isEmpty()) {
-        const QString arguments = QString::fromUtf8(
-                QJsonDocument(QJsonObject{{u"command"_s,
-                                           printFortyTwo(request.json()[u"tools"_s].toArray())}})
-                        .toJson(QJsonDocument::Compact));
-        return FakeResponse::toolCall(seedCallId, u"shell"_s, arguments);
+        const QString command = printFortyTwo(request.json()[u"tools"_s].toArray());
+        return FakeResponse::toolCall(seedCallId, u"shell"_s, AgentLoop::shellArguments(command));
     }
     const QJsonObject result = results.last();
     const QString output = result[u"content"_s].toString().trimmed();

@@ -1,14 +1,14 @@
-#include "settings/appsettings.h"
 #include "chat/chatmodel.h"
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationpanel.h"
-#include "storage/conversationstore.h"
 #include "fakechatserver.h"
-#include "fakecommandrunner.h"
-#include "storage/keystore.h"
 #include "longoutput.h"
 #include "mainwindow.h"
-#include "chat/promptedit.h"
+#include "mainwindowfixture.h"
+#include "settings/appsettings.h"
+#include "storage/conversationstore.h"
+#include "temporarysettings.h"
+#include "testjson.h"
 #include "testpaths.h"
 
 #include <QAbstractButton>
@@ -28,11 +28,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace AgentLoop;
@@ -43,33 +40,7 @@ using Gui::MainWindow;
 
 namespace {
 
-const QString apiKey = u"sk-conversation-test-secret-93b1"_s;
 const QString systemPrompt = u"You are a careful coding agent."_s;
-
-QMessageBox *visibleMessageBox()
-{
-    for (QWidget *widget : QApplication::topLevelWidgets()) {
-        if (auto *box = qobject_cast<QMessageBox *>(widget); box && box->isVisible())
-            return box;
-    }
-    return nullptr;
-}
-
-QList<ChatItem> itemsOf(const ChatModel *model, ChatItem::Kind kind)
-{
-    QList<ChatItem> items;
-    for (int row = 0; row < model->rowCount(); ++row) {
-        if (model->item(row).kind == kind)
-            items << model->item(row);
-    }
-    return items;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 // The message lines of a conversation file (header lines left out).
 QJsonArray messageLines(const QByteArray &bytes)
@@ -102,61 +73,36 @@ QString writeConversation(const QString &directory,
     return header->id;
 }
 
-struct Fixture
+// Conversations saved in the workspace, where each test can see and prepare them.
+MainWindowFixture::Options savingInTheWorkspace()
 {
-    explicit Fixture(const QString &directory = {})
-        : keyStore(AgentLoop::KeyStore::Backend::SessionOnly, u"agentloop-tests"_s)
-    {
-        server.setRequiredApiKey(apiKey.toLatin1());
-        storeDirectory = directory.isEmpty() ? store.filePath(u"conversations"_s) : directory;
-    }
+    MainWindowFixture::Options options;
+    options.savesInWorkspace = true;
+    return options;
+}
 
-    void createWindow()
-    {
-        Gui::AppSettings settings;
-        settings.baseUrl = server.baseUrl().toString();
-        settings.apiKey = apiKey;
-        settings.model = u"gpt-test"_s;
-        settings.workspace = store.path();
-        settings.maxTurns = 5;
-        settings.requestTimeoutSeconds = 30;
-        MainWindow::Options options;
-        options.commandRunner = runner;
-        options.keyStore = &keyStore;
-        options.persist = false;
-        options.conversationDirectory = storeDirectory;
-        options.outputDirectory = store.filePath(u"outputs"_s);
-        window = std::make_unique<MainWindow>(settings, options);
-        AgentOptions agent = window->controller().options();
-        agent.systemPrompt = systemPrompt;
-        window->controller().setOptions(agent);
-        tester = std::make_unique<QAbstractItemModelTester>(
-                window->conversationListModel(),
-                QAbstractItemModelTester::FailureReportingMode::QtTest);
-        window->show();
-    }
+// Opens the window these tests look at: its conversation list checked by a model tester for as
+// long as the list lives, its conversations begun with systemPrompt.
+void openWindow(MainWindowFixture &f)
+{
+    f.openWindow();
+    AgentOptions agent = f.window->controller().options();
+    agent.systemPrompt = systemPrompt;
+    f.window->controller().setOptions(agent);
+    new QAbstractItemModelTester(f.window->conversationListModel(),
+                                 QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                 f.window->conversationListModel());
+}
 
-    void type(const QString &prompt)
-    {
-        window->promptEdit()->setPlainText(prompt);
-        QTest::keyClick(window->promptEdit(), Qt::Key_Return);
-    }
+QString currentPath(const MainWindowFixture &f)
+{
+    return f.window->conversationStore().pathFor(f.window->currentConversationId());
+}
 
-    QString currentPath() const
-    {
-        return window->conversationStore().pathFor(window->currentConversationId());
-    }
-
-    QListView *list() const { return window->conversationPanel()->listView(); }
-
-    AgentLoop::KeyStore keyStore;
-    FakeChatServer server;
-    QTemporaryDir store;
-    QString storeDirectory;
-    std::shared_ptr<CommandRunner> runner = std::make_shared<FakeCommandRunner>();
-    std::unique_ptr<MainWindow> window;
-    std::unique_ptr<QAbstractItemModelTester> tester;
-};
+QListView *conversationList(const MainWindowFixture &f)
+{
+    return f.window->conversationPanel()->listView();
+}
 
 } // namespace
 
@@ -180,11 +126,13 @@ private slots:
     void tenThousandMessagesOpenInOneInsertion();
     void bidiInTitlesAndSavedMessagesIsShownEscaped();
     void titleFromAPromptIsShownEscaped();
+
+private:
+    TemporarySettings m_settings;
 };
 
 void tst_Conversations::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
     QApplication::setApplicationName(u"AgentLoopTests"_s);
 }
 
@@ -195,20 +143,22 @@ void tst_Conversations::init()
 
 void tst_Conversations::aRunIsSavedAsItGoes()
 {
-    Fixture f;
+    MainWindowFixture f(savingInTheWorkspace());
     QByteArray atFirstRequest;
     f.server.setHandler([&](const RecordedRequest &) {
         // What is on disk when the provider gets the request.
-        const QList<ConversationHeader> saved = ConversationStore(f.storeDirectory).list();
+        const QList<ConversationHeader> saved
+                = ConversationStore(f.windowOptions.conversationDirectory).list();
         if (saved.size() == 1 && atFirstRequest.isEmpty())
-            atFirstRequest = readAll(ConversationStore(f.storeDirectory).pathFor(saved[0].id));
+            atFirstRequest = readFile(
+                    ConversationStore(f.windowOptions.conversationDirectory).pathFor(saved[0].id));
         return FakeResponse::answer(u"Hello there."_s);
     });
-    f.createWindow();
+    openWindow(f);
     QCOMPARE(f.window->conversationsDock()->isVisible(), true);
     QCOMPARE(f.window->conversationListModel()->rowCount(), 0);
 
-    f.type(u"Say hello\nand nothing else, please"_s);
+    f.sendPasted(u"Say hello\nand nothing else, please"_s);
     QTRY_COMPARE(f.server.requests().size(), 1);
     QTRY_VERIFY(!f.window->controller().isRunning());
 
@@ -217,9 +167,9 @@ void tst_Conversations::aRunIsSavedAsItGoes()
     QCOMPARE(early[0].toObject().value(u"role"_s).toString(), u"system"_s);
     QCOMPARE(early[1].toObject().value(u"role"_s).toString(), u"user"_s);
 
-    const QByteArray file = readAll(f.currentPath());
+    const QByteArray file = readFile(currentPath(f));
     QCOMPARE(messageLines(file), f.window->controller().history().toJson());
-    QVERIFY(!file.contains(apiKey.toLatin1()));
+    QVERIFY(!file.contains(f.apiKey.toLatin1()));
 
     // The list shows it, named after the first line of the prompt, and marked as the open one.
     ConversationListModel *model = f.window->conversationListModel();
@@ -235,29 +185,34 @@ void tst_Conversations::writeErrorIsShownOnceAndTheRunGoesOn()
     QTemporaryDir dir;
     const QString unwritable = uncreatableFolder(dir.path());
     QVERIFY(!unwritable.isEmpty());
-    Fixture f(unwritable);
+    MainWindowFixture f(savingInTheWorkspace());
+    f.windowOptions.conversationDirectory = unwritable;
     f.server.script({FakeResponse::answer(u"One."_s), FakeResponse::answer(u"Two."_s)});
-    f.createWindow();
-    f.type(u"first"_s);
+    openWindow(f);
+    f.sendPasted(u"first"_s);
     QTRY_VERIFY(!f.window->controller().isRunning() && f.server.requests().size() == 1);
-    f.type(u"second"_s);
+    f.sendPasted(u"second"_s);
     QTRY_VERIFY(!f.window->controller().isRunning() && f.server.requests().size() == 2);
 
-    const QList<ChatItem> errors = itemsOf(f.window->chatModel(), ChatItem::ErrorMessage);
+    const QList<ChatItem> errors = f.items(ChatItem::ErrorMessage);
     QCOMPARE(errors.size(), 1);
     QVERIFY2(errors[0].text.contains(QDir::toNativeSeparators(unwritable)),
              qPrintable(errors[0].text));
-    QCOMPARE(itemsOf(f.window->chatModel(), ChatItem::AssistantText).size(), 2);
+    QCOMPARE(f.items(ChatItem::AssistantText).size(), 2);
 }
 
 void tst_Conversations::searchFiltersByTitle()
 {
-    Fixture f;
-    QVERIFY(!writeConversation(f.storeDirectory, u"Fix the Apple build"_s, {Message::user(u"a"_s)})
+    MainWindowFixture f(savingInTheWorkspace());
+    QVERIFY(!writeConversation(f.windowOptions.conversationDirectory,
+                               u"Fix the Apple build"_s,
+                               {Message::user(u"a"_s)})
                      .isEmpty());
-    QVERIFY(!writeConversation(f.storeDirectory, u"Refactor the parser"_s, {Message::user(u"b"_s)})
+    QVERIFY(!writeConversation(f.windowOptions.conversationDirectory,
+                               u"Refactor the parser"_s,
+                               {Message::user(u"b"_s)})
                      .isEmpty());
-    f.createWindow();
+    openWindow(f);
     QSortFilterProxyModel *proxy = f.window->conversationPanel()->proxyModel();
     QCOMPARE(proxy->rowCount(), 2);
     QTest::keyClicks(f.window->conversationPanel()->searchField(), u"aPPLE"_s);
@@ -270,29 +225,29 @@ void tst_Conversations::searchFiltersByTitle()
 
 void tst_Conversations::reopenedConversationContinues()
 {
-    Fixture f;
-    const QString id = writeConversation(f.storeDirectory,
+    MainWindowFixture f(savingInTheWorkspace());
+    const QString id = writeConversation(f.windowOptions.conversationDirectory,
                                          u"Old one"_s,
                                          {Message::system(systemPrompt),
                                           Message::user(u"What is 2 + 2?"_s),
                                           Message::assistant(u"4"_s)});
     QVERIFY(!id.isEmpty());
     f.server.script({FakeResponse::answer(u"8"_s)});
-    f.createWindow();
+    openWindow(f);
 
     // Enter on the list's item opens it.
-    QListView *list = f.list();
+    QListView *list = conversationList(f);
     list->setFocus();
     list->setCurrentIndex(list->model()->index(0, 0));
     QTest::keyClick(list, Qt::Key_Return);
     QCOMPARE(f.window->currentConversationId(), id);
     QCOMPARE(f.window->controller().history().size(), 3);
-    const QList<ChatItem> prompts = itemsOf(f.window->chatModel(), ChatItem::UserPrompt);
+    const QList<ChatItem> prompts = f.items(ChatItem::UserPrompt);
     QCOMPARE(prompts.size(), 1);
     QCOMPARE(prompts[0].text, u"What is 2 + 2?"_s);
-    QCOMPARE(itemsOf(f.window->chatModel(), ChatItem::AssistantText).size(), 1);
+    QCOMPARE(f.items(ChatItem::AssistantText).size(), 1);
 
-    f.type(u"And doubled?"_s);
+    f.sendPasted(u"And doubled?"_s);
     QTRY_COMPARE(f.server.requests().size(), 1);
     QTRY_VERIFY(!f.window->controller().isRunning());
     const QJsonArray sent = f.server.requests()[0].messages();
@@ -300,34 +255,39 @@ void tst_Conversations::reopenedConversationContinues()
     QCOMPARE(sent[1].toObject().value(u"content"_s).toString(), u"What is 2 + 2?"_s);
     QCOMPARE(sent[3].toObject().value(u"content"_s).toString(), u"And doubled?"_s);
     // Continued in the same file.
-    QCOMPARE(messageLines(readAll(f.currentPath())), f.window->controller().history().toJson());
+    QCOMPARE(messageLines(readFile(currentPath(f))), f.window->controller().history().toJson());
     QCOMPARE(f.window->conversationListModel()->rowCount(), 1);
 }
 
 void tst_Conversations::renamePersists()
 {
-    Fixture f;
-    const QString id = writeConversation(f.storeDirectory, u"Before"_s, {Message::user(u"x"_s)});
-    f.createWindow();
+    MainWindowFixture f(savingInTheWorkspace());
+    const QString id = writeConversation(f.windowOptions.conversationDirectory,
+                                         u"Before"_s,
+                                         {Message::user(u"x"_s)});
+    openWindow(f);
     ConversationListModel *model = f.window->conversationListModel();
     QVERIFY(model->setData(model->index(0), u"After"_s, Qt::EditRole));
     QCOMPARE(model->index(0).data().toString(), u"After"_s);
     f.window->reloadConversations();
     QCOMPARE(model->rowCount(), 1);
     QCOMPARE(model->index(0).data().toString(), u"After"_s);
-    QCOMPARE(ConversationStore(f.storeDirectory).list().value(0).title, u"After"_s);
+    QCOMPARE(ConversationStore(f.windowOptions.conversationDirectory).list().value(0).title,
+             u"After"_s);
 }
 
 void tst_Conversations::deleteAsksFirst()
 {
-    Fixture f;
-    const QString id = writeConversation(f.storeDirectory, u"Doomed"_s, {Message::user(u"x"_s)});
-    f.createWindow();
+    MainWindowFixture f(savingInTheWorkspace());
+    const QString id = writeConversation(f.windowOptions.conversationDirectory,
+                                         u"Doomed"_s,
+                                         {Message::user(u"x"_s)});
+    openWindow(f);
     const QString path = f.window->conversationStore().pathFor(id);
     f.window->openConversation(id);
     QCOMPARE(f.window->currentConversationId(), id);
 
-    QListView *list = f.list();
+    QListView *list = conversationList(f);
     list->setFocus();
     list->setCurrentIndex(list->model()->index(0, 0));
     QTest::keyClick(list, Qt::Key_Delete);
@@ -353,32 +313,23 @@ void tst_Conversations::deleteAsksFirst()
 
 void tst_Conversations::longOutputIsKeptWithTheConversationAndDeletedWithIt()
 {
-    Fixture f;
-    f.runner = std::make_shared<ProcessCommandRunner>();
-    f.createWindow();
-    const QJsonObject arguments{
-            {u"command"_s, countingCommand(f.window->settings().workspace, 100000)}};
-    f.server.script({FakeResponse::toolCall(u"call_1"_s,
-                                            u"shell"_s,
-                                            QString::fromUtf8(QJsonDocument(arguments).toJson(
-                                                    QJsonDocument::Compact))),
+    MainWindowFixture f(savingInTheWorkspace());
+    openWindow(f);
+    const QString command = countingCommand(f.window->settings().workspace, 100000);
+    f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(command)),
                      FakeResponse::answer(u"Counted."_s)});
-    f.type(u"Count to 100000"_s);
-    QMessageBox *box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
-    auto *allow = box->findChild<QPushButton *>(u"approvalAllow"_s);
-    QVERIFY(allow);
-    QTRY_VERIFY(allow->isEnabled()); // Allow wakes after a short delay
-    allow->click();
+    f.sendPasted(u"Count to 100000"_s);
+    QVERIFY(f.waitForApproval());
+    QVERIFY(f.allowPendingCall());
     QTRY_VERIFY_WITH_TIMEOUT(f.server.requests().size() == 2 && !f.window->controller().isRunning(),
                              15000);
 
     // In the conversation's own folder, named after the call; the model is told where.
     const QString id = f.window->currentConversationId();
     QVERIFY(!id.isEmpty());
-    const QString folder = f.store.filePath(u"outputs/"_s + id);
+    const QString folder = QDir(f.windowOptions.outputDirectory).filePath(id);
     const QString path = QDir(folder).filePath(u"call_1.log"_s);
-    const QList<ChatItem> results = itemsOf(f.window->chatModel(), ChatItem::ToolResult);
+    const QList<ChatItem> results = f.items(ChatItem::ToolResult);
     QCOMPARE(results.size(), 1);
     QCOMPARE(results.at(0).outputFile.path, path);
     QVERIFY(results.at(0).outputFile.complete);
@@ -390,17 +341,18 @@ void tst_Conversations::longOutputIsKeptWithTheConversationAndDeletedWithIt()
              qPrintable(sent.right(200)));
 
     f.window->conversationPanel()->deleteAction()->trigger();
+    QMessageBox *box = nullptr;
     QTRY_VERIFY((box = visibleMessageBox()));
     box->button(QMessageBox::Yes)->click();
     QTRY_VERIFY(!QFile::exists(f.window->conversationStore().pathFor(id)));
     QVERIFY(!QFileInfo::exists(folder));
-    QVERIFY(QFileInfo::exists(f.store.filePath(u"outputs"_s))); // other conversations' stay
+    QVERIFY(QFileInfo::exists(f.windowOptions.outputDirectory)); // other conversations' stay
 }
 
 void tst_Conversations::interruptedTailIsRepairedVisibly()
 {
-    Fixture f;
-    const QString id = writeConversation(f.storeDirectory,
+    MainWindowFixture f(savingInTheWorkspace());
+    const QString id = writeConversation(f.windowOptions.conversationDirectory,
                                          u"Crashed"_s,
                                          {Message::user(u"list files"_s),
                                           Message::assistant(std::nullopt,
@@ -410,44 +362,44 @@ void tst_Conversations::interruptedTailIsRepairedVisibly()
     QVERIFY(!id.isEmpty());
     {
         // A torn last line, as a kill -9 mid-write leaves it.
-        QFile file(ConversationStore(f.storeDirectory).pathFor(id));
+        QFile file(ConversationStore(f.windowOptions.conversationDirectory).pathFor(id));
         QVERIFY(file.open(QIODevice::Append));
         file.write(R"({"role":"tool","tool_call_id":"call_1","cont)");
     }
-    f.createWindow();
+    openWindow(f);
     f.window->openConversation(id);
     QCOMPARE(f.window->currentConversationId(), id);
     QVERIFY(f.window->controller().history().checkPairing().hasValue());
-    const QList<ChatItem> notices = itemsOf(f.window->chatModel(), ChatItem::Notice);
+    const QList<ChatItem> notices = f.items(ChatItem::Notice);
     QVERIFY(!notices.isEmpty());
     for (const ChatItem &notice : notices)
         QVERIFY2(notice.text.startsWith(u"Repaired: "_s), qPrintable(notice.text));
-    QCOMPARE(itemsOf(f.window->chatModel(), ChatItem::ToolCall).size(), 1);
-    QCOMPARE(itemsOf(f.window->chatModel(), ChatItem::ToolResult).size(), 1);
+    QCOMPARE(f.items(ChatItem::ToolCall).size(), 1);
+    QCOMPARE(f.items(ChatItem::ToolResult).size(), 1);
 }
 
 void tst_Conversations::exportsJsonAndMarkdown()
 {
-    Fixture f;
+    MainWindowFixture f(savingInTheWorkspace());
     f.server.script({FakeResponse::answer(u"Exported answer."_s)});
-    f.createWindow();
-    f.type(u"Export me"_s);
+    openWindow(f);
+    f.sendPasted(u"Export me"_s);
     QTRY_VERIFY(!f.window->controller().isRunning() && f.server.requests().size() == 1);
 
     QTemporaryDir out;
     const QString json = out.filePath(u"messages.json"_s);
     QVERIFY(f.window->exportConversation(MainWindow::ExportFormat::MessagesJson, json).hasValue());
     QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(readAll(json), &error);
+    const QJsonDocument document = QJsonDocument::fromJson(readFile(json), &error);
     QCOMPARE(error.error, QJsonParseError::NoError);
     QCOMPARE(document.array(), f.window->controller().history().toJson());
 
     const QString markdown = out.filePath(u"conversation.md"_s);
     QVERIFY(f.window->exportConversation(MainWindow::ExportFormat::Markdown, markdown).hasValue());
-    const QString text = QString::fromUtf8(readAll(markdown));
+    const QString text = QString::fromUtf8(readFile(markdown));
     QVERIFY(text.contains(u"Export me"_s));
     QVERIFY(text.contains(u"Exported answer."_s));
-    QVERIFY(!text.contains(apiKey));
+    QVERIFY(!text.contains(f.apiKey));
 
     // The menu's way: a file dialog that does not block.
     QVERIFY(!f.window->exportConversation(MainWindow::ExportFormat::Markdown,
@@ -463,11 +415,13 @@ void tst_Conversations::exportsJsonAndMarkdown()
 
 void tst_Conversations::openingWaitsForTheRun()
 {
-    Fixture f;
-    const QString id = writeConversation(f.storeDirectory, u"Other"_s, {Message::user(u"x"_s)});
+    MainWindowFixture f(savingInTheWorkspace());
+    const QString id = writeConversation(f.windowOptions.conversationDirectory,
+                                         u"Other"_s,
+                                         {Message::user(u"x"_s)});
     f.server.script({FakeResponse::neverAnswer()});
-    f.createWindow();
-    f.type(u"slow"_s);
+    openWindow(f);
+    f.sendPasted(u"slow"_s);
     QTRY_VERIFY(f.window->controller().isRunning() && f.server.requests().size() == 1);
     QCOMPARE(f.window->conversationPanel()->openAction()->isEnabled(), false);
     f.window->openConversation(id);
@@ -480,15 +434,15 @@ void tst_Conversations::openingWaitsForTheRun()
 
 void tst_Conversations::tenThousandMessagesOpenInOneInsertion()
 {
-    Fixture f;
+    MainWindowFixture f(savingInTheWorkspace());
     QList<Message> messages;
     for (int i = 0; i < 5000; ++i) {
         messages << Message::user(u"Question %1"_s.arg(i))
                  << Message::assistant(u"Answer %1"_s.arg(i));
     }
-    const QString id = writeConversation(f.storeDirectory, u"Long"_s, messages);
+    const QString id = writeConversation(f.windowOptions.conversationDirectory, u"Long"_s, messages);
     QVERIFY(!id.isEmpty());
-    f.createWindow();
+    openWindow(f);
     int inserts = 0;
     connect(f.window->chatModel(), &QAbstractItemModel::rowsInserted, f.window.get(), [&] {
         ++inserts;
@@ -503,11 +457,11 @@ void tst_Conversations::tenThousandMessagesOpenInOneInsertion()
 
 void tst_Conversations::bidiInTitlesAndSavedMessagesIsShownEscaped()
 {
-    Fixture f;
+    MainWindowFixture f(savingInTheWorkspace());
     // A file anyone may have written: "Invoice \u202Efdp.exe" reads "Invoice exe.pdf".
     const QString title = u"Invoice \u202Efdp.exe <b>now</b>"_s;
     const QString id
-            = writeConversation(f.storeDirectory,
+            = writeConversation(f.windowOptions.conversationDirectory,
                                 title,
                                 {Message::user(u"open \u202Efdp.exe"_s),
                                  Message::assistant(std::nullopt,
@@ -517,7 +471,7 @@ void tst_Conversations::bidiInTitlesAndSavedMessagesIsShownEscaped()
                                  Message::tool(u"call_1"_s, u"a\u2028b"_s),
                                  Message::assistant(u"Done \u2067x\u2069"_s)});
     QVERIFY(!id.isEmpty());
-    f.createWindow();
+    openWindow(f);
     ConversationListModel *model = f.window->conversationListModel();
     const QString shown = u"Invoice ⟨U+202E⟩fdp.exe <b>now</b>"_s;
     QCOMPARE(model->index(0).data().toString(), shown);
@@ -553,22 +507,22 @@ void tst_Conversations::bidiInTitlesAndSavedMessagesIsShownEscaped()
     QTemporaryDir out;
     const QString markdown = out.filePath(u"conversation.md"_s);
     QVERIFY(f.window->exportConversation(MainWindow::ExportFormat::Markdown, markdown).hasValue());
-    QVERIFY(QString::fromUtf8(readAll(markdown)).contains(u"open \u202Efdp.exe"_s));
-    QCOMPARE(ConversationStore(f.storeDirectory).list().value(0).title, title);
+    QVERIFY(QString::fromUtf8(readFile(markdown)).contains(u"open \u202Efdp.exe"_s));
+    QCOMPARE(ConversationStore(f.windowOptions.conversationDirectory).list().value(0).title, title);
 }
 
 void tst_Conversations::titleFromAPromptIsShownEscaped()
 {
-    Fixture f;
+    MainWindowFixture f(savingInTheWorkspace());
     f.server.script({FakeResponse::answer(u"Fine."_s)});
-    f.createWindow();
-    f.type(u"Rename \u202Egnp.exe\u202C please"_s);
+    openWindow(f);
+    f.sendPasted(u"Rename \u202Egnp.exe\u202C please"_s);
     QTRY_VERIFY(!f.window->controller().isRunning() && f.server.requests().size() == 1);
     ConversationListModel *model = f.window->conversationListModel();
     QCOMPARE(model->rowCount(), 1);
     QCOMPARE(model->index(0).data().toString(), u"Rename ⟨U+202E⟩gnp.exe⟨U+202C⟩ please"_s);
     // The file keeps the title as it was made, and the provider got the prompt as it was typed.
-    QCOMPARE(ConversationStore(f.storeDirectory).list().value(0).title,
+    QCOMPARE(ConversationStore(f.windowOptions.conversationDirectory).list().value(0).title,
              u"Rename \u202Egnp.exe\u202C please"_s);
     QCOMPARE(f.server.requests()[0].messages().last().toObject().value(u"content"_s).toString(),
              u"Rename \u202Egnp.exe\u202C please"_s);

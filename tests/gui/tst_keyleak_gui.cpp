@@ -11,27 +11,26 @@
 // folder with QSettings::setPath, TMP and TEMP point into it, and the app's own folders
 // (QStandardPaths in test mode, under an organization name of this run alone) are searched too.
 
-#include "settings/appsettings.h"
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
-#include "storage/config.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "inspector/inspector.h"
+#include "inspector/turnmodel.h"
 #include "storage/keystore.h"
 #include "leaksearch.h"
 #include "mainwindow.h"
-#include "chat/promptedit.h"
-#include "inspector/turnmodel.h"
+#include "mainwindowfixture.h"
+#include "settings/appsettings.h"
+#include "storage/config.h"
+#include "testjson.h"
 
-#include <QAbstractButton>
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
@@ -74,11 +73,8 @@ private:
     QString m_key;
     QString m_copies; // where the copied texts are written
     QStringList m_clipboardTexts;
-    AgentLoop::KeyStore m_keyStore{AgentLoop::KeyStore::Backend::SessionOnly,
-                                   u"agentloop-leak-test"_s};
-    FakeChatServer m_server;
     FakeCommandRunner m_runner;
-    std::unique_ptr<Gui::MainWindow> m_window;
+    std::unique_ptr<MainWindowFixture> m_app; // the window, its fake provider and key store
     QList<RecordedRequest> m_requests;
 };
 
@@ -99,21 +95,6 @@ void captureMessage(QtMsgType type, const QMessageLogContext &context, const QSt
         loggedMessages->append(message);
     if (previousHandler)
         previousHandler(type, context, message);
-}
-
-QMessageBox *visibleMessageBox()
-{
-    for (QWidget *widget : QApplication::topLevelWidgets()) {
-        if (auto *box = qobject_cast<QMessageBox *>(widget); box && box->isVisible())
-            return box;
-    }
-    return nullptr;
-}
-
-QString shellArguments(const QString &command)
-{
-    return QString::fromUtf8(
-            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
 }
 
 // Exports the open conversation in both formats into directory.
@@ -177,56 +158,35 @@ void tst_KeyLeakGui::initTestCase()
     QVERIFY(QDir().mkpath(m_copies));
     QVERIFY(QDir().mkpath(QDir(root->path()).filePath(u"workspace"_s)));
 
-    m_server.setRequiredApiKey(m_key.toUtf8());
-    Gui::AppSettings settings;
-    settings.baseUrl = m_server.baseUrl().toString();
-    settings.apiKey = m_key;
-    settings.model = u"gpt-test"_s;
-    settings.workspace = QDir(root->path()).filePath(u"workspace"_s);
-    settings.requestTimeoutSeconds = 30;
-    settings.maxRetries = 0;
-    settings.demoMode = false;
-    settings.storeKeyInPlainText = false;
-    Gui::MainWindow::Options options;
-    options.commandRunner = std::make_shared<FakeCommandRunner>(m_runner);
-    options.keyStore = &m_keyStore;
-    options.persist = true;
-    m_window = std::make_unique<Gui::MainWindow>(settings, options);
-    m_window->show();
-    QApplication::setActiveWindow(m_window.get());
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    MainWindowFixture::Options app;
+    app.apiKey = m_key;
+    app.workspace = QDir(root->path()).filePath(u"workspace"_s);
+    m_app = std::make_unique<MainWindowFixture>(app);
+    m_app->settings.maxRetries = 0;
+    m_app->settings.demoMode = false;
+    m_app->settings.storeKeyInPlainText = false;
+    m_app->windowOptions.commandRunner = std::make_shared<FakeCommandRunner>(m_runner);
+    m_app->windowOptions.persist = true;
+    m_app->openWindow();
+    QVERIFY(m_app->waitForWindowExposed());
 }
 
 void tst_KeyLeakGui::conversationWithEchoesAndAnError()
 {
     // A command that prints the environment's key; the model repeats it in its answer.
     m_runner.enqueue(0, u"OPENAI_API_KEY="_s + m_key + u"\n"_s);
-    m_server.script({FakeResponse::toolCall(u"call_1"_s,
-                                            u"shell"_s,
-                                            shellArguments(u"env | grep OPENAI_API_KEY"_s)),
-                     FakeResponse::answer(u"Your key is "_s + m_key + u", keep it safe."_s)});
-    QTest::keyClicks(m_window->promptEdit(), u"Which key do I use?"_s);
-    QTest::keyClick(m_window->promptEdit(), Qt::Key_Return);
-    QMessageBox *box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
-    // The approval's Allow (Yes in older versions of it), enabled after a short delay.
-    const auto allowButton = [&]() -> QAbstractButton * {
-        for (QAbstractButton *button : box->buttons()) {
-            const QMessageBox::ButtonRole role = box->buttonRole(button);
-            if ((role == QMessageBox::AcceptRole || role == QMessageBox::YesRole)
-                && button->isEnabled()) {
-                return button;
-            }
-        }
-        return nullptr;
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(allowButton() != nullptr, 10000);
-    allowButton()->click();
-    QTRY_COMPARE_WITH_TIMEOUT(m_window->statusText(), u"Finished"_s, 10000);
+    m_app->server.script({FakeResponse::toolCall(u"call_1"_s,
+                                                 u"shell"_s,
+                                                 shellArguments(u"env | grep OPENAI_API_KEY"_s)),
+                          FakeResponse::answer(u"Your key is "_s + m_key + u", keep it safe."_s)});
+    m_app->type(u"Which key do I use?"_s);
+    QVERIFY(m_app->waitForApproval());
+    QVERIFY(m_app->allowPendingCall());
+    QVERIFY(m_app->waitUntilFinished());
     QCOMPARE(m_runner.requests().size(), 1);
 
     // A careless provider: its error message names the whole key.
-    m_server.setHandler([this](const RecordedRequest &request) {
+    m_app->server.setHandler([this](const RecordedRequest &request) {
         return FakeResponse::httpError(401,
                                        u"Incorrect API key provided: %1 (header: %2)"_s
                                                .arg(m_key,
@@ -235,13 +195,12 @@ void tst_KeyLeakGui::conversationWithEchoesAndAnError()
                                        u"invalid_request_error"_s,
                                        u"invalid_api_key"_s);
     });
-    QTest::keyClicks(m_window->promptEdit(), u"And again?"_s);
-    QTest::keyClick(m_window->promptEdit(), Qt::Key_Return);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->statusText().startsWith(u"Failed"_s), 10000);
+    m_app->type(u"And again?"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(m_app->window->statusText().startsWith(u"Failed"_s), 10000);
     // A settings dialog or message box the error may have opened stays open for the search.
 
     // The key was really used, and really came back.
-    m_requests = m_server.requests();
+    m_requests = m_app->server.requests();
     QCOMPARE(m_requests.size(), 3);
     for (const RecordedRequest &request : std::as_const(m_requests))
         QCOMPARE(request.header("Authorization"), "Bearer " + m_key.toUtf8());
@@ -257,7 +216,7 @@ void tst_KeyLeakGui::conversationWithEchoesAndAnError()
 void tst_KeyLeakGui::exportConversation()
 {
     QString error;
-    const QStringList written = exportBothFormats(*m_window, m_copies, &error);
+    const QStringList written = exportBothFormats(*m_app->window, m_copies, &error);
     QVERIFY2(error.isEmpty(), qPrintable(QString(error).replace(m_key, u"<KEY>"_s)));
     for (const QString &path : written)
         QVERIFY2(QFileInfo(path).size() > 0, qPrintable(path));
@@ -272,8 +231,8 @@ void tst_KeyLeakGui::copyEverythingShown()
         return writeText(name, text);
     };
 
-    Gui::Inspector *inspector = m_window->inspector();
-    const int rows = m_window->turnModel()->rowCount();
+    Gui::Inspector *inspector = m_app->window->inspector();
+    const int rows = m_app->window->turnModel()->rowCount();
     QVERIFY(rows >= 3);
     for (int row = 0; row < rows; ++row) {
         inspector->selectRow(row);
@@ -284,8 +243,8 @@ void tst_KeyLeakGui::copyEverythingShown()
         QVERIFY(writeText(prefix + u"headers.txt"_s, inspector->headersText()));
         QVERIFY(writeText(prefix + u"summary.txt"_s, inspector->summaryText()));
         QStringList cells;
-        for (int column = 0; column < m_window->turnModel()->columnCount(); ++column) {
-            const QModelIndex index = m_window->turnModel()->index(row, column);
+        for (int column = 0; column < m_app->window->turnModel()->columnCount(); ++column) {
+            const QModelIndex index = m_app->window->turnModel()->index(row, column);
             cells << index.data().toString() << index.data(Qt::ToolTipRole).toString();
         }
         QVERIFY(writeText(prefix + u"table.txt"_s, cells.join(u'\n')));
@@ -301,7 +260,7 @@ void tst_KeyLeakGui::copyEverythingShown()
     }
 
     // The chat: everything selected and copied, as Ctrl+A, Ctrl+C would.
-    Gui::ChatView *chat = m_window->chatView();
+    Gui::ChatView *chat = m_app->window->chatView();
     chat->selectAll();
     clipboard->clear();
     chat->copySelection();
@@ -309,9 +268,9 @@ void tst_KeyLeakGui::copyEverythingShown()
     QVERIFY2(m_clipboardTexts.constLast().contains(u"Which key do I use?"_s),
              "the chat copy is not the conversation");
     QStringList shown;
-    for (int row = 0; row < m_window->chatModel()->rowCount(); ++row)
-        shown << Gui::ChatModel::plainText(m_window->chatModel()->item(row));
-    shown << m_window->statusText() << m_window->windowTitle();
+    for (int row = 0; row < m_app->window->chatModel()->rowCount(); ++row)
+        shown << Gui::ChatModel::plainText(m_app->window->chatModel()->item(row));
+    shown << m_app->window->statusText() << m_app->window->windowTitle();
     if (QMessageBox *box = visibleMessageBox())
         shown << box->text() << box->informativeText() << box->detailedText();
     QVERIFY(writeText(u"shown.txt"_s, shown.join(u'\n')));
@@ -319,14 +278,13 @@ void tst_KeyLeakGui::copyEverythingShown()
 
 void tst_KeyLeakGui::saveSettingsAndClose()
 {
-    QSignalSpy written(&m_keyStore, &AgentLoop::KeyStore::keyWritten);
-    m_window->settings().save(m_keyStore);
+    QSignalSpy written(&m_app->keyStore, &AgentLoop::KeyStore::keyWritten);
+    m_app->window->settings().save(m_app->keyStore);
     QTRY_COMPARE(written.size(), 1);
     QCOMPARE(written.first().first().toBool(), false); // kept for this session only
-    while (QMessageBox *box = visibleMessageBox())
-        box->reject();
-    m_window->close(); // saves the window's layout too
-    m_window.reset();
+    rejectVisibleMessageBoxes();
+    m_app->window->close(); // saves the window's layout too
+    m_app->window.reset();
     QVERIFY(QFileInfo::exists(Gui::AppSettings::settingsFilePath()));
 }
 
@@ -393,7 +351,7 @@ void tst_KeyLeakGui::startUpTakesTheKeyOutOfTheEnvironment()
         // app is started from a shell that exports it.
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QString::fromLatin1(apiKeyVariable), m_key);
-        environment.insert(QString::fromLatin1(baseUrlVariable), m_server.baseUrl().toString());
+        environment.insert(QString::fromLatin1(baseUrlVariable), m_app->server.baseUrl().toString());
         environment.insert(QString::fromLatin1(modelVariable), u"gpt-test"_s);
         environment.insert(QString::fromLatin1(childMarker), u"1"_s);
         QProcess child;

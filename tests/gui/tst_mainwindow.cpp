@@ -1,16 +1,18 @@
 #include "approvalprompt.h"
-#include "settings/appsettings.h"
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
-#include "tools/commandrunner.h"
+#include "chat/promptedit.h"
 #include "fakechatserver.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
-#include "storage/keystore.h"
-#include "mainwindow.h"
-#include "chat/promptedit.h"
-#include "settings/settingsdialog.h"
 #include "inspector/turnmodel.h"
+#include "mainwindow.h"
+#include "mainwindowfixture.h"
+#include "settings/appsettings.h"
+#include "settings/settingsdialog.h"
+#include "temporarysettings.h"
+#include "testjson.h"
+#include "tools/commandrunner.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -26,27 +28,14 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTest>
-
-#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace AgentLoop;
 using Gui::ChatItem;
 using Gui::ChatModel;
-using Gui::MainWindow;
 
 namespace {
-
-const QString apiKey = u"sk-gui-test-secret-4f9a2c7e1b"_s;
-
-QString shellArguments(const QString &command)
-{
-    return QString::fromUtf8(
-            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
-}
 
 // A command that runs for 30 s in the shell the window uses (detectShell()'s). The other commands
 // here (echo, and > to a file) mean the same in /bin/sh, cmd.exe and PowerShell.
@@ -64,71 +53,13 @@ QString longCommand()
     return u"sleep 30"_s;
 }
 
-QMessageBox *visibleMessageBox()
+// A workspace whose path has spaces and non-ASCII characters, as a user's real folders have.
+MainWindowFixture::Options inAUsersFolder()
 {
-    for (QWidget *widget : QApplication::topLevelWidgets()) {
-        if (auto *box = qobject_cast<QMessageBox *>(widget); box && box->isVisible())
-            return box;
-    }
-    return nullptr;
+    MainWindowFixture::Options options;
+    options.workspaceTemplate = QDir::tempPath() + u"/Agent Loop 工作区-XXXXXX"_s;
+    return options;
 }
-
-// The items of one kind, in order.
-QList<ChatItem> itemsOf(const ChatModel *model, ChatItem::Kind kind)
-{
-    QList<ChatItem> items;
-    for (int row = 0; row < model->rowCount(); ++row) {
-        if (model->item(row).kind == kind)
-            items << model->item(row);
-    }
-    return items;
-}
-
-// A window talking to a fake provider, running real commands in a temporary workspace.
-struct Fixture
-{
-    explicit Fixture(bool demo = false)
-        : keyStore(AgentLoop::KeyStore::Backend::SessionOnly, u"agentloop-tests"_s)
-    {
-        server.setRequiredApiKey(apiKey.toLatin1());
-        Gui::AppSettings settings;
-        settings.baseUrl = server.baseUrl().toString();
-        settings.apiKey = apiKey;
-        settings.model = u"gpt-test"_s;
-        settings.workspace = workspace.path();
-        settings.maxTurns = 20;
-        settings.requestTimeoutSeconds = 30;
-        settings.demoMode = demo;
-        MainWindow::Options options;
-        options.commandRunner = std::make_shared<ProcessCommandRunner>();
-        options.keyStore = &keyStore;
-        options.persist = false;
-        window = std::make_unique<MainWindow>(settings, options);
-        window->show();
-        QApplication::setActiveWindow(window.get());
-    }
-
-    bool waitForWindow()
-    {
-        QApplication::setActiveWindow(window.get());
-        return QTest::qWaitForWindowActive(window.get());
-    }
-
-    // Types the prompt into the prompt box and presses Enter, as a user would.
-    void type(const QString &prompt)
-    {
-        QTest::keyClicks(window->promptEdit(), prompt);
-        QTest::keyClick(window->promptEdit(), Qt::Key_Return);
-    }
-
-    QString marker() const { return workspace.filePath(u"marker.txt"_s); }
-
-    AgentLoop::KeyStore keyStore;
-    FakeChatServer server;
-    // Spaces and non-ASCII characters, as in a user's real folder names.
-    QTemporaryDir workspace{QDir::tempPath() + u"/Agent Loop 工作区-XXXXXX"_s};
-    std::unique_ptr<MainWindow> window;
-};
 
 } // namespace
 
@@ -137,7 +68,6 @@ class tst_MainWindow : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase();
     void init();
     void startsReadyWithFocusInThePrompt();
     void promptKeys();
@@ -154,38 +84,33 @@ private slots:
     void firstStartOpensTheSettings();
 
 private:
-    void approveAndFinish(Fixture &f, const QString &command, const QString &answer);
-};
+    void approveAndFinish(MainWindowFixture &f, const QString &command, const QString &answer);
 
-void tst_MainWindow::initTestCase()
-{
-    QStandardPaths::setTestModeEnabled(true);
-}
+    TemporarySettings m_settings;
+};
 
 void tst_MainWindow::init()
 {
-    // A box left open by a failed test must not answer for the next one.
-    while (QMessageBox *box = visibleMessageBox())
-        box->reject();
+    rejectVisibleMessageBoxes();
 }
 
-void tst_MainWindow::approveAndFinish(Fixture &f, const QString &command, const QString &answer)
+void tst_MainWindow::approveAndFinish(MainWindowFixture &f,
+                                      const QString &command,
+                                      const QString &answer)
 {
     f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(command)),
                      FakeResponse::answer(answer)});
     f.type(u"Run %1 for me"_s.arg(command));
-    QMessageBox *box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
-    QPushButton *allow = f.window->pendingApproval()->allowButton();
-    QTRY_VERIFY(allow->isEnabled()); // Allow wakes after a short delay
-    allow->click();
-    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QVERIFY(f.waitForApproval());
+    QVERIFY(f.allowPendingCall());
+    QVERIFY(f.waitUntilFinished());
 }
 
 void tst_MainWindow::startsReadyWithFocusInThePrompt()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     QCOMPARE(QApplication::focusWidget(), f.window->promptEdit());
     QCOMPARE(f.window->statusText(), u"Ready"_s);
     QCOMPARE(f.window->windowTitle(), u"Agent Loop"_s);
@@ -212,8 +137,9 @@ void tst_MainWindow::startsReadyWithFocusInThePrompt()
 
 void tst_MainWindow::promptKeys()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     Gui::PromptEdit *prompt = f.window->promptEdit();
     QTest::keyClicks(prompt, u"first line"_s);
     QVERIFY(f.window->sendButton()->isEnabled());
@@ -227,7 +153,7 @@ void tst_MainWindow::promptKeys()
     QVERIFY(prompt->toPlainText().isEmpty());
     QVERIFY(!f.window->sendButton()->isEnabled());
     QVERIFY(f.window->stopButton()->isEnabled());
-    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QVERIFY(f.waitUntilFinished());
     QCOMPARE(f.server.requests().size(), 1);
     const QJsonArray messages = f.server.requests().at(0).messages();
     QCOMPARE(messages.last().toObject().value(u"content"_s).toString(),
@@ -242,14 +168,15 @@ void tst_MainWindow::promptKeys()
 
 void tst_MainWindow::approvedCallRunsAndTheAnswerIsShown()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(u"echo 42"_s)),
                      FakeResponse::answer(u"The command printed **42**."_s)});
     f.type(u"What does echo 42 print?"_s);
 
-    QMessageBox *box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
+    QMessageBox *box = f.waitForApproval();
+    QVERIFY(box);
     QCOMPARE(f.window->statusText(), u"Awaiting your approval"_s);
     QVERIFY(box->windowTitle().contains(u"Approve"_s, Qt::CaseInsensitive));
     QVERIFY2(box->text().contains(u"shell"_s), qPrintable(box->text()));
@@ -260,24 +187,22 @@ void tst_MainWindow::approvedCallRunsAndTheAnswerIsShown()
     QCOMPARE(arguments->toPlainText(), u"echo 42"_s); // the command line itself
     QCOMPARE(box->defaultButton(), f.window->pendingApproval()->denyButton());
     // The chat already shows the call the box asks about.
-    const QList<ChatItem> calls = itemsOf(f.window->chatModel(), ChatItem::ToolCall);
+    const QList<ChatItem> calls = f.items(ChatItem::ToolCall);
     QCOMPARE(calls.size(), 1);
     QCOMPARE(calls.at(0).toolName, u"shell"_s);
     QCOMPARE(calls.at(0).arguments, shellArguments(u"echo 42"_s));
     QCOMPARE(f.server.requests().size(), 1); // nothing ran, nothing sent back yet
 
-    QPushButton *allow = f.window->pendingApproval()->allowButton();
-    QTRY_VERIFY(allow->isEnabled()); // Allow wakes after a short delay
-    QTest::mouseClick(allow, Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QVERIFY(f.allowPendingCall());
+    QVERIFY(f.waitUntilFinished());
     QVERIFY(!visibleMessageBox());
 
-    const QList<ChatItem> results = itemsOf(f.window->chatModel(), ChatItem::ToolResult);
+    const QList<ChatItem> results = f.items(ChatItem::ToolResult);
     QCOMPARE(results.size(), 1);
     QCOMPARE(results.at(0).text, u"42"_s);
     QCOMPARE(results.at(0).exitCode, 0);
     QVERIFY(results.at(0).ok);
-    const QList<ChatItem> answers = itemsOf(f.window->chatModel(), ChatItem::AssistantText);
+    const QList<ChatItem> answers = f.items(ChatItem::AssistantText);
     QCOMPARE(answers.size(), 1);
     QCOMPARE(answers.at(0).text, u"The command printed **42**."_s);
     QCOMPARE(f.window->chatModel()->item(0).kind, ChatItem::UserPrompt);
@@ -322,18 +247,17 @@ void tst_MainWindow::declinedCallRunsNothing()
 {
     QFETCH(QString, how);
     QFETCH(bool, runs);
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     const QString command = u"echo ran > marker.txt"_s;
     f.server.script({FakeResponse::toolCall(u"call_9"_s, u"shell"_s, shellArguments(command)),
                      FakeResponse::answer(u"Understood."_s)});
     f.type(u"Write the marker"_s);
-    QMessageBox *box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
+    QMessageBox *box = f.waitForApproval();
+    QVERIFY(box);
     if (how == u"yes") {
-        QPushButton *allow = f.window->pendingApproval()->allowButton();
-        QTRY_VERIFY(allow->isEnabled()); // Allow wakes after a short delay
-        QTest::mouseClick(allow, Qt::LeftButton);
+        QVERIFY(f.allowPendingCall());
     } else if (how == u"no") {
         QTest::mouseClick(f.window->pendingApproval()->denyButton(), Qt::LeftButton);
     } else if (how == u"escape") {
@@ -341,16 +265,16 @@ void tst_MainWindow::declinedCallRunsNothing()
     } else {
         box->close();
     }
-    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QVERIFY(f.waitUntilFinished());
 
-    QCOMPARE(QFile::exists(f.marker()), runs);
+    QCOMPARE(QFile::exists(f.inWorkspace(u"marker.txt"_s)), runs);
     QCOMPARE(f.server.requests().size(), 2);
     const QList<QJsonObject> toolMessages = f.server.requests().at(1).toolMessages();
     QCOMPARE(toolMessages.size(), 1);
     QCOMPARE(toolMessages.at(0).value(u"tool_call_id"_s).toString(), u"call_9"_s);
     const QString content = toolMessages.at(0).value(u"content"_s).toString();
     QCOMPARE(content.startsWith(u"denied"_s), !runs);
-    const QList<ChatItem> denials = itemsOf(f.window->chatModel(), ChatItem::Denial);
+    const QList<ChatItem> denials = f.items(ChatItem::Denial);
     QCOMPARE(denials.size(), runs ? 0 : 1);
     if (!runs)
         QCOMPARE(denials.at(0).text, content); // what the model was told
@@ -358,8 +282,9 @@ void tst_MainWindow::declinedCallRunsNothing()
 
 void tst_MainWindow::stopDuringASlowRequest()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     f.server.script({FakeResponse::neverAnswer(), FakeResponse::answer(u"Back again."_s)});
     f.type(u"Take your time"_s);
     QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Waiting for the model… 0 s"_s, 5000);
@@ -380,7 +305,7 @@ void tst_MainWindow::stopDuringASlowRequest()
     QTest::keyClicks(f.window->promptEdit(), u"Are you there?"_s);
     QVERIFY(f.window->sendButton()->isEnabled());
     QTest::mouseClick(f.window->sendButton(), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QVERIFY(f.waitUntilFinished());
     QCOMPARE(f.server.requests().size(), 2);
     QStringList userPrompts;
     for (const QJsonValue &message : f.server.requests().at(1).messages()) {
@@ -392,16 +317,14 @@ void tst_MainWindow::stopDuringASlowRequest()
 
 void tst_MainWindow::stopDuringALongCommand()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(longCommand())),
                      FakeResponse::answer(u"unused"_s)});
     f.type(u"Sleep"_s);
-    QMessageBox *box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = visibleMessageBox()) != nullptr, 10000);
-    QPushButton *allow = f.window->pendingApproval()->allowButton();
-    QTRY_VERIFY(allow->isEnabled()); // Allow wakes after a short delay
-    QTest::mouseClick(allow, Qt::LeftButton);
+    QVERIFY(f.waitForApproval());
+    QVERIFY(f.allowPendingCall());
     QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Running shell… 0 s"_s, 5000);
 
     QElapsedTimer clock;
@@ -415,7 +338,7 @@ void tst_MainWindow::stopDuringALongCommand()
     QVERIFY(history.checkPairing().hasValue());
     QCOMPARE(history.last().role(), Role::Tool);
     QVERIFY(history.last().content().startsWith(u"cancelled"_s));
-    const QList<ChatItem> results = itemsOf(f.window->chatModel(), ChatItem::ToolResult);
+    const QList<ChatItem> results = f.items(ChatItem::ToolResult);
     QCOMPARE(results.size(), 1);
     QCOMPARE(results.at(0).errorCode, u"cancelled"_s);
     QVERIFY(!f.window->stopButton()->isEnabled());
@@ -423,27 +346,29 @@ void tst_MainWindow::stopDuringALongCommand()
 
 void tst_MainWindow::closingTheWindowStopsTheRun()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     f.server.script({FakeResponse::toolCall(u"call_1"_s,
                                             u"shell"_s,
                                             shellArguments(u"echo ran > marker.txt"_s)),
                      FakeResponse::answer(u"unused"_s)});
     f.type(u"Write the marker"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(visibleMessageBox() != nullptr, 10000);
+    QVERIFY(f.waitForApproval());
     QVERIFY(f.window->close());
     QTRY_VERIFY(visibleMessageBox() == nullptr);
     QVERIFY(!f.window->controller().isRunning());
     f.window.reset();
     QTest::qWait(100);
-    QVERIFY(!QFile::exists(f.marker()));
+    QVERIFY(!QFile::exists(f.inWorkspace(u"marker.txt"_s)));
     QCOMPARE(f.server.requests().size(), 1);
 }
 
 void tst_MainWindow::inspectorHoldsEveryRequestAsSent()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     approveAndFinish(f, u"echo 42"_s, u"It printed 42."_s);
 
     const QList<RecordedRequest> requests = f.server.requests();
@@ -474,20 +399,21 @@ void tst_MainWindow::inspectorHoldsEveryRequestAsSent()
         everything << ChatModel::plainText(f.window->chatModel()->item(row));
     everything << f.window->statusText();
     // The key did reach the provider, and is nowhere on screen.
-    QCOMPARE(requests.at(0).header("Authorization"), "Bearer " + apiKey.toLatin1());
-    QVERIFY(!everything.join(u'\n').contains(apiKey));
+    QCOMPARE(requests.at(0).header("Authorization"), "Bearer " + f.apiKey.toLatin1());
+    QVERIFY(!everything.join(u'\n').contains(f.apiKey));
 }
 
 void tst_MainWindow::conversationContinuesAndNewConversationClears()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     approveAndFinish(f, u"echo first"_s, u"First done."_s);
     QCOMPARE(f.server.requests().size(), 2);
 
     f.server.script({FakeResponse::answer(u"Second done."_s)});
     f.type(u"And now?"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QVERIFY(f.waitUntilFinished());
     QCOMPARE(f.server.requests().size(), 3);
     const QJsonArray third = f.server.requests().at(2).messages();
     QStringList roles;
@@ -503,7 +429,7 @@ void tst_MainWindow::conversationContinuesAndNewConversationClears()
     QCOMPARE(f.window->turnModel()->rowCount(), 3);
 
     // Ctrl+N: a clean slate, and the next request carries none of the old history.
-    QVERIFY(f.waitForWindow());
+    QVERIFY(f.waitForWindowActive());
     QTest::keyClick(f.window->promptEdit(), Qt::Key_N, Qt::ControlModifier);
     QCOMPARE(f.window->chatModel()->rowCount(), 0);
     QCOMPARE(f.window->turnModel()->rowCount(), 0);
@@ -511,7 +437,7 @@ void tst_MainWindow::conversationContinuesAndNewConversationClears()
     QCOMPARE(f.window->inspector()->currentTurn(), 0);
     f.server.script({FakeResponse::answer(u"Fresh."_s)});
     f.type(u"Hello again"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QVERIFY(f.waitUntilFinished());
     const QJsonArray fresh = f.server.requests().at(3).messages();
     QCOMPARE(fresh.size(), 2);
     QCOMPARE(fresh.at(1).toObject().value(u"content"_s).toString(), u"Hello again"_s);
@@ -520,12 +446,13 @@ void tst_MainWindow::conversationContinuesAndNewConversationClears()
 
 void tst_MainWindow::providerErrorIsShownWithItsHint()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     f.server.script({FakeResponse::httpError(400, u"Unsupported parameter: 'tools'"_s)});
     f.type(u"Hi"_s);
     QTRY_VERIFY_WITH_TIMEOUT(f.window->statusText().startsWith(u"Failed: "_s), 10000);
-    const QList<ChatItem> errors = itemsOf(f.window->chatModel(), ChatItem::ErrorMessage);
+    const QList<ChatItem> errors = f.items(ChatItem::ErrorMessage);
     QCOMPARE(errors.size(), 1);
     QVERIFY2(errors.at(0).text.contains(u"Unsupported parameter"_s), qPrintable(errors.at(0).text));
     QVERIFY(f.window->statusText().contains(errors.at(0).text));
@@ -536,8 +463,10 @@ void tst_MainWindow::providerErrorIsShownWithItsHint()
 
 void tst_MainWindow::demoModeIsLabelled()
 {
-    Fixture f(true);
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.settings.demoMode = true;
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     QCOMPARE(f.window->windowTitle(), u"Agent Loop — Demo"_s);
     auto *label = f.window->findChild<QLabel *>(u"demoLabel"_s);
     QVERIFY(label && label->isVisible());
@@ -554,8 +483,10 @@ void tst_MainWindow::demoModeIsLabelled()
 void tst_MainWindow::firstStartOpensTheSettings()
 {
     QFile::remove(Gui::AppSettings::settingsFilePath());
-    Fixture f(true);
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(inAUsersFolder());
+    f.settings.demoMode = true;
+    f.openWindow();
+    QVERIFY(f.waitForWindowActive());
     Gui::AppSettings demo = f.window->settings();
     demo.apiKey.clear(); // nothing configured: the key would come from the credential store
     f.window->applySettings(demo);
@@ -568,7 +499,7 @@ void tst_MainWindow::firstStartOpensTheSettings()
     Gui::AppSettings configured = dialog->settings();
     configured.demoMode = false;
     configured.baseUrl = f.server.baseUrl().toString();
-    configured.apiKey = apiKey;
+    configured.apiKey = f.apiKey;
     configured.model = u"gpt-test"_s;
     emit dialog->settingsApplied(configured);
     dialog->reject();
@@ -576,7 +507,7 @@ void tst_MainWindow::firstStartOpensTheSettings()
     QCOMPARE(f.window->controller().provider().baseUrl, f.server.baseUrl());
     f.server.script({FakeResponse::answer(u"Configured."_s)});
     f.type(u"Hello"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Finished"_s, 10000);
+    QVERIFY(f.waitUntilFinished());
     QCOMPARE(f.server.requests().size(), 1);
     QCOMPARE(f.server.requests().at(0).json().value(u"model"_s).toString(), u"gpt-test"_s);
 }

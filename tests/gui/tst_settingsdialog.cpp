@@ -1,10 +1,12 @@
-#include "settings/appsettings.h"
-#include "protocol/completion.h"
-#include "storage/config.h"
 #include "fakechatserver.h"
-#include "storage/keystore.h"
-#include "settings/settingsdialog.h"
 #include "mainwindow.h"
+#include "protocol/completion.h"
+#include "settings/appsettings.h"
+#include "settings/settingsdialog.h"
+#include "storage/config.h"
+#include "storage/keystore.h"
+#include "temporarysettings.h"
+#include "testpaths.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -22,7 +24,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -104,7 +105,6 @@ private slots:
 private:
     SettingsDialog *openDialog(const AppSettings &settings, KeyStore *store);
     AppSettings configured(const QString &baseUrl) const;
-    QByteArray settingsFileBytes() const;
     void clickOk();
 
     template<typename T>
@@ -116,16 +116,14 @@ private:
         return widget;
     }
 
-    QTemporaryDir m_configDir;
+    AgentLoop::TemporarySettings m_settings;
     QTemporaryDir m_workDir;
     std::unique_ptr<SettingsDialog> m_dialog;
 };
 
 void tst_SettingsDialog::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_configDir.path());
-    QVERIFY(AppSettings::settingsFilePath().startsWith(m_configDir.path()));
+    QVERIFY(AppSettings::settingsFilePath().startsWith(m_settings.path()));
     // Only what a test sets may configure the app.
     for (const char *variable :
          {AgentLoop::baseUrlVariable, AgentLoop::apiKeyVariable, AgentLoop::modelVariable})
@@ -162,14 +160,6 @@ AppSettings tst_SettingsDialog::configured(const QString &baseUrl) const
     settings.model = u"gpt-4.1"_s;
     settings.workspace = m_workDir.path();
     return settings;
-}
-
-QByteArray tst_SettingsDialog::settingsFileBytes() const
-{
-    QFile file(AppSettings::settingsFilePath());
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
 }
 
 void tst_SettingsDialog::clickOk()
@@ -370,7 +360,7 @@ void tst_SettingsDialog::keyIsNotWrittenToTheSettingsFile()
     QCOMPARE(applied.size(), 1);
     QTRY_COMPARE(written.size(), 1);
     QCOMPARE(written.first().at(0).toBool(), false);
-    const QByteArray bytes = settingsFileBytes();
+    const QByteArray bytes = AgentLoop::readFile(AppSettings::settingsFilePath());
     QVERIFY(bytes.contains("api.openai.com"));
     QVERIFY(!bytes.contains(distinctiveKey.toUtf8()));
 
@@ -401,7 +391,7 @@ void tst_SettingsDialog::plainTextOptInWritesTheKeyAndOnlyThen()
     QVERIFY(child<QLabel>("keyLocationLabel")->text().contains(u"Settings file (plain text)"_s));
     clickOk();
 
-    QVERIFY(settingsFileBytes().contains(distinctiveKey.toUtf8()));
+    QVERIFY(AgentLoop::readFile(AppSettings::settingsFilePath()).contains(distinctiveKey.toUtf8()));
     AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
     QCOMPARE(reloaded.apiKey, distinctiveKey);
     QVERIFY(reloaded.storeKeyInPlainText);
@@ -412,7 +402,7 @@ void tst_SettingsDialog::plainTextOptInWritesTheKeyAndOnlyThen()
     child<QCheckBox>("plainTextCheck")->setChecked(false);
     clickOk();
 
-    QVERIFY(!settingsFileBytes().contains(distinctiveKey.toUtf8()));
+    QVERIFY(!AgentLoop::readFile(AppSettings::settingsFilePath()).contains(distinctiveKey.toUtf8()));
     reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
     QVERIFY(reloaded.apiKey.isEmpty());
     QVERIFY(reloaded.keyIsInStore());
@@ -432,7 +422,7 @@ void tst_SettingsDialog::systemStoreKeepsTheKeyOutOfTheSettingsFile()
     settings.save(store);
 
     QTRY_COMPARE_WITH_TIMEOUT(written.size(), 1, 15000);
-    QVERIFY(!settingsFileBytes().contains(distinctiveKey.toUtf8()));
+    QVERIFY(!AgentLoop::readFile(AppSettings::settingsFilePath()).contains(distinctiveKey.toUtf8()));
     const bool stored = written.first().at(0).toBool();
     if (stored) {
         QCOMPARE(store.availability(), KeyStore::Availability::Available);
@@ -486,7 +476,7 @@ void tst_SettingsDialog::environmentValuesAreNotedAndNeverCopied()
     clickOk();
     QTest::qWait(50);
 
-    const QByteArray bytes = settingsFileBytes();
+    const QByteArray bytes = AgentLoop::readFile(AppSettings::settingsFilePath());
     QVERIFY(!bytes.isEmpty());
     QVERIFY(!bytes.contains("sk-env-SECRET-999"));
     QVERIFY(!bytes.contains("env-model-xyz"));

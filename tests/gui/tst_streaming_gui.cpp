@@ -2,22 +2,20 @@
 // reasoning is folded, the inspector shows the raw events and the assembled message, retries
 // are visible, and the stream and retry settings reach the requests.
 
-#include "settings/appsettings.h"
 #include "chat/chatdelegate.h"
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
-#include "tools/commandrunner.h"
 #include "fakechatserver.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
-#include "storage/keystore.h"
-#include "mainwindow.h"
-#include "chat/promptedit.h"
-#include "settings/settingsdialog.h"
 #include "inspector/turnmodel.h"
+#include "mainwindow.h"
+#include "mainwindowfixture.h"
+#include "settings/appsettings.h"
+#include "settings/settingsdialog.h"
+#include "temporarysettings.h"
 
 #include <QAbstractItemModelTester>
-#include <QApplication>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
@@ -25,25 +23,17 @@
 #include <QJsonObject>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTabWidget>
-#include <QTemporaryDir>
 #include <QTest>
-
-#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace AgentLoop;
 using Gui::ChatItem;
 using Gui::ChatModel;
-using Gui::MainWindow;
 
 namespace {
-
-const QString apiKey = u"sk-streaming-gui-test-5b1e"_s;
 
 QJsonObject chunkWith(const QJsonObject &delta, const QJsonValue &finishReason = QJsonValue::Null)
 {
@@ -70,60 +60,13 @@ QList<QByteArray> answerEvents(const QStringList &text, const QStringList &reaso
     return events;
 }
 
-QList<int> rowsOf(const ChatModel *model, ChatItem::Kind kind)
+// The window size these tests lay the chat out at.
+MainWindowFixture::Options wideWindow()
 {
-    QList<int> rows;
-    for (int row = 0; row < model->rowCount(); ++row) {
-        if (model->item(row).kind == kind)
-            rows << row;
-    }
-    return rows;
+    MainWindowFixture::Options options;
+    options.windowSize = {1100, 700};
+    return options;
 }
-
-// A window talking to the fake provider.
-struct Fixture
-{
-    explicit Fixture(bool stream = true)
-        : keyStore(AgentLoop::KeyStore::Backend::SessionOnly, u"agentloop-streaming-tests"_s)
-    {
-        server.setRequiredApiKey(apiKey.toLatin1());
-        Gui::AppSettings settings;
-        settings.baseUrl = server.baseUrl().toString();
-        settings.apiKey = apiKey;
-        settings.model = u"gpt-test"_s;
-        settings.workspace = workspace.path();
-        settings.requestTimeoutSeconds = 30;
-        settings.stream = stream;
-        MainWindow::Options options;
-        options.commandRunner = std::make_shared<ProcessCommandRunner>();
-        options.keyStore = &keyStore;
-        options.persist = false;
-        window = std::make_unique<MainWindow>(settings, options);
-        window->resize(1100, 700);
-        window->show();
-        QApplication::setActiveWindow(window.get());
-    }
-
-    bool waitForWindow() { return QTest::qWaitForWindowExposed(window.get()); }
-
-    void type(const QString &prompt)
-    {
-        QTest::keyClicks(window->promptEdit(), prompt);
-        QTest::keyClick(window->promptEdit(), Qt::Key_Return);
-    }
-
-    bool waitUntilFinished() const
-    {
-        return QTest::qWaitFor([this] { return window->statusText() == u"Finished"; }, 10000);
-    }
-
-    ChatModel *chat() const { return window->chatModel(); }
-
-    AgentLoop::KeyStore keyStore;
-    FakeChatServer server;
-    QTemporaryDir workspace;
-    std::unique_ptr<MainWindow> window;
-};
 
 } // namespace
 
@@ -132,7 +75,6 @@ class tst_StreamingGui : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase();
     void answerGrowsWhileItStreams();
     void thousandsOfDeltasAreCoalesced();
     void reasoningIsFoldedAndExpands();
@@ -142,19 +84,14 @@ private slots:
     void streamAndRetrySettingsReachTheRequest();
 
 private:
-    QTemporaryDir m_configDir;
+    TemporarySettings m_settings;
 };
-
-void tst_StreamingGui::initTestCase()
-{
-    QStandardPaths::setTestModeEnabled(true);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_configDir.path());
-}
 
 void tst_StreamingGui::answerGrowsWhileItStreams()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(wideWindow());
+    f.openWindow();
+    QVERIFY(f.waitForWindowExposed());
     QAbstractItemModelTester tester(f.chat(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
     const QStringList pieces{u"The "_s,
@@ -185,7 +122,7 @@ void tst_StreamingGui::answerGrowsWhileItStreams()
     // Partial text is on screen before the stream has ended.
     QTRY_VERIFY_WITH_TIMEOUT(seen.size() >= 3, 5000);
     QVERIFY(f.window->controller().isRunning());
-    const QList<int> live = rowsOf(f.chat(), ChatItem::AssistantText);
+    const QList<int> live = f.rows(ChatItem::AssistantText);
     QCOMPARE(live.size(), 1);
     const ChatItem &liveItem = f.chat()->item(live.first());
     QCOMPARE(liveItem.stream, ChatItem::Stream::Live);
@@ -200,7 +137,7 @@ void tst_StreamingGui::answerGrowsWhileItStreams()
         QVERIFY(full.startsWith(seen.at(i)));
     }
     // Exactly one assistant row: the live one, now the final message.
-    const QList<int> answers = rowsOf(f.chat(), ChatItem::AssistantText);
+    const QList<int> answers = f.rows(ChatItem::AssistantText);
     QCOMPARE(answers.size(), 1);
     const ChatItem &answer = f.chat()->item(answers.first());
     QCOMPARE(answer.text, full);
@@ -214,8 +151,9 @@ void tst_StreamingGui::answerGrowsWhileItStreams()
 
 void tst_StreamingGui::thousandsOfDeltasAreCoalesced()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(wideWindow());
+    f.openWindow();
+    QVERIFY(f.waitForWindowExposed());
     // A long conversation already on screen: the stream must not lay it out again.
     for (int i = 0; i < 300; ++i) {
         ChatItem item;
@@ -295,8 +233,9 @@ void tst_StreamingGui::thousandsOfDeltasAreCoalesced()
 
 void tst_StreamingGui::reasoningIsFoldedAndExpands()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(wideWindow());
+    f.openWindow();
+    QVERIFY(f.waitForWindowExposed());
     const QStringList reasoning{u"The user wants "_s,
                                 u"a short answer; "_s,
                                 u"42 is the classic one.\n"_s,
@@ -306,8 +245,8 @@ void tst_StreamingGui::reasoningIsFoldedAndExpands()
     f.type(u"What is the answer?"_s);
 
     // While the reasoning streams: a live item, reasoning folded, no text yet.
-    QTRY_VERIFY_WITH_TIMEOUT(!rowsOf(f.chat(), ChatItem::AssistantText).isEmpty(), 5000);
-    const int row = rowsOf(f.chat(), ChatItem::AssistantText).first();
+    QTRY_VERIFY_WITH_TIMEOUT(!f.rows(ChatItem::AssistantText).isEmpty(), 5000);
+    const int row = f.rows(ChatItem::AssistantText).first();
     const QModelIndex index = f.chat()->index(row, 0);
     QCOMPARE(f.chat()->item(row).stream, ChatItem::Stream::Live);
     QVERIFY(!f.chat()->item(row).reasoning.isEmpty());
@@ -316,7 +255,7 @@ void tst_StreamingGui::reasoningIsFoldedAndExpands()
     QVERIFY(index.data(ChatModel::CollapsibleRole).toBool());
 
     QVERIFY(f.waitUntilFinished());
-    QCOMPARE(rowsOf(f.chat(), ChatItem::AssistantText), QList<int>{row});
+    QCOMPARE(f.rows(ChatItem::AssistantText), QList<int>{row});
     QCOMPARE(f.chat()->item(row).reasoning, reasoning.join(QString()));
     QCOMPARE(f.chat()->item(row).text, u"It is **42**."_s);
     QVERIFY(index.data(ChatModel::CollapsedRole).toBool()); // still folded
@@ -356,8 +295,9 @@ void tst_StreamingGui::reasoningIsFoldedAndExpands()
 
 void tst_StreamingGui::brokenStreamKeepsTheTextMarkedIncomplete()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(wideWindow());
+    f.openWindow();
+    QVERIFY(f.waitForWindowExposed());
     QList<QByteArray> events = answerEvents({u"Half "_s, u"an "_s, u"answer"_s});
     events.removeLast(); // [DONE]
     events.removeLast(); // finish_reason
@@ -369,20 +309,21 @@ void tst_StreamingGui::brokenStreamKeepsTheTextMarkedIncomplete()
 
     // The text the user was reading stays, marked incomplete, above the error; it is not in
     // the history the model will see.
-    const QList<int> answers = rowsOf(f.chat(), ChatItem::AssistantText);
+    const QList<int> answers = f.rows(ChatItem::AssistantText);
     QCOMPARE(answers.size(), 1);
     QCOMPARE(f.chat()->item(answers.first()).text, u"Half an answer"_s);
     QCOMPARE(f.chat()->item(answers.first()).stream, ChatItem::Stream::Incomplete);
     QCOMPARE(f.chat()->index(answers.first(), 0).data(Qt::AccessibleDescriptionRole).toString(),
              u"Assistant, incomplete answer"_s);
-    QCOMPARE(rowsOf(f.chat(), ChatItem::ErrorMessage), QList<int>{answers.first() + 1});
+    QCOMPARE(f.rows(ChatItem::ErrorMessage), QList<int>{answers.first() + 1});
     QCOMPARE(f.window->controller().history().last().role(), Role::User);
 }
 
 void tst_StreamingGui::inspectorShowsRawEventsAndTheAssembledMessage()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(wideWindow());
+    f.openWindow();
+    QVERIFY(f.waitForWindowExposed());
     const QList<QByteArray> events = answerEvents({u"Raw "_s, u"events."_s});
     FakeResponse streamed = FakeResponse::stream(events, 5);
     f.server.script({streamed, FakeResponse::answer(u"Not streamed."_s)});
@@ -422,8 +363,9 @@ void tst_StreamingGui::inspectorShowsRawEventsAndTheAssembledMessage()
 
 void tst_StreamingGui::retryIsShownInTheStatusBarAndTheInspector()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(wideWindow());
+    f.openWindow();
+    QVERIFY(f.waitForWindowExposed());
     FakeResponse limited = FakeResponse::httpError(429,
                                                    u"Rate limit reached"_s,
                                                    u"requests"_s,
@@ -469,7 +411,7 @@ void tst_StreamingGui::retryIsShownInTheStatusBarAndTheInspector()
     QVERIFY(inspector->responseText().contains(u"Rate limit reached"_s));
 
     // The chat's answer points at the attempt that produced it.
-    const int answerRow = rowsOf(f.chat(), ChatItem::AssistantText).first();
+    const int answerRow = f.rows(ChatItem::AssistantText).first();
     QCOMPARE(f.chat()->item(answerRow).text, u"Made it."_s);
     QCOMPARE(f.chat()->item(answerRow).turn, 1);
     f.window->chatView()->setCurrentIndex(f.chat()->index(answerRow, 0));
@@ -485,8 +427,9 @@ void tst_StreamingGui::retryIsShownInTheStatusBarAndTheInspector()
 
 void tst_StreamingGui::streamAndRetrySettingsReachTheRequest()
 {
-    Fixture f;
-    QVERIFY(f.waitForWindow());
+    MainWindowFixture f(wideWindow());
+    f.openWindow();
+    QVERIFY(f.waitForWindowExposed());
     QCOMPARE(f.window->controller().provider().stream, true);
     QCOMPARE(f.window->controller().provider().retry.maxRetries, 3);
     f.server.script({FakeResponse::streamedAnswer({u"Streamed."_s})});
@@ -518,7 +461,7 @@ void tst_StreamingGui::streamAndRetrySettingsReachTheRequest()
 
     // Stored: the next start has them too.
     const Gui::AppSettings reloaded = Gui::AppSettings::load(QProcessEnvironment(),
-                                                             f.workspace.path());
+                                                             f.settings.workspace);
     QCOMPARE(reloaded.stream, false);
     QCOMPARE(reloaded.maxRetries, 1);
     QCOMPARE(reloaded.provider().stream, false);

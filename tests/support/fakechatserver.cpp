@@ -265,6 +265,15 @@ FakeResponse FakeResponse::json(const QJsonObject &object, int httpStatus)
     return response;
 }
 
+FakeResponse FakeResponse::raw(const QByteArray &body, int httpStatus, const QByteArray &contentType)
+{
+    FakeResponse response;
+    response.status = httpStatus;
+    response.contentType = contentType;
+    response.body = body;
+    return response;
+}
+
 FakeResponse FakeResponse::neverAnswer()
 {
     FakeResponse response;
@@ -653,6 +662,14 @@ std::optional<FakeResponse> FakeChatServer::rejectApiKey(const RecordedRequest &
                                            maskedKey(key)),
                                    u"invalid_request_error"_s,
                                    u"invalid_api_key"_s);
+}
+
+quint16 closedPort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return probe.serverPort();
 }
 
 } // namespace AgentLoop

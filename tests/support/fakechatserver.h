@@ -94,6 +94,10 @@ struct FakeResponse
     // GET /v1/models: {"object": "list", "data": [{"id", "object": "model", ...}]}
     static FakeResponse models(const QStringList &ids);
     static FakeResponse json(const QJsonObject &object, int httpStatus = 200);
+    // Exactly these bytes as the body; an empty contentType is sent as application/json.
+    static FakeResponse raw(const QByteArray &body,
+                            int httpStatus = 200,
+                            const QByteArray &contentType = {});
 
     static FakeResponse neverAnswer();
     static FakeResponse dropConnection();
@@ -159,5 +163,9 @@ private:
     QStringList m_models{QStringLiteral("gpt-4.1"), QStringLiteral("gpt-4o-mini")};
     QByteArray m_requiredApiKey;
 };
+
+// A port on 127.0.0.1 that nothing listens on: bound a moment ago, closed again (0 when no port
+// could be bound).
+quint16 closedPort();
 
 } // namespace AgentLoop

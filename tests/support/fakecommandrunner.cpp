@@ -162,9 +162,4 @@ qsizetype FakeCommandRunner::pendingOutcomes() const
     return m_script->steps.size();
 }
 
-ShellInfo FakeCommandRunner::posixShell()
-{
-    return {ShellInfo::PosixShell, u"/bin/sh"_s, u"/bin/sh"_s};
-}
-
 } // namespace AgentLoop

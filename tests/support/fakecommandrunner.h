@@ -1,5 +1,6 @@
 #pragma once
 
+#include "testshell.h"
 #include "tools/commandrunner.h"
 
 #include <QList>
@@ -36,8 +37,6 @@ public:
     QList<CommandRequest> requests() const;
     // Scripted outcomes not used yet.
     qsizetype pendingOutcomes() const;
-
-    static ShellInfo posixShell();
 
 private:
     struct Script;

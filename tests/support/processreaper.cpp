@@ -1,4 +1,5 @@
 #include "processreaper.h"
+#include "testpaths.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -11,6 +12,7 @@
 
 #include <tlhelp32.h>
 #else
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <sys/prctl.h>
@@ -191,5 +193,34 @@ QString ProcessReaper::problem() const
 {
     return d->problem;
 }
+
+#ifdef Q_OS_WIN
+
+bool processIsGone(qint64 pid)
+{
+    const HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, DWORD(pid));
+    if (!process)
+        return true;
+    DWORD exitCode = 0;
+    const bool running = GetExitCodeProcess(process, &exitCode) && exitCode == STILL_ACTIVE;
+    CloseHandle(process);
+    return !running;
+}
+
+#else
+
+bool processIsGone(qint64 pid)
+{
+    if (::kill(pid_t(pid), 0) == -1 && errno == ESRCH)
+        return true;
+    const QByteArray line = readFile(u"/proc/%1/stat"_s.arg(pid));
+    const qsizetype nameEnd = line.lastIndexOf(')');
+    if (nameEnd < 0 || nameEnd + 2 >= line.size())
+        return false;
+    const char state = line.at(nameEnd + 2);
+    return state == 'Z' || state == 'X';
+}
+
+#endif
 
 } // namespace AgentLoop

@@ -13,10 +13,11 @@ namespace AgentLoop {
 // Linux it becomes the "subreaper" of its descendants, so an orphaned grandchild comes back to
 // it by itself.
 //
-// Every test executable has one, from before main() to after it (tests/leftoverprocesses.cpp):
-// whatever is still running at the end is killed and named on standard error, and the test
-// fails if something could not be killed. testProcessReaper() gives a test that leaves
-// processes behind on purpose (the kill test) a way to reap them as it goes.
+// Every test executable has one, from before main() to after it
+// (tests/support/leftoverprocesses.cpp): whatever is still running at the end is killed and named
+// on standard error, and the test fails if something could not be killed. testProcessReaper()
+// gives a test that leaves processes behind on purpose (the kill test) a way to reap them as it
+// goes.
 class ProcessReaper final
 {
 public:
@@ -40,5 +41,9 @@ private:
 };
 
 ProcessReaper &testProcessReaper();
+
+// Dead: no such process, or (Linux) a zombie its new parent, init or a subreaper, has not reaped
+// yet.
+bool processIsGone(qint64 pid);
 
 } // namespace AgentLoop

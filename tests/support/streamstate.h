@@ -1,7 +1,7 @@
 #pragma once
 
-#include "protocol/completion.h"
 #include "base/result.h"
+#include "protocol/completion.h"
 #include "protocol/streamassembler.h"
 
 #include <QByteArray>

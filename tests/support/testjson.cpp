@@ -31,4 +31,9 @@ QJsonObject toolCallJson(const QString &id, const QString &name, const QJsonValu
             {u"function"_s, QJsonObject{{u"name"_s, name}, {u"arguments"_s, arguments}}}};
 }
 
+QString shellArguments(const QString &command)
+{
+    return QString::fromUtf8(compact(QJsonObject{{u"command"_s, command}}));
+}
+
 } // namespace AgentLoop

@@ -16,5 +16,7 @@ QJsonObject parseObject(const QByteArray &json);
 // {"id","type":"function","function":{"name","arguments"}}; arguments is usually the JSON text,
 // but a test may pass an object to play a provider that sends one.
 QJsonObject toolCallJson(const QString &id, const QString &name, const QJsonValue &arguments);
+// The shell tool's arguments as a model writes them: {"command": command} as compact JSON text.
+QString shellArguments(const QString &command);
 
 } // namespace AgentLoop

@@ -201,15 +201,6 @@ FakeResponse streamOf(const QList<QByteArray> &events, int delayMs = 2)
     return FakeResponse::stream(events, delayMs);
 }
 
-FakeResponse rawResponse(int status, const QByteArray &contentType, const QByteArray &body)
-{
-    FakeResponse response;
-    response.status = status;
-    response.contentType = contentType;
-    response.body = body;
-    return response;
-}
-
 FakeResponse withHeader(FakeResponse response, const QByteArray &name, const QByteArray &value)
 {
     response.headers.append({name, value});
@@ -238,14 +229,6 @@ QJsonObject messageChoice(const QJsonObject &message, const QJsonValue &finishRe
     if (!finishReason.isUndefined())
         choice.insert(u"finish_reason"_s, finishReason);
     return choice;
-}
-
-quint16 closedPort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
 }
 
 QString exchangeAttempts(const QSignalSpy &spy)
@@ -954,9 +937,10 @@ void tst_Streaming::providerDifferences_data()
 
     // A proxy's HTML page: 502 is worth retrying; the last one is reported as such.
     QTest::newRow("HTML error page from a proxy (502)")
-            << rawResponse(502,
-                           "text/html; charset=utf-8",
-                           "<!DOCTYPE html>\n<html><body><h1>502 Bad Gateway</h1></body></html>\n")
+            << FakeResponse::raw(
+                       "<!DOCTYPE html>\n<html><body><h1>502 Bad Gateway</h1></body></html>\n",
+                       502,
+                       "text/html; charset=utf-8")
             << QJsonObject() << QString() << false << int(Error::Http)
             << u"HTTP 502: an HTML page"_s << 1 + maxRetries;
 }

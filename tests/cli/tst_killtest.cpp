@@ -7,10 +7,12 @@
 // The seed is printed; AGENTLOOP_KILLTEST_SEED=<n> replays a run, AGENTLOOP_KILLTEST_RUNS=<n>
 // changes the number of kills.
 
-#include "storage/conversationstore.h"
 #include "fakechatserver.h"
 #include "processreaper.h"
 #include "pseudoterminal.h"
+#include "storage/conversationstore.h"
+#include "testjson.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -66,18 +68,6 @@ QString stepCommand(int step)
 #else
     return u"sleep 0.1; echo step %1"_s.arg(step);
 #endif
-}
-
-QString argumentsJson(const QString &command)
-{
-    return QString::fromUtf8(
-            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // The 1-based number of the file's last non-empty line.
@@ -141,7 +131,7 @@ void tst_KillTest::initTestCase()
     m_saved = {
             Message::user(u"say hello"_s),
             Message::assistant(std::nullopt,
-                               {ToolCall{u"call_0"_s, u"shell"_s, argumentsJson(u"echo hello"_s)}}),
+                               {ToolCall{u"call_0"_s, u"shell"_s, shellArguments(u"echo hello"_s)}}),
             Message::tool(u"call_0"_s, u"hello"_s),
             Message::assistant(u"It said hello."_s),
     };
@@ -187,7 +177,7 @@ void tst_KillTest::killAtRandomMoments()
             if (turn <= toolTurns) {
                 return FakeResponse::toolCall(u"call_%1"_s.arg(turn),
                                               u"shell"_s,
-                                              argumentsJson(stepCommand(turn)))
+                                              shellArguments(stepCommand(turn)))
                         .withDelay(delay);
             }
             return FakeResponse::answer(u"All steps done."_s).withDelay(delay);

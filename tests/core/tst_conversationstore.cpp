@@ -2,6 +2,8 @@
 // appending, never by rewriting.
 
 #include "storage/conversationstore.h"
+#include "testjson.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -43,12 +45,6 @@ namespace {
 const QString interrupted
         = u"interrupted: the app stopped before this call finished; it may or may not have run."_s;
 
-QString shellArguments(const QString &command)
-{
-    return QString::fromUtf8(
-            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
-}
-
 History sampleHistory()
 {
     History history;
@@ -60,12 +56,6 @@ History sampleHistory()
     history.append(Message::tool(u"call_1"_s, u"42\nline two"_s));
     history.append(Message::assistant(u"The output is 42."_s));
     return history;
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 bool appendBytes(const QString &path, const QByteArray &bytes)

@@ -1,4 +1,5 @@
 #include "protocol/sseparser.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -79,11 +80,6 @@ Events parseBytewise(QByteArrayView input)
 Events parseSplit(QByteArrayView input, qsizetype at)
 {
     return parseChunks({input.first(at), input.sliced(at)});
-}
-
-QString vectorsDirectory()
-{
-    return QDir::cleanPath(QStringLiteral(AGENTLOOP_SHARED_VECTORS_DIR));
 }
 
 // What a recorded stream must give, read without the parser: the files are "data: {json}" lines
@@ -262,7 +258,7 @@ void tst_SseParser::memoryStaysBoundedWithoutNewlines()
 void tst_SseParser::recordedStreams_data()
 {
     QTest::addColumn<QString>("path");
-    const QDir root(vectorsDirectory());
+    const QDir root(sharedVectorsPath());
     if (!root.exists()) {
         QTest::newRow("missing") << QString(); // skipped, with a message, by the test itself
         return;
@@ -276,8 +272,8 @@ void tst_SseParser::recordedStreams_data()
 
 void tst_SseParser::recordedStreams()
 {
-    if (!QDir(vectorsDirectory()).exists())
-        QSKIP(qPrintable(u"shared vectors not found at %1"_s.arg(vectorsDirectory())));
+    if (!QDir(sharedVectorsPath()).exists())
+        QSKIP(qPrintable(u"shared vectors not found at %1"_s.arg(sharedVectorsPath())));
     QFETCH(QString, path);
     QFile file(path);
     QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.errorString()));

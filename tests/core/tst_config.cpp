@@ -1,4 +1,5 @@
 #include "storage/config.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,13 +16,6 @@ namespace {
 const QString baseUrlName = u"OPENAI_BASE_URL"_s;
 const QString apiKeyName = u"OPENAI_API_KEY"_s;
 const QString modelName = u"OPENAI_MODEL"_s;
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-           && file.write(bytes) == bytes.size();
-}
 
 QProcessEnvironment environmentOf(const StringMap &values)
 {

@@ -74,15 +74,6 @@ bool exchangeMentions(const Exchange &exchange, const QByteArray &secret)
     return false;
 }
 
-FakeResponse rawResponse(int status, const QByteArray &contentType, const QByteArray &body)
-{
-    FakeResponse response;
-    response.status = status;
-    response.contentType = contentType;
-    response.body = body;
-    return response;
-}
-
 const QByteArray htmlPage = QByteArrayLiteral(
         "<!DOCTYPE html>\n<html><head><title>Sign in</title></head>"
         "<body><h1>Corporate proxy</h1><p>Please sign in.</p></body></html>\n");
@@ -538,7 +529,7 @@ void tst_ChatClient::httpErrorWithoutJsonBody()
     QFETCH(QString, message);
 
     FakeChatServer server;
-    server.script({rawResponse(status, contentType, body)});
+    server.script({FakeResponse::raw(body, status, contentType)});
     ChatClient client;
     // About the message of one failed response: retries are httpErrorStatus's subject.
     ProviderSettings settings = settingsFor(server.baseUrl());
@@ -582,7 +573,7 @@ void tst_ChatClient::errorObjectWithStatus200()
 void tst_ChatClient::htmlPageInsteadOfJson()
 {
     FakeChatServer server;
-    server.script({rawResponse(200, "text/html; charset=utf-8", htmlPage)});
+    server.script({FakeResponse::raw(htmlPage, 200, "text/html; charset=utf-8")});
     ChatClient client;
     client.setSettings(settingsFor(server.baseUrl()));
     QSignalSpy failed(&client, &ChatClient::failed);
@@ -600,7 +591,7 @@ void tst_ChatClient::htmlPageInsteadOfJson()
 void tst_ChatClient::bodyIsNotJson()
 {
     FakeChatServer server;
-    server.script({rawResponse(200, "text/plain", "Hello, I am not an API\n")});
+    server.script({FakeResponse::raw("Hello, I am not an API\n", 200, "text/plain")});
     ChatClient client;
     client.setSettings(settingsFor(server.baseUrl()));
     QSignalSpy failed(&client, &ChatClient::failed);

@@ -1,4 +1,5 @@
 #include "protocol/completion.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -63,12 +64,6 @@ const QByteArray seedFinalResponse = R"({
     }
   }]
 })";
-
-QString vectorsDirectory()
-{
-    return QDir::cleanPath(QStringLiteral(AGENTLOOP_SHARED_VECTORS_DIR)
-                           + u"/openai-python-responses"_s);
-}
 
 } // namespace
 
@@ -250,7 +245,7 @@ void tst_Completion::replaysRecordedResponses_data()
 {
     QTest::addColumn<QString>("path");
 
-    const QDir directory(vectorsDirectory());
+    const QDir directory(sharedVectorsPath(u"openai-python-responses"_s));
     if (!directory.exists())
         QSKIP(qPrintable(u"shared vectors not found at %1"_s.arg(directory.path())));
     const QStringList files = directory.entryList({u"*.json"_s}, QDir::Files, QDir::Name);

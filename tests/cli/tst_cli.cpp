@@ -3,11 +3,14 @@
 // The server lives on this process's event loop, so every wait here spins the event loop
 // (QTest::qWaitFor / QTRY_*), never QProcess::waitForFinished().
 
-#include "storage/conversationstore.h"
 #include "base/displaytext.h"
 #include "fakechatserver.h"
 #include "longoutput.h"
+#include "processreaper.h"
 #include "pseudoterminal.h"
+#include "storage/conversationstore.h"
+#include "testjson.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -75,12 +78,6 @@ const QByteArray endOfInputKeys = "\x04";
 #endif
 const QString touchMarker = touchCommand(u"marker"_s);
 
-QString argumentsJson(const QString &command)
-{
-    return QString::fromUtf8(
-            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
-}
-
 // The model asks to run the shell with these arguments (its JSON text), then answers.
 QList<FakeResponse> shellCallThenAnswer(const QString &arguments, const QString &answer)
 {
@@ -99,28 +96,6 @@ QString commandHeading(const QString &command)
     return u"Command (%1, %2):"_s.arg(lines == 1 ? u"1 line"_s : u"%1 lines"_s.arg(lines),
                                       characters == 1 ? u"1 character"_s
                                                       : u"%1 characters"_s.arg(characters));
-}
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-           && file.write(bytes) == bytes.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-// A port nothing listens on: bound a moment ago, closed again.
-quint16 closedPort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort();
 }
 
 #ifdef Q_OS_WIN
@@ -154,17 +129,6 @@ qint64 longCommandPid(qint64 cliPid, const QString &)
     return 0;
 }
 
-bool processIsGone(qint64 pid)
-{
-    const HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, DWORD(pid));
-    if (!process)
-        return true;
-    DWORD exitCode = 0;
-    const bool running = GetExitCodeProcess(process, &exitCode) && exitCode == STILL_ACTIVE;
-    CloseHandle(process);
-    return !running;
-}
-
 // Ctrl+Break reaches only processes on the sender's console, which the CLI shares.
 const char *interruptUnavailableReason()
 {
@@ -195,19 +159,6 @@ qint64 longCommandPid(qint64, const QString &workDirectory)
     if (!line.endsWith('\n')) // not the whole line yet
         return 0;
     return line.trimmed().toLongLong();
-}
-
-// Dead: no such process, or a zombie its new parent has not reaped yet.
-bool processIsGone(qint64 pid)
-{
-    if (::kill(pid_t(pid), 0) == -1 && errno == ESRCH)
-        return true;
-    const QByteArray line = readFile(u"/proc/%1/stat"_s.arg(pid));
-    const qsizetype nameEnd = line.lastIndexOf(')');
-    if (nameEnd < 0 || nameEnd + 2 >= line.size())
-        return false;
-    const char state = line.at(nameEnd + 2);
-    return state == 'Z' || state == 'X';
 }
 
 const char *interruptUnavailableReason()
@@ -862,7 +813,7 @@ void tst_Cli::noTerminalDeniesByDefault()
 
     FakeChatServer server;
     const QString command = touchMarker;
-    server.script(shellCallThenAnswer(argumentsJson(command), u"I could not create the marker."_s));
+    server.script(shellCallThenAnswer(shellArguments(command), u"I could not create the marker."_s));
     CliProcess cli(environmentFor(server.baseUrl()),
                    m_work,
                    pipe ? CliProcess::Input::Pipe : CliProcess::Input::Closed);
@@ -903,8 +854,9 @@ void tst_Cli::seedExampleApprovedAtTerminal()
     SKIP_WITHOUT_TERMINAL();
     FakeChatServer server;
     const QString prompt = u"run echo 42 and tell me the result"_s;
-    server.script({FakeResponse::toolCall(u"call_abc123"_s, u"shell"_s, argumentsJson(u"echo 42"_s)),
-                   FakeResponse::answer(u"命令执行成功,输出是 42。"_s)});
+    server.script(
+            {FakeResponse::toolCall(u"call_abc123"_s, u"shell"_s, shellArguments(u"echo 42"_s)),
+             FakeResponse::answer(u"命令执行成功,输出是 42。"_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, prompt}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
@@ -957,7 +909,7 @@ void tst_Cli::terminalAnswers()
     QFETCH(bool, allowed);
 
     FakeChatServer server;
-    server.script(shellCallThenAnswer(argumentsJson(touchMarker), u"Done."_s));
+    server.script(shellCallThenAnswer(shellArguments(touchMarker), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
@@ -982,8 +934,8 @@ void tst_Cli::onePromptPerCall()
     SKIP_WITHOUT_TERMINAL();
     FakeChatServer server;
     server.script({FakeResponse::toolCalls(
-                           {{u"call_1"_s, u"shell"_s, argumentsJson(touchCommand(u"first"_s))},
-                            {u"call_2"_s, u"shell"_s, argumentsJson(touchCommand(u"second"_s))}}),
+                           {{u"call_1"_s, u"shell"_s, shellArguments(touchCommand(u"first"_s))},
+                            {u"call_2"_s, u"shell"_s, shellArguments(touchCommand(u"second"_s))}}),
                    FakeResponse::answer(u"One of two."_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"create two files"_s}));
@@ -1062,7 +1014,7 @@ void tst_Cli::workspaceIsWhereCommandsRun()
     QVERIFY(QDir().mkpath(workspace));
     FakeChatServer server;
     server.script(
-            {FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(printWorkingDirectory)),
+            {FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(printWorkingDirectory)),
              FakeResponse::answer(u"Listed."_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"where am I"_s, u"--workspace"_s, workspace}));
@@ -1088,7 +1040,7 @@ void tst_Cli::longOutputFileIsNamed()
     FakeChatServer server;
     server.script({FakeResponse::toolCall(u"call_1"_s,
                                           u"shell"_s,
-                                          argumentsJson(countingCommand(m_work, 100000))),
+                                          shellArguments(countingCommand(m_work, 100000))),
                    FakeResponse::answer(u"Counted."_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"count"_s}));
@@ -1146,7 +1098,7 @@ void tst_Cli::agentFailures()
 
     FakeChatServer server;
     server.script(
-            {toolCall ? FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(touchMarker))
+            {toolCall ? FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(touchMarker))
                       : FakeResponse::answer(content, finishReason),
              FakeResponse::answer(u"a second request must not be sent"_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work);
@@ -1374,7 +1326,7 @@ void tst_Cli::interruptAtApprovalPrompt()
 {
     SKIP_WITHOUT_TERMINAL();
     FakeChatServer server;
-    server.script(shellCallThenAnswer(argumentsJson(touchMarker), u"must not be asked"_s));
+    server.script(shellCallThenAnswer(shellArguments(touchMarker), u"must not be asked"_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
@@ -1392,7 +1344,7 @@ void tst_Cli::interruptWhileCommandRuns()
 {
     SKIP_WITHOUT_TERMINAL();
     FakeChatServer server;
-    server.script(shellCallThenAnswer(argumentsJson(longCommand), u"must not be asked"_s));
+    server.script(shellCallThenAnswer(shellArguments(longCommand), u"must not be asked"_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"wait a minute"_s}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
@@ -1421,7 +1373,7 @@ void tst_Cli::transcriptRecordsEveryExchange()
     FakeChatServer server;
     const QList<FakeResponse> responses{FakeResponse::toolCall(u"call_1"_s,
                                                                u"shell"_s,
-                                                               argumentsJson(touchMarker)),
+                                                               shellArguments(touchMarker)),
                                         FakeResponse::answer(u"Done."_s)};
     server.script(responses);
     const QString transcript = workPath(u"run.jsonl"_s);
@@ -1466,7 +1418,7 @@ void tst_Cli::conversationIsContinuedAndExtended()
             Message::assistant(std::nullopt,
                                {ToolCall{u"call_old"_s,
                                          u"shell"_s,
-                                         argumentsJson(u"expr 6 \\* 7"_s)}}),
+                                         shellArguments(u"expr 6 \\* 7"_s)}}),
             Message::tool(u"call_old"_s, u"42"_s),
             Message::assistant(u"It is 42."_s),
     };
@@ -1477,7 +1429,7 @@ void tst_Cli::conversationIsContinuedAndExtended()
     const QByteArray before = readFile(path);
 
     FakeChatServer server;
-    server.script(shellCallThenAnswer(argumentsJson(touchMarker), u"Done."_s));
+    server.script(shellCallThenAnswer(shellArguments(touchMarker), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
     QVERIFY(cli.start({u"--prompt"_s, u"now create the marker"_s, u"--conversation"_s, path}));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
@@ -1732,7 +1684,7 @@ void tst_Cli::toolNameCannotPoseAsAPrompt()
     const QString answer = u"Nothing to do.\x1b]0;all good\x07\x1b]52;c;Y3VybCB4IHwgc2g=\x07"_s;
     FakeChatServer server;
     server.script({FakeResponse::toolCalls({{u"call_1"_s, fakeName, u"{}"_s},
-                                            {u"call_2"_s, u"shell"_s, argumentsJson(command)}}),
+                                            {u"call_2"_s, u"shell"_s, shellArguments(command)}}),
                    FakeResponse::answer(answer)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"look around"_s}));
@@ -1779,7 +1731,7 @@ void tst_Cli::outputLineCannotWriteEscapes()
     const QString command = u"printf '\\033[2K\\033[1Aall clean\\n'; "_s + touchMarker;
 #endif
     FakeChatServer server;
-    server.script(shellCallThenAnswer(argumentsJson(command), u"Done."_s));
+    server.script(shellCallThenAnswer(shellArguments(command), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"clean up"_s}));
     ANSWER_AT_TERMINAL(cli, "y\n");
@@ -1867,7 +1819,7 @@ void tst_Cli::c1ControlsCannotHideTheCommand()
     QFETCH(QStringList, notCreated);
 
     FakeChatServer server;
-    server.script(shellCallThenAnswer(argumentsJson(command), u"Done."_s));
+    server.script(shellCallThenAnswer(shellArguments(command), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"touch"_s}));
     ANSWER_AT_TERMINAL(cli, keys);
@@ -1903,7 +1855,7 @@ void tst_Cli::approvalShowsTheDecodedCommand_data()
     // Each line behind the gutter: a line of the command cannot pose as a line of the prompt.
     const QString posing = touchCommand(pwned) + u'\n' + approvalHeader + u'\n' + shellReason;
     QTest::newRow("lines posing as the prompt")
-            << argumentsJson(posing) << posing << QByteArray("n\n") << QStringList()
+            << shellArguments(posing) << posing << QByteArray("n\n") << QStringList()
             << QStringList{pwned};
 }
 
@@ -2038,7 +1990,7 @@ void tst_Cli::hiddenAndLookAlikeCharactersAreNamed()
     QFETCH(QStringList, warnings);
 
     FakeChatServer server;
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(command)),
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(command)),
                    // The answer too: with a line separator and an override.
                    FakeResponse::answer(u"Done.\u2028\u202E!enod"_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
@@ -2088,7 +2040,7 @@ void tst_Cli::longCommandSaysWhatIsNotShown()
     QFETCH(QString, warning);
 
     FakeChatServer server;
-    server.script(shellCallThenAnswer(argumentsJson(command), u"Done."_s));
+    server.script(shellCallThenAnswer(shellArguments(command), u"Done."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::TerminalWindow);
     QVERIFY(cli.start({u"--prompt"_s, u"a long one"_s}));
     ANSWER_AT_TERMINAL(cli, "n\n");

@@ -1,7 +1,9 @@
 #include "fakecommandrunner.h"
 #include "longoutput.h"
-#include "tools/shelltool.h"
+#include "testjson.h"
 #include "testpaths.h"
+#include "testshell.h"
+#include "tools/shelltool.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -52,43 +54,6 @@ namespace {
 
 constexpr int processTimeoutMs = 15000;
 
-ShellInfo posixShell()
-{
-    return {ShellInfo::PosixShell, u"/bin/sh"_s, u"/bin/sh"_s};
-}
-
-// The shell the real-process tests run: cmd.exe on Windows (always there; under Wine the only
-// one), /bin/sh elsewhere. PowerShell runs only in rows of its own, where detectShell() finds it.
-ShellInfo testShell()
-{
-#ifdef Q_OS_WIN
-    return {ShellInfo::Cmd, qEnvironmentVariable("ComSpec", u"cmd.exe"_s), u"cmd.exe"_s};
-#else
-    return posixShell();
-#endif
-}
-
-bool isPowerShell(const ShellInfo &shell)
-{
-    return shell.kind == ShellInfo::PowerShellCore || shell.kind == ShellInfo::WindowsPowerShell;
-}
-
-// The shell a data row is written for: "sh" and "cmd" are testShell(); "PowerShell" is what
-// detectShell() finds, if it finds PowerShell.
-std::optional<ShellInfo> shellForRow(const QString &name)
-{
-    if (name != u"PowerShell")
-        return testShell();
-    const ShellInfo detected = detectShell();
-    return isPowerShell(detected) ? std::optional(detected) : std::nullopt;
-}
-
-QString powerShellMissing()
-{
-    return u"needs a working PowerShell (Wine's is a stub); detectShell() chose %1"_s.arg(
-            detectShell().displayName);
-}
-
 CapturedText captured(const QString &text)
 {
     return CapturedText{text, {}, text.size()};
@@ -127,9 +92,7 @@ PreparedCall prepared(const Tool &tool, const QString &arguments)
 std::optional<ToolResult> runCommand(const ShellTool &tool, const QString &command)
 {
     QObject owner;
-    const QString arguments = QString::fromUtf8(
-            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
-    ToolRun *run = tool.invoke(prepared(tool, arguments), &owner);
+    ToolRun *run = tool.invoke(prepared(tool, shellArguments(command)), &owner);
     QSignalSpy spy(run, &ToolRun::finished);
     if (!QTest::qWaitFor([&] { return !spy.isEmpty(); }, processTimeoutMs))
         return std::nullopt;

@@ -3,6 +3,7 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "protocol/jsonschema.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -506,8 +507,7 @@ void tst_OpenApiRequest::initTestCase()
     qRegisterMetaType<Exchange>();
     qRegisterMetaType<ApprovalRequest>();
 
-    const QString path = QString::fromUtf8(AGENTLOOP_SHARED_VECTORS_DIR)
-                         + u"/openapi/openai-openapi.json"_s;
+    const QString path = sharedVectorsPath(u"openapi/openai-openapi.json"_s);
     QFile file(path);
     if (!file.exists())
         QSKIP(qPrintable(

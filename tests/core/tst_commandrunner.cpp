@@ -1,6 +1,8 @@
-#include "tools/commandrunner.h"
 #include "fakecommandrunner.h"
+#include "processreaper.h"
 #include "testpaths.h"
+#include "testshell.h"
+#include "tools/commandrunner.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -33,27 +35,6 @@ namespace {
 
 constexpr int finishTimeoutMs = 20000;
 
-ShellInfo posixShell()
-{
-    return {ShellInfo::PosixShell, u"/bin/sh"_s, u"/bin/sh"_s};
-}
-
-ShellInfo cmdShell()
-{
-    return {ShellInfo::Cmd, qEnvironmentVariable("ComSpec", u"cmd.exe"_s), u"cmd.exe"_s};
-}
-
-// The shell the real-process tests run: cmd.exe on Windows (always there; under Wine the only
-// one), /bin/sh elsewhere. PowerShell runs only in rows of its own, where detectShell() finds it.
-ShellInfo testShell()
-{
-#ifdef Q_OS_WIN
-    return cmdShell();
-#else
-    return posixShell();
-#endif
-}
-
 bool testShellIsCmd()
 {
     return testShell().kind == ShellInfo::Cmd;
@@ -69,24 +50,6 @@ QString spelled(const QString &sh, const QString &cmd)
 QString newline()
 {
     return testShellIsCmd() ? u"\r\n"_s : u"\n"_s;
-}
-
-// The shell a data row is written for: "sh" and "cmd" are testShell(); "PowerShell" is what
-// detectShell() finds, if it finds PowerShell.
-std::optional<ShellInfo> shellForRow(const QString &name)
-{
-    if (name != u"PowerShell")
-        return testShell();
-    const ShellInfo detected = detectShell();
-    if (detected.kind == ShellInfo::PowerShellCore || detected.kind == ShellInfo::WindowsPowerShell)
-        return detected;
-    return std::nullopt;
-}
-
-QString powerShellMissing()
-{
-    return u"needs a working PowerShell (Wine's is a stub); detectShell() chose %1"_s.arg(
-            detectShell().displayName);
 }
 
 CommandRequest request(const QString &command)
@@ -107,12 +70,6 @@ std::optional<CommandOutcome> runToEnd(CommandRunner &runner, const CommandReque
     if (!QTest::qWaitFor([&] { return !spy.isEmpty(); }, finishTimeoutMs))
         return std::nullopt;
     return spy.first().first().value<CommandOutcome>();
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 QByteArray sha256(const QByteArray &bytes)
@@ -216,21 +173,6 @@ qint64 pidFromFile(const QString &path)
     return line.trimmed().toLongLong();
 }
 
-// Dead: no such process, or a zombie its new parent (init or a subreaper) has not reaped yet.
-bool processIsGone(qint64 pid)
-{
-    if (::kill(pid_t(pid), 0) == -1 && errno == ESRCH)
-        return true;
-    QFile stat(u"/proc/%1/stat"_s.arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray line = stat.readAll();
-    const qsizetype nameEnd = line.lastIndexOf(')');
-    if (nameEnd < 0 || nameEnd + 2 >= line.size())
-        return false;
-    const char state = line.at(nameEnd + 2);
-    return state == 'Z' || state == 'X';
-}
 #endif
 
 // Finds the grandchild of commandWaitingForAGrandchild() (or of any command whose grandchild is,
@@ -576,9 +518,9 @@ void tst_CommandRunner::longOutputIsWrittenWholeToAFile()
     QVERIFY(file.complete);
     QVERIFY2(file.problem.isEmpty(), qPrintable(file.problem));
     QCOMPARE(file.bytes, 20000000);
-    const QByteArray printed = readAll(expected);
+    const QByteArray printed = readFile(expected);
     QCOMPARE(printed.size(), 20000000);
-    const QByteArray saved = readAll(file.path);
+    const QByteArray saved = readFile(file.path);
     QCOMPARE(saved.size(), printed.size());
     QCOMPARE(sha256(saved), sha256(printed));
     // Memory still holds only the head and the tail.
@@ -600,8 +542,8 @@ void tst_CommandRunner::outputFileKeepsBothStreams()
     QVERIFY(outcome->outputFile.complete);
     // Both streams, each line in the place its read arrived: taking the two stderr lines out
     // leaves exactly what stdout printed.
-    QByteArray saved = readAll(outcome->outputFile.path);
-    const QByteArray printed = readAll(dir.filePath(u"expected.bin"_s));
+    QByteArray saved = readFile(outcome->outputFile.path);
+    const QByteArray printed = readFile(dir.filePath(u"expected.bin"_s));
     QCOMPARE(saved.size(), printed.size() + qsizetype(sizeof "first\nlast\n" - 1));
     QCOMPARE(outcome->outputFile.bytes, saved.size());
     QCOMPARE(saved.count("first\n"), 1);
@@ -649,12 +591,12 @@ void tst_CommandRunner::outputFileStopsAtItsLimit()
     QVERIFY(!file.complete);
     QCOMPARE(file.bytes, 1000000);
     QVERIFY2(file.problem.contains(u"size limit of 1000000 bytes"_s), qPrintable(file.problem));
-    const QByteArray saved = readAll(file.path);
+    const QByteArray saved = readFile(file.path);
     const QByteArray note = OutputFileWriter::capNote(1000000);
     QCOMPARE(saved.size(), 1000000 + note.size());
     QVERIFY(saved.endsWith(note));
     QCOMPARE(sha256(saved.first(1000000)),
-             sha256(readAll(dir.filePath(u"expected.bin"_s)).first(1000000)));
+             sha256(readFile(dir.filePath(u"expected.bin"_s)).first(1000000)));
 }
 
 void tst_CommandRunner::unwritableOutputFolderIsReportedAndTheCommandSucceeds()
@@ -696,8 +638,8 @@ void tst_CommandRunner::outputFileNameIsSafeAndNew()
         paths << writer.finish().path;
     }
     QCOMPARE(paths, QStringList({dir.filePath(u"call_0.log"_s), dir.filePath(u"call_0-2.log"_s)}));
-    QCOMPARE(readAll(paths.at(0)), "0");
-    QCOMPARE(readAll(paths.at(1)), "1");
+    QCOMPARE(readFile(paths.at(0)), "0");
+    QCOMPARE(readFile(paths.at(1)), "1");
 }
 
 void tst_CommandRunner::timeoutKillsTheProcessTree()

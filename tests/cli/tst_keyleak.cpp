@@ -9,12 +9,14 @@
 //
 // The server lives on this process's event loop, so every wait here spins the event loop.
 
-#include "storage/conversationstore.h"
+#include "base/redaction.h"
 #include "fakechatserver.h"
 #include "leaksearch.h"
 #include "protocol/message.h"
 #include "pseudoterminal.h"
-#include "base/redaction.h"
+#include "storage/conversationstore.h"
+#include "testjson.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -128,18 +130,6 @@ const QString printKeyCopy = u"echo \"again $AGENTLOOP_KEY_COPY\""_s;
 // In the CLI's environment, so that a command reading it shows that it did.
 constexpr char markerVariable[] = "AGENTLOOP_LEAKTEST_MARKER";
 constexpr char markerValue[] = "marker-7d41c2e9";
-
-QString argumentsJson(const QString &command)
-{
-    return QString::fromUtf8(
-            QJsonDocument(QJsonObject{{u"command"_s, command}}).toJson(QJsonDocument::Compact));
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 // Why a command cannot read the CLI's environment from /proc/$PPID/environ here, or null.
 const char *cliEnvironmentUnreadable()
@@ -293,7 +283,7 @@ void tst_KeyLeak::toolCallingRunWithTranscript()
     server.setRequiredApiKey(m_key.toUtf8());
     // The model asks for the key from the environment: OPENAI_API_KEY is withheld from commands,
     // but a copy reached by another route is printed.
-    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, argumentsJson(printKeys)),
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(printKeys)),
                    FakeResponse::answer(u"Done."_s)});
     int exitCode = -1;
     QVERIFY2(runCli(u"tool call"_s,
@@ -344,7 +334,7 @@ void tst_KeyLeak::continuedConversation()
 
     FakeChatServer server;
     server.setRequiredApiKey(m_key.toUtf8());
-    server.script({FakeResponse::toolCall(u"call_2"_s, u"shell"_s, argumentsJson(printKeyCopy)),
+    server.script({FakeResponse::toolCall(u"call_2"_s, u"shell"_s, shellArguments(printKeyCopy)),
                    FakeResponse::answer(u"Here it is again: "_s + m_key)});
     int exitCode = -1;
     QVERIFY2(runCli(u"conversation"_s,
@@ -477,7 +467,7 @@ bool tst_KeyLeak::runApprovedCommand(const QString &name,
 {
     FakeChatServer server;
     server.setRequiredApiKey(m_key.toUtf8());
-    server.script({FakeResponse::toolCall(u"call_env"_s, u"shell"_s, argumentsJson(command)),
+    server.script({FakeResponse::toolCall(u"call_env"_s, u"shell"_s, shellArguments(command)),
                    FakeResponse::answer(u"Done."_s)});
     const QString transcript = QDir(m_work).filePath(u"transcript-%1.jsonl"_s.arg(name));
     int exitCode = -1;

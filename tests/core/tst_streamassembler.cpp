@@ -3,6 +3,7 @@
 #include "protocol/streamassembler.h"
 #include "streamstate.h"
 #include "testjson.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -51,22 +52,14 @@ private slots:
 
 namespace {
 
-QString vectorsDirectory()
-{
-    return QDir::cleanPath(QStringLiteral(AGENTLOOP_SHARED_VECTORS_DIR));
-}
-
 QByteArray readVector(const QString &relativePath)
 {
-    QFile file(vectorsDirectory() + u'/' + relativePath);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
+    return readFile(sharedVectorsPath(relativePath));
 }
 
 #define SKIP_WITHOUT_VECTORS() \
-    if (!QDir(vectorsDirectory()).exists()) \
-    QSKIP(qPrintable(u"shared vectors not found at %1"_s.arg(vectorsDirectory())))
+    if (!QDir(sharedVectorsPath()).exists()) \
+    QSKIP(qPrintable(u"shared vectors not found at %1"_s.arg(sharedVectorsPath())))
 
 // Parses and assembles an SSE stream fed in chunks of chunkSize bytes (0: whole). The text
 // deltas taken after every chunk are appended to *textDeltas.
@@ -228,14 +221,14 @@ QJsonObject args(int index, const QString &arguments)
 
 const QByteArray roleChunk = chunk({{u"role"_s, u"assistant"_s}, {u"content"_s, QJsonValue()}});
 const QByteArray done = "[DONE]";
-const QString shellArguments = uR"({"command":"echo 42"})"_s;
+const QString echoArguments = uR"({"command":"echo 42"})"_s;
 
 } // namespace
 
 void tst_StreamAssembler::recordedStreams_data()
 {
     QTest::addColumn<QString>("path");
-    const QDir root(vectorsDirectory());
+    const QDir root(sharedVectorsPath());
     if (!root.exists()) {
         QTest::newRow("missing") << QString(); // skipped, with a message, by the test itself
         return;
@@ -383,19 +376,19 @@ void tst_StreamAssembler::assembles_data()
     QTest::addColumn<Message>("expected");
     QTest::addColumn<QString>("finishReason");
 
-    const ToolCall shell{u"call_1"_s, u"shell"_s, shellArguments};
+    const ToolCall shell{u"call_1"_s, u"shell"_s, echoArguments};
 
     QTest::newRow("id first, name in a later fragment")
             << Payloads{roleChunk,
                         chunk(fragment(0, u"call_1"_s, {})),
                         chunk(fragment(0, {}, u"shell"_s)),
-                        chunk(args(0, shellArguments)),
+                        chunk(args(0, echoArguments)),
                         chunk({}, u"tool_calls"_s),
                         done}
             << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
     QTest::newRow("name first, id in a later fragment")
             << Payloads{chunk(fragment(0, {}, u"shell"_s, u""_s)),
-                        chunk(fragment(0, u"call_1"_s, {}, shellArguments)),
+                        chunk(fragment(0, u"call_1"_s, {}, echoArguments)),
                         chunk({}, u"tool_calls"_s),
                         done}
             << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
@@ -408,11 +401,11 @@ void tst_StreamAssembler::assembles_data()
                         done}
             << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
     QTest::newRow("whole call in one chunk, with the finish_reason")
-            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments), u"tool_calls"_s),
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, echoArguments), u"tool_calls"_s),
                         done}
             << Message::assistant(std::nullopt, {shell}) << u"tool_calls"_s;
     Payloads oneByte{roleChunk, chunk(fragment(0, u"call_1"_s, u"shell"_s, u""_s))};
-    for (const QChar c : shellArguments)
+    for (const QChar c : echoArguments)
         oneByte << chunk(args(0, QString(c)));
     oneByte << chunk({}, u"tool_calls"_s) << done;
     QTest::newRow("1-byte argument fragments")
@@ -447,7 +440,7 @@ void tst_StreamAssembler::assembles_data()
             << Message::assistant(std::nullopt, {shell, second}) << u"tool_calls"_s;
     QTest::newRow("two calls, index 1 first: kept in index order")
             << Payloads{chunk(fragment(1, u"call_2"_s, u"read_file"_s, uR"({"path":"a.txt"})"_s)),
-                        chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments)),
+                        chunk(fragment(0, u"call_1"_s, u"shell"_s, echoArguments)),
                         done}
             << Message::assistant(std::nullopt, {shell, second}) << QString();
     QTest::newRow("fragments without an index")
@@ -461,13 +454,13 @@ void tst_StreamAssembler::assembles_data()
             << Payloads{chunk(text(u""_s)),
                         chunk(text(u"Let me "_s)),
                         chunk(text(u"check."_s)),
-                        chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments)),
+                        chunk(fragment(0, u"call_1"_s, u"shell"_s, echoArguments)),
                         chunk({}, u"tool_calls"_s),
                         done}
             << Message::assistant(u"Let me check."_s, {shell}) << u"tool_calls"_s;
     // The loop decides from the tool calls, not from a finish_reason that says otherwise.
     QTest::newRow("tool calls with finish_reason stop")
-            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments)),
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, echoArguments)),
                         chunk({}, u"stop"_s),
                         done}
             << Message::assistant(std::nullopt, {shell}) << u"stop"_s;
@@ -571,10 +564,10 @@ void tst_StreamAssembler::fails_data()
             << int(Error::Protocol) << u"The provider's stream has no choices."_s;
     // The same rule as a non-streamed response: a call without an id cannot be answered.
     QTest::newRow("tool call without an id")
-            << Payloads{chunk(fragment(0, {}, u"shell"_s, shellArguments)), done}
+            << Payloads{chunk(fragment(0, {}, u"shell"_s, echoArguments)), done}
             << int(Error::Protocol) << u"Malformed message: a tool call has no id"_s;
     QTest::newRow("tool call without a name")
-            << Payloads{chunk(fragment(0, u"call_1"_s, {}, shellArguments)), done}
+            << Payloads{chunk(fragment(0, u"call_1"_s, {}, echoArguments)), done}
             << int(Error::Protocol) << u"has no function name"_s;
 }
 
@@ -672,10 +665,10 @@ void tst_StreamAssembler::textDeltasAsTheyArrive()
     QCOMPARE(assembler.takeTextDelta(), QString());
     QVERIFY(assembler.addPayload(chunk(text(u", world"_s))));
     QCOMPARE(assembler.takeTextDelta(), u", world"_s);
-    QVERIFY(assembler.addPayload(chunk(fragment(0, u"call_1"_s, u"shell"_s, shellArguments))));
+    QVERIFY(assembler.addPayload(chunk(fragment(0, u"call_1"_s, u"shell"_s, echoArguments))));
     QCOMPARE(assembler.takeTextDelta(), QString()); // tool calls are not text
     QCOMPARE(assembler.content(), u"Hello, world"_s);
-    QCOMPARE(assembler.toolCalls(), (QList<ToolCall>{{u"call_1"_s, u"shell"_s, shellArguments}}));
+    QCOMPARE(assembler.toolCalls(), (QList<ToolCall>{{u"call_1"_s, u"shell"_s, echoArguments}}));
     QVERIFY(!assembler.isDone());
     QVERIFY(assembler.addPayload(done));
     QVERIFY(assembler.isDone());
@@ -926,14 +919,14 @@ void tst_StreamAssembler::toolCallLimit_data()
     QTest::newRow("one past, without index") << manyCalls(limit + 1, false, false) << -1 << limit;
     QTest::newRow("a first call at index 128")
             << Payloads{roleChunk,
-                        chunk(fragment(limit, u"call_x"_s, u"shell"_s, shellArguments)),
+                        chunk(fragment(limit, u"call_x"_s, u"shell"_s, echoArguments)),
                         chunk({}, u"tool_calls"_s),
                         done}
             << -1 << 0;
     // Kept by index: an index this large must be refused before anything is made for it.
     QTest::newRow("index 2000000000")
             << Payloads{roleChunk,
-                        chunk(fragment(2000000000, u"call_x"_s, u"shell"_s, shellArguments)),
+                        chunk(fragment(2000000000, u"call_x"_s, u"shell"_s, echoArguments)),
                         chunk({}, u"tool_calls"_s),
                         done}
             << -1 << 0;

@@ -106,13 +106,6 @@ QByteArray completionBody(const QJsonObject &message, const QJsonValue &finishRe
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
-FakeResponse rawResponse(const QByteArray &body)
-{
-    FakeResponse response;
-    response.body = body;
-    return response;
-}
-
 // How many tool messages answer each id.
 QMap<QString, int> toolMessageCounts(const QJsonArray &messages)
 {
@@ -438,7 +431,7 @@ void tst_AgentController::continuesIffToolCalls()
     QFETCH(bool, continues);
 
     Harness h;
-    h.server.script({rawResponse(firstBody), FakeResponse::answer(u"final"_s)});
+    h.server.script({FakeResponse::raw(firstBody), FakeResponse::answer(u"final"_s)});
     h.runner.enqueue(0, u"42\n"_s);
     h.allowAll();
 
@@ -539,7 +532,7 @@ void tst_AgentController::stopsWithExplicitFailure()
     QFETCH(bool, exact);
 
     Harness h;
-    h.server.script({rawResponse(body), FakeResponse::answer(u"must not be asked"_s)});
+    h.server.script({FakeResponse::raw(body), FakeResponse::answer(u"must not be asked"_s)});
     h.allowAll();
 
     QVERIFY(h.agent.run(u"go"_s));
