@@ -57,6 +57,13 @@
     </message>
 </context>
 <context>
+    <name>AgentLoop::AgentSession</name>
+    <message>
+        <source>A conversation cannot be opened while a run goes on.</source>
+        <translation>运行进行中时无法打开对话。</translation>
+    </message>
+</context>
+<context>
     <name>AgentLoop::KeyStore</name>
     <message>
         <source>This build of Agent Loop has no credential store support.</source>
@@ -73,6 +80,18 @@
     <message>
         <source>Credential Manager error %1: %2</source>
         <translation>凭据管理器错误 %1:%2</translation>
+    </message>
+</context>
+<context>
+    <name>AppSettingsText</name>
+    <message>
+        <source>Set by %1 in %2</source>
+        <extracomment>%1 is a variable name such as OPENAI_MODEL, %2 the path of the .env file</extracomment>
+        <translation>由 %2 中的 %1 设置</translation>
+    </message>
+    <message>
+        <source>Set by %1 in the environment</source>
+        <translation>由环境变量 %1 设置</translation>
     </message>
 </context>
 <context>
@@ -152,6 +171,205 @@
     <message>
         <source>Raise the maximum answer time in the settings (or with --max-answer-minutes), or ask for a shorter answer.</source>
         <translation>请在设置中（或用 --max-answer-minutes）调大最大回答时间，或要求更简短的回答。</translation>
+    </message>
+</context>
+<context>
+    <name>ChatDelegate</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Assistant · answering…</source>
+        <translation>助手 · 正在回答…</translation>
+    </message>
+    <message>
+        <source>Assistant (incomplete)</source>
+        <translation>助手（未完成）</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>推理过程</translation>
+    </message>
+    <message>
+        <source>Tool call: %1</source>
+        <translation>工具调用：%1</translation>
+    </message>
+    <message>
+        <source>Denied: %1 did not run</source>
+        <translation>已拒绝：%1 未运行</translation>
+    </message>
+    <message>
+        <source>Result: %1</source>
+        <translation>结果：%1</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message numerus="yes">
+        <source>Show all (%n lines)</source>
+        <translation>
+            <numerusform>显示全部（%n 行）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show less</source>
+        <translation>收起</translation>
+    </message>
+    <message>
+        <source>Full output: %1</source>
+        <translation>完整输出：%1</translation>
+    </message>
+    <message>
+        <source>Output file (incomplete): %1</source>
+        <translation>输出文件（不完整）：%1</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Message text</source>
+        <translation>消息文本</translation>
+    </message>
+</context>
+<context>
+    <name>ChatModel</name>
+    <message>
+        <source>[%1 more not shown here; the inspector has all of it]</source>
+        <translation>[另有 %1 未在此显示；检查器中有完整内容]</translation>
+    </message>
+    <message>
+        <source>[%1 more not shown]</source>
+        <translation>[另有 %1 未显示]</translation>
+    </message>
+    <message>
+        <source>Your prompt</source>
+        <translation>你的提示词</translation>
+    </message>
+    <message>
+        <source>Assistant, answering</source>
+        <translation>助手，正在回答</translation>
+    </message>
+    <message>
+        <source>Assistant, incomplete answer</source>
+        <translation>助手，回答未完成</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Tool call: %1</source>
+        <translation>工具调用：%1</translation>
+    </message>
+    <message>
+        <source>Result of %1, exit code %2</source>
+        <translation>%1 的结果，退出码 %2</translation>
+    </message>
+    <message>
+        <source>Result of %1</source>
+        <translation>%1 的结果</translation>
+    </message>
+    <message>
+        <source>Result of %1: %2</source>
+        <translation>%1 的结果：%2</translation>
+    </message>
+    <message>
+        <source>Denied: %1 did not run</source>
+        <translation>已拒绝：%1 未运行</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Notice</source>
+        <translation>提示</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>This is the offline demo: a built-in scripted model answers, nothing goes over the network. Ask it anything, for example “What files are in my workspace?”, and watch one trip around the agent loop.</source>
+        <translation>这是离线演示：由内置的脚本化模型作答，不会通过网络发送任何内容。随便问它点什么，例如“我的工作区里有哪些文件？”，然后看智能体循环完整地走一圈。</translation>
+    </message>
+    <message>
+        <source>Tell the agent what to do. It shows you every command before it runs and runs it only after you say yes.</source>
+        <translation>告诉智能体要做什么。每条命令运行前都会先给你过目，只有你同意后才会运行。</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;message</source>
+        <translation>复制消息(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Copy c&amp;ommand</source>
+        <translation>复制命令(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show a&amp;ll</source>
+        <translation>显示全部(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show &amp;less</source>
+        <translation>收起(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show &amp;reasoning</source>
+        <translation>显示推理过程(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Hide &amp;reasoning</source>
+        <translation>隐藏推理过程(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Select &amp;text…</source>
+        <translation>选择文本(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open full output</source>
+        <translation>打开完整输出(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show full output in &amp;folder</source>
+        <translation>在文件夹中显示完整输出(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Show in &amp;inspector</source>
+        <translation>在检查器中显示(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>全选(&amp;A)</translation>
     </message>
 </context>
 <context>
@@ -578,6 +796,77 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
 </context>
 <context>
+    <name>ConversationActions</name>
+    <message>
+        <source>Delete Conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <source>Delete “%1”? This cannot be undone.</source>
+        <translation>删除“%1”？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Export Messages as JSON</source>
+        <translation>将消息导出为 JSON</translation>
+    </message>
+    <message>
+        <source>Export Conversation as Markdown</source>
+        <translation>将对话导出为 Markdown</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Markdown files (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <source>Cannot export the conversation to %1: %2</source>
+        <translation>无法将对话导出到 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationListModel</name>
+    <message>
+        <source>%1
+Started %2</source>
+        <translation>%1
+开始于 %2</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>昨天</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationPanel</name>
+    <message>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation>重命名(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+</context>
+<context>
     <name>ConversationStore</name>
     <message>
         <source>Cannot read the conversation %1: %2</source>
@@ -702,15 +991,63 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
 </context>
 <context>
-    <name>Gui::AppSettings</name>
+    <name>Gui::AgentStatusBar</name>
     <message>
-        <source>Set by %1 in %2</source>
-        <extracomment>%1 is a variable name such as OPENAI_MODEL, %2 the path of the .env file</extracomment>
-        <translation>由 %2 中的 %1 设置</translation>
+        <source>Demo mode</source>
+        <translation>演示模式</translation>
     </message>
     <message>
-        <source>Set by %1 in the environment</source>
-        <translation>由环境变量 %1 设置</translation>
+        <source>Agent status</source>
+        <translation>智能体状态</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>供应商</translation>
+    </message>
+    <message>
+        <source>Answers come from a built-in scripted model: nothing is sent over the network. Open File › Settings to connect a real provider.</source>
+        <translation>回答来自内置的脚本化模型：不会通过网络发送任何内容。打开“文件 › 设置”即可连接真实的供应商。</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <extracomment>The status bar&apos;s provider: &quot;&lt;model&gt; at &lt;host:port&gt;&quot;</extracomment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Retrying in %1 s (attempt %2 of %3)</source>
+        <translation>%1 秒后重试（第 %2/%3 次尝试）</translation>
+    </message>
+    <message>
+        <source>Waiting for the model… %1 s</source>
+        <translation>正在等待模型… %1 秒</translation>
+    </message>
+    <message>
+        <source>Awaiting your approval</source>
+        <translation>等待你的批准</translation>
+    </message>
+    <message>
+        <source>Running %1… %2 s</source>
+        <translation>正在运行 %1… %2 秒</translation>
+    </message>
+    <message>
+        <source>Turn %1 of %2</source>
+        <translation>第 %1/%2 轮</translation>
     </message>
 </context>
 <context>
@@ -835,479 +1172,10 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
 </context>
 <context>
-    <name>Gui::ChatDelegate</name>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>Assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <source>Tool call: %1</source>
-        <translation>工具调用：%1</translation>
-    </message>
-    <message>
-        <source>Denied: %1 did not run</source>
-        <translation>已拒绝：%1 未运行</translation>
-    </message>
-    <message>
-        <source>Result: %1</source>
-        <translation>结果：%1</translation>
-    </message>
-    <message>
-        <source>exit code %1</source>
-        <translation>退出码 %1</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message numerus="yes">
-        <source>Show all (%n lines)</source>
-        <translation>
-            <numerusform>显示全部（%n 行）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Show less</source>
-        <translation>收起</translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>Message text</source>
-        <translation>消息文本</translation>
-    </message>
-    <message>
-        <source>Assistant · answering…</source>
-        <translation>助手 · 正在回答…</translation>
-    </message>
-    <message>
-        <source>Assistant (incomplete)</source>
-        <translation>助手（未完成）</translation>
-    </message>
-    <message>
-        <source>Reasoning</source>
-        <translation>推理过程</translation>
-    </message>
-    <message>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <source>Show in folder</source>
-        <translation>在文件夹中显示</translation>
-    </message>
-    <message>
-        <source>Full output: %1</source>
-        <translation>完整输出：%1</translation>
-    </message>
-    <message>
-        <source>Output file (incomplete): %1</source>
-        <translation>输出文件（不完整）：%1</translation>
-    </message>
-</context>
-<context>
-    <name>Gui::ChatModel</name>
-    <message>
-        <source>Your prompt</source>
-        <translation>你的提示词</translation>
-    </message>
-    <message>
-        <source>Assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <source>Tool call: %1</source>
-        <translation>工具调用：%1</translation>
-    </message>
-    <message>
-        <source>Result of %1, exit code %2</source>
-        <translation>%1 的结果，退出码 %2</translation>
-    </message>
-    <message>
-        <source>Result of %1</source>
-        <translation>%1 的结果</translation>
-    </message>
-    <message>
-        <source>Result of %1: %2</source>
-        <translation>%1 的结果：%2</translation>
-    </message>
-    <message>
-        <source>Denied: %1 did not run</source>
-        <translation>已拒绝：%1 未运行</translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>Notice</source>
-        <translation>提示</translation>
-    </message>
-    <message>
-        <source>Assistant, answering</source>
-        <translation>助手，正在回答</translation>
-    </message>
-    <message>
-        <source>Assistant, incomplete answer</source>
-        <translation>助手，回答未完成</translation>
-    </message>
-    <message>
-        <source>[%1 more not shown here; the inspector has all of it]</source>
-        <translation>[另有 %1 未在此显示；检查器中有完整内容]</translation>
-    </message>
-    <message>
-        <source>[%1 more not shown]</source>
-        <translation>[另有 %1 未显示]</translation>
-    </message>
-</context>
-<context>
-    <name>Gui::ChatView</name>
-    <message>
-        <source>Conversation</source>
-        <translation>对话</translation>
-    </message>
-    <message>
-        <source>&amp;Copy</source>
-        <translation>复制(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copy &amp;message</source>
-        <translation>复制消息(&amp;M)</translation>
-    </message>
-    <message>
-        <source>Copy c&amp;ommand</source>
-        <translation>复制命令(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Show &amp;less</source>
-        <translation>收起(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Select &amp;text…</source>
-        <translation>选择文本(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>Show in &amp;inspector</source>
-        <translation>在检查器中显示(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Select &amp;all</source>
-        <translation>全选(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Show &amp;reasoning</source>
-        <translation>显示推理过程(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Hide &amp;reasoning</source>
-        <translation>隐藏推理过程(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Show a&amp;ll</source>
-        <translation>显示全部(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Open full output</source>
-        <translation>打开完整输出(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Show full output in &amp;folder</source>
-        <translation>在文件夹中显示完整输出(&amp;F)</translation>
-    </message>
-</context>
-<context>
-    <name>Gui::ConversationListModel</name>
-    <message>
-        <source>%1
-Started %2</source>
-        <translation>%1
-开始于 %2</translation>
-    </message>
-    <message>
-        <source>%1, %2</source>
-        <translation>%1，%2</translation>
-    </message>
-    <message>
-        <source>Yesterday</source>
-        <translation>昨天</translation>
-    </message>
-</context>
-<context>
-    <name>Gui::ConversationPanel</name>
-    <message>
-        <source>Search conversations</source>
-        <translation>搜索对话</translation>
-    </message>
-    <message>
-        <source>Conversations</source>
-        <translation>对话</translation>
-    </message>
-    <message>
-        <source>&amp;Open</source>
-        <translation>打开(&amp;O)</translation>
-    </message>
-    <message>
-        <source>&amp;Rename</source>
-        <translation>重命名(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Delete…</source>
-        <translation>删除(&amp;D)…</translation>
-    </message>
-</context>
-<context>
-    <name>Gui::Inspector</name>
-    <message>
-        <source>Copy &amp;request</source>
-        <translation>复制请求(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Copy re&amp;sponse</source>
-        <translation>复制响应(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Copy as c&amp;url</source>
-        <translation>复制为 curl 命令(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Wrap lines</source>
-        <translation>自动换行(&amp;W)</translation>
-    </message>
-    <message>
-        <source>Requests</source>
-        <translation>请求</translation>
-    </message>
-    <message>
-        <source>Request body</source>
-        <translation>请求正文</translation>
-    </message>
-    <message>
-        <source>Response body</source>
-        <translation>响应正文</translation>
-    </message>
-    <message>
-        <source>Request and response headers</source>
-        <translation>请求头和响应头</translation>
-    </message>
-    <message>
-        <source>Select a request above to see the exact JSON that was sent.</source>
-        <translation>在上方选择一个请求，即可查看实际发送的 JSON。</translation>
-    </message>
-    <message>
-        <source>Select a request above to see the exact JSON that came back.</source>
-        <translation>在上方选择一个请求，即可查看实际返回的 JSON。</translation>
-    </message>
-    <message>
-        <source>Select a request above to see its HTTP headers.</source>
-        <translation>在上方选择一个请求，即可查看它的 HTTP 标头。</translation>
-    </message>
-    <message>
-        <source>JSON tree</source>
-        <translation>JSON 树</translation>
-    </message>
-    <message>
-        <source>JSON shown in the tree</source>
-        <translation>树中显示的 JSON</translation>
-    </message>
-    <message>
-        <source>S&amp;how:</source>
-        <translation>显示(&amp;H)：</translation>
-    </message>
-    <message>
-        <source>Request</source>
-        <translation>请求</translation>
-    </message>
-    <message>
-        <source>Response</source>
-        <translation>响应</translation>
-    </message>
-    <message>
-        <source>Headers</source>
-        <translation>标头</translation>
-    </message>
-    <message>
-        <source>Tree</source>
-        <translation>树</translation>
-    </message>
-    <message>
-        <source>Copy the request body</source>
-        <translation>复制请求正文</translation>
-    </message>
-    <message>
-        <source>Copy the response body</source>
-        <translation>复制响应正文</translation>
-    </message>
-    <message>
-        <source>Copy a curl command that sends this request again; the key is written as $OPENAI_API_KEY</source>
-        <translation>复制一条可重新发送此请求的 curl 命令；密钥以 $OPENAI_API_KEY 代替</translation>
-    </message>
-    <message>
-        <source>Wrap long lines of the bodies and headers instead of scrolling sideways</source>
-        <translation>正文和标头中的长行自动换行，而不是横向滚动</translation>
-    </message>
-    <message>
-        <source>No request selected</source>
-        <translation>未选择请求</translation>
-    </message>
-    <message>
-        <source>Waiting for the response…</source>
-        <translation>正在等待响应…</translation>
-    </message>
-    <message>
-        <source>The run was stopped before a response arrived.</source>
-        <translation>运行在收到响应之前就已停止。</translation>
-    </message>
-    <message>
-        <source>The response had no body.</source>
-        <translation>该响应没有正文。</translation>
-    </message>
-    <message>
-        <source>HTTP %1</source>
-        <translation>HTTP %1</translation>
-    </message>
-    <message>
-        <source>no HTTP answer</source>
-        <translation>无 HTTP 应答</translation>
-    </message>
-    <message>
-        <source>waiting</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>已停止</translation>
-    </message>
-    <message>
-        <source>(waiting for the response)</source>
-        <translation>（正在等待响应）</translation>
-    </message>
-    <message>
-        <source>(stopped before a response arrived)</source>
-        <translation>（在收到响应前已停止）</translation>
-    </message>
-    <message>
-        <source>No HTTP answer: %1</source>
-        <translation>无 HTTP 应答：%1</translation>
-    </message>
-    <message>
-        <source>Assembled message</source>
-        <translation>拼合后的消息</translation>
-    </message>
-    <message>
-        <source>The stream ended before a complete message could be assembled.</source>
-        <translation>流在拼合出完整消息之前就结束了。</translation>
-    </message>
-    <message>
-        <source>Assembled</source>
-        <translation>拼合结果</translation>
-    </message>
-    <message>
-        <source>The assistant message put together from the streamed events: what the agent acted on</source>
-        <translation>由流式事件拼合而成的助手消息：智能体据以行动的内容</translation>
-    </message>
-    <message>
-        <source>Request %1 · attempt %2</source>
-        <translation>请求 %1 · 第 %2 次尝试</translation>
-    </message>
-    <message>
-        <source>Request %1</source>
-        <translation>请求 %1</translation>
-    </message>
-    <message>
-        <source>%1 · %2 %3 · %4</source>
-        <translation>%1 · %2 %3 · %4</translation>
-    </message>
-</context>
-<context>
-    <name>Gui::JsonTreeModel</name>
-    <message>
-        <source>object</source>
-        <translation>对象</translation>
-    </message>
-    <message>
-        <source>array</source>
-        <translation>数组</translation>
-    </message>
-    <message>
-        <source>string</source>
-        <translation>字符串</translation>
-    </message>
-    <message>
-        <source>number</source>
-        <translation>数字</translation>
-    </message>
-    <message>
-        <source>boolean</source>
-        <translation>布尔值</translation>
-    </message>
-    <message>
-        <source>null</source>
-        <translation>null</translation>
-    </message>
-    <message>
-        <source>Key</source>
-        <translation>键</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>Type</source>
-        <translation>类型</translation>
-    </message>
-</context>
-<context>
     <name>Gui::MainWindow</name>
-    <message>
-        <source>&amp;Send</source>
-        <translation>发送(&amp;S)</translation>
-    </message>
-    <message>
-        <source>S&amp;top</source>
-        <translation>停止(&amp;T)</translation>
-    </message>
     <message>
         <source>Inspector</source>
         <translation>检查器</translation>
-    </message>
-    <message>
-        <source>Demo mode</source>
-        <translation>演示模式</translation>
-    </message>
-    <message>
-        <source>Prompt</source>
-        <translation>提示词</translation>
-    </message>
-    <message>
-        <source>Tell the agent what to do. Enter sends, Shift+Enter starts a new line.</source>
-        <translation>告诉智能体要做什么。按 Enter 发送，按 Shift+Enter 换行。</translation>
-    </message>
-    <message>
-        <source>Send prompt</source>
-        <translation>发送提示词</translation>
-    </message>
-    <message>
-        <source>Send the prompt (Enter)</source>
-        <translation>发送提示词（Enter）</translation>
-    </message>
-    <message>
-        <source>Stop the run</source>
-        <translation>停止运行</translation>
-    </message>
-    <message>
-        <source>Stop the run: abort the request or kill the running command (Esc)</source>
-        <translation>停止运行：中止请求或终止正在运行的命令（Esc）</translation>
     </message>
     <message>
         <source>Ready</source>
@@ -1354,35 +1222,6 @@ Started %2</source>
         <translation>关于 Agent Loop(&amp;A)</translation>
     </message>
     <message>
-        <source>Agent status</source>
-        <translation>智能体状态</translation>
-    </message>
-    <message>
-        <source>Turn</source>
-        <translation>轮次</translation>
-    </message>
-    <message>
-        <source>Provider</source>
-        <translation>供应商</translation>
-    </message>
-    <message>
-        <source>Answers come from a built-in scripted model: nothing is sent over the network. Open File › Settings to connect a real provider.</source>
-        <translation>回答来自内置的脚本化模型：不会通过网络发送任何内容。打开“文件 › 设置”即可连接真实的供应商。</translation>
-    </message>
-    <message>
-        <source>%1 at %2</source>
-        <extracomment>The status bar&apos;s provider: &quot;&lt;model&gt; at &lt;host:port&gt;&quot;</extracomment>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <source>This is the offline demo: a built-in scripted model answers, nothing goes over the network. Ask it anything, for example “What files are in my workspace?”, and watch one trip around the agent loop.</source>
-        <translation>这是离线演示：由内置的脚本化模型作答，不会通过网络发送任何内容。随便问它点什么，例如“我的工作区里有哪些文件？”，然后看智能体循环完整地走一圈。</translation>
-    </message>
-    <message>
-        <source>Tell the agent what to do. It shows you every command before it runs and runs it only after you say yes.</source>
-        <translation>告诉智能体要做什么。每条命令运行前都会先给你过目，只有你同意后才会运行。</translation>
-    </message>
-    <message>
         <source>Agent Loop — Demo</source>
         <translation>Agent Loop — 演示</translation>
     </message>
@@ -1401,38 +1240,6 @@ Started %2</source>
     <message>
         <source>&lt;h3&gt;Agent Loop %1&lt;/h3&gt;&lt;p&gt;A desktop coding agent for OpenAI-compatible Chat Completions endpoints.&lt;/p&gt;&lt;p&gt;It sends your task with its tools to the model, shows you every command the model wants to run, runs it only after your yes, and feeds the result back, until the model answers. Every request and response is in the inspector.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Agent Loop %1&lt;/h3&gt;&lt;p&gt;面向 OpenAI 兼容 Chat Completions 端点的桌面编程智能体。&lt;/p&gt;&lt;p&gt;它把你的任务连同工具一起发给模型，把模型想运行的每条命令都展示给你，只在你同意后才运行，并把结果回填给模型，直到模型给出回答。每一次请求和响应都可以在检查器中查看。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Waiting for the model… %1 s</source>
-        <translation>正在等待模型… %1 秒</translation>
-    </message>
-    <message>
-        <source>Awaiting your approval</source>
-        <translation>等待你的批准</translation>
-    </message>
-    <message>
-        <source>Running %1… %2 s</source>
-        <translation>正在运行 %1… %2 秒</translation>
-    </message>
-    <message>
-        <source>Turn %1 of %2</source>
-        <translation>第 %1/%2 轮</translation>
-    </message>
-    <message>
-        <source>Finished</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <source>Stopped</source>
-        <translation>已停止</translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation>失败：%1</translation>
-    </message>
-    <message>
-        <source>Retrying in %1 s (attempt %2 of %3)</source>
-        <translation>%1 秒后重试（第 %2/%3 次尝试）</translation>
     </message>
     <message>
         <source>Conversations</source>
@@ -1467,188 +1274,12 @@ Started %2</source>
         <translation>显示或隐藏已保存的对话列表</translation>
     </message>
     <message>
-        <source>%1 The run goes on, but this conversation is not saved from here on.</source>
-        <translation>%1 运行会继续，但从此处起本对话不再保存。</translation>
-    </message>
-    <message>
-        <source>Repaired: %1</source>
-        <translation>已修复：%1</translation>
-    </message>
-    <message>
-        <source>%1 New messages in this conversation are not saved.</source>
-        <translation>%1 本对话中的新消息不会被保存。</translation>
-    </message>
-    <message>
         <source>Opened “%1”</source>
         <translation>已打开“%1”</translation>
     </message>
     <message>
-        <source>Delete Conversation</source>
-        <translation>删除对话</translation>
-    </message>
-    <message>
-        <source>Delete “%1”? This cannot be undone.</source>
-        <translation>删除“%1”？此操作无法撤销。</translation>
-    </message>
-    <message>
-        <source>Export Messages as JSON</source>
-        <translation>将消息导出为 JSON</translation>
-    </message>
-    <message>
-        <source>Export Conversation as Markdown</source>
-        <translation>将对话导出为 Markdown</translation>
-    </message>
-    <message>
-        <source>JSON files (*.json)</source>
-        <translation>JSON 文件 (*.json)</translation>
-    </message>
-    <message>
-        <source>Markdown files (*.md)</source>
-        <translation>Markdown 文件 (*.md)</translation>
-    </message>
-    <message>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
-    </message>
-    <message>
-        <source>Cannot export the conversation to %1: %2</source>
-        <translation>无法将对话导出到 %1：%2</translation>
-    </message>
-</context>
-<context>
-    <name>Gui::SettingsDialog</name>
-    <message>
-        <source>Show the key</source>
-        <translation>显示密钥</translation>
-    </message>
-    <message>
-        <source>Choose the folder the agent works in.</source>
-        <translation>选择智能体工作所在的文件夹。</translation>
-    </message>
-    <message>
-        <source>The folder %1 does not exist.</source>
-        <translation>文件夹 %1 不存在。</translation>
-    </message>
-    <message>
-        <source>Key storage: not stored; %1 supplies it at every start.</source>
-        <translation>密钥存储：不保存；每次启动时由 %1 提供。</translation>
-    </message>
-    <message>
-        <source>Key storage: Settings file (plain text)</source>
-        <translation>密钥存储：设置文件（明文）</translation>
-    </message>
-    <message>
-        <source>Key storage: System credential store</source>
-        <translation>密钥存储：系统凭据存储</translation>
-    </message>
-    <message>
-        <source>Key storage: This session only — no credential store is reachable</source>
-        <translation>密钥存储：仅限本次会话——无法访问系统凭据存储</translation>
-    </message>
-    <message>
-        <source>Key storage: checking the system credential store…</source>
-        <translation>密钥存储：正在检查系统凭据存储…</translation>
-    </message>
-    <message>
-        <source>Warning: anyone who can read %1 can read the key. Use it only on a machine you trust.</source>
-        <translation>警告：任何能读取 %1 的人都能读取该密钥。请只在你信任的计算机上使用此选项。</translation>
-    </message>
-    <message>
-        <source>Not needed: the system credential store keeps the key safe.</source>
-        <translation>无需勾选：系统凭据存储会妥善保管密钥。</translation>
-    </message>
-    <message>
-        <source>Hide the key</source>
-        <translation>隐藏密钥</translation>
-    </message>
-    <message>
-        <source>Choose the workspace folder</source>
-        <translation>选择工作区文件夹</translation>
-    </message>
-    <message>
-        <source>Asking %1 for its models…</source>
-        <translation>正在向 %1 请求模型列表…</translation>
-    </message>
-    <message>
-        <source>Connected: 1 model</source>
-        <translation>已连接：1 个模型</translation>
-    </message>
-    <message>
-        <source>Connected: %1 models</source>
-        <translation>已连接：%1 个模型</translation>
-    </message>
-    <message>
-        <source>(%1 is not among them.)</source>
-        <translation>（其中没有 %1。）</translation>
-    </message>
-</context>
-<context>
-    <name>Gui::TurnModel</name>
-    <message>
-        <source>Prompt: %1 tokens
-Completion: %2 tokens
-Total: %3 tokens</source>
-        <translation>提示词：%1 个 token
-补全：%2 个 token
-总计：%3 个 token</translation>
-    </message>
-    <message>
-        <source>waiting</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>已停止</translation>
-    </message>
-    <message>
-        <source>no answer</source>
-        <translation>无应答</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 + %2 = %3</source>
-        <translation>%1 + %2 = %3</translation>
-    </message>
-    <message>
-        <source>Prompt + completion = total tokens, when the provider reports usage</source>
-        <translation>提示词 + 补全 = 总 token 数（供应商报告用量时显示）</translation>
-    </message>
-    <message>
-        <source>#</source>
-        <extracomment>Column header: the request number</extracomment>
-        <translation>#</translation>
-    </message>
-    <message>
-        <source>HTTP</source>
-        <translation>HTTP</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation>耗时</translation>
-    </message>
-    <message>
-        <source>Finish</source>
-        <extracomment>Column header: the response&apos;s finish_reason (stop, tool_calls, ...)</extracomment>
-        <translation>结束原因</translation>
-    </message>
-    <message>
-        <source>Tokens</source>
-        <translation>Token</translation>
-    </message>
-    <message>
-        <source>Request %1, attempt %2 (turn %3 of its run), sent %4</source>
-        <translation>请求 %1，第 %2 次尝试（所属运行的第 %3 轮），发送于 %4</translation>
-    </message>
-    <message>
-        <source>%1 · attempt %2</source>
-        <translation>%1 · 第 %2 次尝试</translation>
     </message>
 </context>
 <context>
@@ -1676,6 +1307,208 @@ Total: %3 tokens</source>
     <message>
         <source>Every tool call must be answered by exactly one tool message before the next request; nothing was sent.</source>
         <translation>发出下一次请求之前，每个工具调用都必须有且只有一条对应的 tool 消息；本次未发送任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>Inspector</name>
+    <message>
+        <source>Copy &amp;request</source>
+        <translation>复制请求(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Copy re&amp;sponse</source>
+        <translation>复制响应(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Copy as c&amp;url</source>
+        <translation>复制为 curl 命令(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Wrap lines</source>
+        <translation>自动换行(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Request body</source>
+        <translation>请求正文</translation>
+    </message>
+    <message>
+        <source>Response body</source>
+        <translation>响应正文</translation>
+    </message>
+    <message>
+        <source>Assembled message</source>
+        <translation>拼合后的消息</translation>
+    </message>
+    <message>
+        <source>Request and response headers</source>
+        <translation>请求头和响应头</translation>
+    </message>
+    <message>
+        <source>Select a request above to see the exact JSON that was sent.</source>
+        <translation>在上方选择一个请求，即可查看实际发送的 JSON。</translation>
+    </message>
+    <message>
+        <source>Select a request above to see the exact JSON that came back.</source>
+        <translation>在上方选择一个请求，即可查看实际返回的 JSON。</translation>
+    </message>
+    <message>
+        <source>Select a request above to see its HTTP headers.</source>
+        <translation>在上方选择一个请求，即可查看它的 HTTP 标头。</translation>
+    </message>
+    <message>
+        <source>The stream ended before a complete message could be assembled.</source>
+        <translation>流在拼合出完整消息之前就结束了。</translation>
+    </message>
+    <message>
+        <source>JSON tree</source>
+        <translation>JSON 树</translation>
+    </message>
+    <message>
+        <source>JSON shown in the tree</source>
+        <translation>树中显示的 JSON</translation>
+    </message>
+    <message>
+        <source>S&amp;how:</source>
+        <translation>显示(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Response</source>
+        <translation>响应</translation>
+    </message>
+    <message>
+        <source>Assembled</source>
+        <translation>拼合结果</translation>
+    </message>
+    <message>
+        <source>The assistant message put together from the streamed events: what the agent acted on</source>
+        <translation>由流式事件拼合而成的助手消息：智能体据以行动的内容</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>标头</translation>
+    </message>
+    <message>
+        <source>Tree</source>
+        <translation>树</translation>
+    </message>
+    <message>
+        <source>Copy the request body</source>
+        <translation>复制请求正文</translation>
+    </message>
+    <message>
+        <source>Copy the response body</source>
+        <translation>复制响应正文</translation>
+    </message>
+    <message>
+        <source>Copy a curl command that sends this request again; the key is written as $OPENAI_API_KEY</source>
+        <translation>复制一条可重新发送此请求的 curl 命令；密钥以 $OPENAI_API_KEY 代替</translation>
+    </message>
+    <message>
+        <source>Wrap long lines of the bodies and headers instead of scrolling sideways</source>
+        <translation>正文和标头中的长行自动换行，而不是横向滚动</translation>
+    </message>
+    <message>
+        <source>No request selected</source>
+        <translation>未选择请求</translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <source>no HTTP answer</source>
+        <translation>无 HTTP 应答</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Request %1 · attempt %2</source>
+        <translation>请求 %1 · 第 %2 次尝试</translation>
+    </message>
+    <message>
+        <source>Request %1</source>
+        <translation>请求 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 %3 · %4</source>
+        <translation>%1 · %2 %3 · %4</translation>
+    </message>
+    <message>
+        <source>Waiting for the response…</source>
+        <translation>正在等待响应…</translation>
+    </message>
+    <message>
+        <source>The run was stopped before a response arrived.</source>
+        <translation>运行在收到响应之前就已停止。</translation>
+    </message>
+    <message>
+        <source>The response had no body.</source>
+        <translation>该响应没有正文。</translation>
+    </message>
+    <message>
+        <source>(waiting for the response)</source>
+        <translation>（正在等待响应）</translation>
+    </message>
+    <message>
+        <source>(stopped before a response arrived)</source>
+        <translation>（在收到响应前已停止）</translation>
+    </message>
+    <message>
+        <source>No HTTP answer: %1</source>
+        <translation>无 HTTP 应答：%1</translation>
+    </message>
+</context>
+<context>
+    <name>JsonTreeModel</name>
+    <message>
+        <source>object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>array</source>
+        <translation>数组</translation>
+    </message>
+    <message>
+        <source>string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>boolean</source>
+        <translation>布尔值</translation>
+    </message>
+    <message>
+        <source>null</source>
+        <translation>null</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
     </message>
 </context>
 <context>
@@ -1710,10 +1543,60 @@ Total: %3 tokens</source>
     </message>
 </context>
 <context>
+    <name>PromptBar</name>
+    <message>
+        <source>&amp;Send</source>
+        <translation>发送(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Tell the agent what to do. Enter sends, Shift+Enter starts a new line.</source>
+        <translation>告诉智能体要做什么。按 Enter 发送，按 Shift+Enter 换行。</translation>
+    </message>
+    <message>
+        <source>Send prompt</source>
+        <translation>发送提示词</translation>
+    </message>
+    <message>
+        <source>Send the prompt (Enter)</source>
+        <translation>发送提示词（Enter）</translation>
+    </message>
+    <message>
+        <source>Stop the run</source>
+        <translation>停止运行</translation>
+    </message>
+    <message>
+        <source>Stop the run: abort the request or kill the running command (Esc)</source>
+        <translation>停止运行：中止请求或终止正在运行的命令（Esc）</translation>
+    </message>
+</context>
+<context>
     <name>RetryPolicy</name>
     <message>
         <source>Retrying in %1 s (attempt %2 of %3).</source>
         <translation>%1 秒后重试（第 %2/%3 次尝试）。</translation>
+    </message>
+</context>
+<context>
+    <name>RunFeed</name>
+    <message>
+        <source>%1 The run goes on, but this conversation is not saved from here on.</source>
+        <translation>%1 运行会继续，但从此处起本对话不再保存。</translation>
+    </message>
+    <message>
+        <source>Repaired: %1</source>
+        <translation>已修复：%1</translation>
+    </message>
+    <message>
+        <source>%1 New messages in this conversation are not saved.</source>
+        <translation>%1 本对话中的新消息不会被保存。</translation>
     </message>
 </context>
 <context>
@@ -1918,6 +1801,70 @@ Total: %3 tokens</source>
         <source>Maximum answer time in minutes</source>
         <translation>最大回答时间（分钟）</translation>
     </message>
+    <message>
+        <source>Show the key</source>
+        <translation>显示密钥</translation>
+    </message>
+    <message>
+        <source>Choose the folder the agent works in.</source>
+        <translation>选择智能体工作所在的文件夹。</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist.</source>
+        <translation>文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>Key storage: not stored; %1 supplies it at every start.</source>
+        <translation>密钥存储：不保存；每次启动时由 %1 提供。</translation>
+    </message>
+    <message>
+        <source>Key storage: Settings file (plain text)</source>
+        <translation>密钥存储：设置文件（明文）</translation>
+    </message>
+    <message>
+        <source>Key storage: System credential store</source>
+        <translation>密钥存储：系统凭据存储</translation>
+    </message>
+    <message>
+        <source>Key storage: This session only — no credential store is reachable</source>
+        <translation>密钥存储：仅限本次会话——无法访问系统凭据存储</translation>
+    </message>
+    <message>
+        <source>Key storage: checking the system credential store…</source>
+        <translation>密钥存储：正在检查系统凭据存储…</translation>
+    </message>
+    <message>
+        <source>Warning: anyone who can read %1 can read the key. Use it only on a machine you trust.</source>
+        <translation>警告：任何能读取 %1 的人都能读取该密钥。请只在你信任的计算机上使用此选项。</translation>
+    </message>
+    <message>
+        <source>Not needed: the system credential store keeps the key safe.</source>
+        <translation>无需勾选：系统凭据存储会妥善保管密钥。</translation>
+    </message>
+    <message>
+        <source>Hide the key</source>
+        <translation>隐藏密钥</translation>
+    </message>
+    <message>
+        <source>Choose the workspace folder</source>
+        <translation>选择工作区文件夹</translation>
+    </message>
+    <message>
+        <source>Asking %1 for its models…</source>
+        <translation>正在向 %1 请求模型列表…</translation>
+    </message>
+    <message>
+        <source>Connected: 1 model</source>
+        <translation>已连接：1 个模型</translation>
+    </message>
+    <message>
+        <source>Connected: %1 models</source>
+        <translation>已连接：%1 个模型</translation>
+    </message>
+    <message>
+        <source>(%1 is not among them.)</source>
+        <translation>（其中没有 %1。）</translation>
+    </message>
 </context>
 <context>
     <name>ShellTool</name>
@@ -1985,6 +1932,75 @@ Total: %3 tokens</source>
     <message>
         <source>Choose a file in a folder you can write to.</source>
         <translation>请选择位于你有写入权限的文件夹中的文件。</translation>
+    </message>
+</context>
+<context>
+    <name>TurnModel</name>
+    <message>
+        <source>Prompt: %1 tokens
+Completion: %2 tokens
+Total: %3 tokens</source>
+        <translation>提示词：%1 个 token
+补全：%2 个 token
+总计：%3 个 token</translation>
+    </message>
+    <message>
+        <source>Request %1, attempt %2 (turn %3 of its run), sent %4</source>
+        <translation>请求 %1，第 %2 次尝试（所属运行的第 %3 轮），发送于 %4</translation>
+    </message>
+    <message>
+        <source>%1 · attempt %2</source>
+        <translation>%1 · 第 %2 次尝试</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>无应答</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 + %2 = %3</source>
+        <translation>%1 + %2 = %3</translation>
+    </message>
+    <message>
+        <source>Prompt + completion = total tokens, when the provider reports usage</source>
+        <translation>提示词 + 补全 = 总 token 数（供应商报告用量时显示）</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <extracomment>Column header: the request number</extracomment>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <extracomment>Column header: the response&apos;s finish_reason (stop, tool_calls, ...)</extracomment>
+        <translation>结束原因</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token</translation>
     </message>
 </context>
 <context>
