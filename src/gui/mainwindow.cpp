@@ -2,7 +2,6 @@
 
 #include "agentstatusbar.h"
 #include "approvals.h"
-#include "base/displaytext.h"
 #include "chat/chatview.h"
 #include "chat/promptbar.h"
 #include "chat/promptedit.h"
@@ -18,7 +17,6 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
-#include <QFrame>
 #include <QLineEdit>
 #include <QListView>
 #include <QMenuBar>
@@ -39,9 +37,7 @@ QDockWidget *dock(const QString &title, const QString &objectName, QWidget *cont
 {
     auto *dock = new QDockWidget(title, parent);
     dock->setObjectName(objectName);
-    dock->setWidget(content);
-    dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable
-                      | QDockWidget::DockWidgetFloatable);
+    dock->setWidget(content); // closable, movable and floatable: QDockWidget's default
     return dock;
 }
 
@@ -59,7 +55,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_keyStore(m_options.keyStore)
     , m_feed(new RunFeed(m_session, this))
     , m_chatView(new ChatView(this))
-    , m_promptBar(new PromptBar(this))
+    , m_promptBar(new PromptBar(m_session.controller(), this))
     , m_inspector(new Inspector(this))
     , m_inspectorDock(dock(tr("Inspector"), u"inspectorDock"_s, m_inspector, this))
     , m_statusBar(new AgentStatusBar(this))
@@ -77,19 +73,15 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
 
     m_chatView->setChatModel(m_feed->chatModel());
     m_inspector->setModel(m_feed->turnModel());
-    connect(m_promptBar, &PromptBar::sendRequested, this, &MainWindow::send);
-    connect(m_promptBar, &PromptBar::stopRequested, this, &MainWindow::stop);
-    connect(m_promptBar->edit(), &QPlainTextEdit::textChanged, this, &MainWindow::updateActions);
-
-    auto *line = new QFrame(this);
-    line->setFrameShape(QFrame::HLine);
-    line->setFrameShadow(QFrame::Sunken);
+    connect(m_promptBar, &PromptBar::settingsNeeded, this, [this] {
+        setIdleStatus(tr("Set a base URL, an API key and a model first."));
+        openSettings();
+    });
     auto *central = new QWidget(this);
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_chatView, 1);
-    centralLayout->addWidget(line);
     centralLayout->addWidget(m_promptBar);
     setCentralWidget(central);
     setStatusBar(m_statusBar);
@@ -206,29 +198,16 @@ void MainWindow::start(const QString &task)
     if (!m_settings.loadWarning.isEmpty())
         setIdleStatus(m_settings.loadWarning);
     const bool firstStart = !QFile::exists(AppSettings::settingsFilePath());
-    const auto continueStart = [this, firstStart, task] {
+    m_settings.readStoredKey(*m_keyStore, this, [this, firstStart, task](const QString &key) {
+        if (!key.isEmpty() && m_settings.apiKey.isEmpty()) {
+            AppSettings settings = m_settings;
+            settings.apiKey = key;
+            applySettings(settings);
+        }
         if (firstStart || (!m_settings.demoMode && !m_settings.isConfigured()))
             openSettings();
         offerStartupTask(task);
-    };
-    if (!m_settings.keyIsInStore() || !m_settings.apiKey.isEmpty()) {
-        continueStart();
-        return;
-    }
-    connect(
-            m_keyStore,
-            &KeyStore::keyRead,
-            this,
-            [this, continueStart](const QString &key) {
-                if (!key.isEmpty() && m_settings.apiKey.isEmpty()) {
-                    AppSettings settings = m_settings;
-                    settings.apiKey = key;
-                    applySettings(settings);
-                }
-                continueStart();
-            },
-            Qt::SingleShotConnection);
-    m_keyStore->readKey();
+    });
 }
 
 void MainWindow::offerStartupTask(const QString &task)
@@ -238,7 +217,7 @@ void MainWindow::offerStartupTask(const QString &task)
     m_promptBar->setText(task);
     // While the settings are open, the task waits in the box for the user to send it.
     if (!m_settingsDialog)
-        send();
+        m_promptBar->send();
 }
 
 void MainWindow::applySettings(const AppSettings &settings)
@@ -253,31 +232,8 @@ void MainWindow::showConfiguration()
         m_settings = *std::exchange(m_pendingSettings, std::nullopt);
     m_statusBar->showConfiguration(m_session.configuration());
     m_chatView->setDemoMode(m_settings.demoMode);
+    m_promptBar->setReady(m_settings.demoMode || m_settings.isConfigured());
     setWindowTitle(m_settings.demoMode ? tr("Agent Loop — Demo") : tr("Agent Loop"));
-}
-
-void MainWindow::send()
-{
-    const QString prompt = m_promptBar->text();
-    if (prompt.trimmed().isEmpty() || controller().isRunning())
-        return;
-    if (!m_settings.demoMode && !m_settings.isConfigured()) {
-        setIdleStatus(tr("Set a base URL, an API key and a model first."));
-        openSettings();
-        return;
-    }
-    if (controller().run(prompt))
-        m_promptBar->clear();
-    updateActions();
-}
-
-void MainWindow::stop()
-{
-    if (!controller().isRunning())
-        return;
-    // Cancel first: the approval box answers no as it closes, which must not let the run go on.
-    controller().cancel();
-    m_approvals->close();
 }
 
 void MainWindow::newConversation()
@@ -376,9 +332,7 @@ void MainWindow::restoreLayout()
 
 void MainWindow::updateActions()
 {
-    const bool running = controller().isRunning();
-    m_promptBar->setRunning(running);
-    m_conversationPanel->setOpenEnabled(!running);
+    m_conversationPanel->setOpenEnabled(!controller().isRunning());
     const bool hasMessages = !controller().history().isEmpty();
     if (m_exportJsonAction) {
         m_exportJsonAction->setEnabled(hasMessages);

@@ -101,8 +101,8 @@ public:
     QFileDialog *exportDialog() const { return m_conversationActions->exportDialog(); }
 
 public slots:
-    void send();
-    void stop();
+    void send() { m_promptBar->send(); }
+    void stop() { m_promptBar->stop(); }
     void newConversation();
     // Shows a saved conversation and continues it with the next prompt. Not while a run goes on.
     void openConversation(const QString &id);

@@ -1,8 +1,10 @@
 #include "chat/promptbar.h"
 
+#include "agent/agentcontroller.h"
 #include "chat/promptedit.h"
 
 #include <QApplication>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QShortcut>
@@ -12,8 +14,9 @@ using namespace Qt::StringLiterals;
 
 namespace Gui {
 
-PromptBar::PromptBar(QWidget *parent)
+PromptBar::PromptBar(AgentLoop::AgentController &controller, QWidget *parent)
     : QWidget(parent)
+    , m_controller(controller)
     , m_edit(new PromptEdit(this))
     , m_send(new QPushButton(tr("&Send"), this))
     , m_stop(new QPushButton(tr("S&top"), this))
@@ -35,16 +38,17 @@ PromptBar::PromptBar(QWidget *parent)
     const int buttonWidth = qMax(m_send->sizeHint().width(), m_stop->sizeHint().width()) + 16;
     m_send->setMinimumWidth(buttonWidth);
     m_stop->setMinimumWidth(buttonWidth);
-    connect(m_send, &QPushButton::clicked, this, &PromptBar::sendRequested);
-    connect(m_stop, &QPushButton::clicked, this, &PromptBar::stopRequested);
-    connect(m_edit, &PromptEdit::submitted, this, &PromptBar::sendRequested);
+    connect(m_send, &QPushButton::clicked, this, &PromptBar::send);
+    connect(m_stop, &QPushButton::clicked, this, &PromptBar::stop);
+    connect(m_edit, &PromptEdit::submitted, this, &PromptBar::send);
     connect(m_edit, &QPlainTextEdit::textChanged, this, &PromptBar::updateButtons);
+    connect(&controller, &AgentLoop::AgentController::stateChanged, this, &PromptBar::updateButtons);
     // Esc anywhere in the window, but in the approval box it means "no", never "stop everything".
     auto *stopShortcut = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     stopShortcut->setContext(Qt::WindowShortcut);
     connect(stopShortcut, &QShortcut::activated, this, [this] {
         if (!QApplication::activeModalWidget())
-            emit stopRequested();
+            stop();
     });
 
     auto *buttons = new QVBoxLayout;
@@ -52,11 +56,20 @@ PromptBar::PromptBar(QWidget *parent)
     buttons->addWidget(m_send);
     buttons->addWidget(m_stop);
     buttons->addStretch();
-    auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(10, 8, 10, 8);
-    layout->setSpacing(8);
-    layout->addWidget(m_edit, 1);
-    layout->addLayout(buttons);
+    auto *row = new QHBoxLayout;
+    row->setContentsMargins(10, 8, 10, 8);
+    row->setSpacing(8);
+    row->addWidget(m_edit, 1);
+    row->addLayout(buttons);
+    // A line between the chat above and the prompt.
+    auto *line = new QFrame(this);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(line);
+    layout->addLayout(row);
     setTabOrder(m_edit, m_send);
     setTabOrder(m_send, m_stop);
     updateButtons();
@@ -77,16 +90,29 @@ void PromptBar::clear()
     m_edit->clear();
 }
 
-void PromptBar::setRunning(bool running)
+void PromptBar::send()
 {
-    m_running = running;
-    updateButtons();
+    if (text().trimmed().isEmpty() || m_controller.isRunning())
+        return;
+    if (!m_ready) {
+        emit settingsNeeded();
+        return;
+    }
+    if (m_controller.run(text()))
+        clear();
+}
+
+void PromptBar::stop()
+{
+    if (m_controller.isRunning())
+        m_controller.cancel(); // an open approval box closes with the run (Approvals)
 }
 
 void PromptBar::updateButtons()
 {
-    m_send->setEnabled(!m_running && !text().trimmed().isEmpty());
-    m_stop->setEnabled(m_running);
+    const bool running = m_controller.isRunning();
+    m_send->setEnabled(!running && !text().trimmed().isEmpty());
+    m_stop->setEnabled(running);
 }
 
 } // namespace Gui

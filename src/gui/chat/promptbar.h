@@ -4,17 +4,22 @@
 
 class QPushButton;
 
+namespace AgentLoop {
+class AgentController;
+}
+
 namespace Gui {
 
 class PromptEdit;
 
-// Below the chat: the prompt box with Send and Stop beside it. Enter (or Send) asks to send, Esc
-// anywhere in the window (or Stop) asks to stop; the window decides whether it can.
+// Below the chat: the prompt box with Send and Stop beside it. Enter (or Send) runs the prompt,
+// Esc anywhere in the window (or Stop) stops the run. Send and Stop are enabled as the
+// controller's state allows.
 class PromptBar final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit PromptBar(QWidget *parent = nullptr);
+    explicit PromptBar(AgentLoop::AgentController &controller, QWidget *parent = nullptr);
 
     PromptEdit *edit() const { return m_edit; }
     QPushButton *sendButton() const { return m_send; }
@@ -23,20 +28,26 @@ public:
     void setText(const QString &text);
     void clear();
 
-    // Send is enabled while idle with something to send; Stop while a run goes on.
-    void setRunning(bool running);
+    // Whether a prompt can be sent: a provider is configured, or the demo answers. When it
+    // cannot, send() asks for the settings instead.
+    void setReady(bool ready) { m_ready = ready; }
+
+    // Runs the prompt and clears the box (not while a run goes on, not an empty prompt).
+    void send();
+    // Stops the run wherever it is.
+    void stop();
 
 signals:
-    void sendRequested();
-    void stopRequested();
+    void settingsNeeded();
 
 private:
     void updateButtons();
 
+    AgentLoop::AgentController &m_controller;
     PromptEdit *m_edit;
     QPushButton *m_send;
     QPushButton *m_stop;
-    bool m_running = false;
+    bool m_ready = true;
 };
 
 } // namespace Gui

@@ -196,6 +196,18 @@ AgentLoop::ProviderSettings AppSettings::provider() const
     return provider;
 }
 
+void AppSettings::readStoredKey(AgentLoop::KeyStore &keyStore,
+                                QObject *context,
+                                std::function<void(const QString &key)> done) const
+{
+    if (!keyIsInStore() || !apiKey.isEmpty()) {
+        done({});
+        return;
+    }
+    QObject::connect(&keyStore, &AgentLoop::KeyStore::keyRead, context, done, Qt::SingleShotConnection);
+    keyStore.readKey();
+}
+
 bool AppSettings::keyIsInStore() const
 {
     return !storeKeyInPlainText && !isOverridden(AgentLoop::apiKeyVariable);

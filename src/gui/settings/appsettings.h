@@ -4,12 +4,14 @@
 
 #include <QByteArray>
 #include <QMap>
+#include <QObject>
 #include <QMetaType>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
 #include <algorithm>
+#include <functional>
 
 namespace AgentLoop {
 class KeyStore;
@@ -131,6 +133,11 @@ struct AppSettings
 
     // The key belongs in the credential store: not set by the environment, not kept in the file.
     bool keyIsInStore() const;
+    // Calls done with the key read from keyStore when keyIsInStore() and no key is known yet
+    // (later, from the store's answer; empty when it has none), else at once with an empty one.
+    void readStoredKey(AgentLoop::KeyStore &keyStore,
+                       QObject *context,
+                       std::function<void(const QString &key)> done) const;
     bool isOverridden(const char *variable) const;
     bool isInherited(const char *variable, const QString &value) const;
     // "Set by OPENAI_MODEL in the environment" / "Set by OPENAI_MODEL in /path/.env", or empty.
