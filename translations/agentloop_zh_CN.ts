@@ -83,18 +83,6 @@
     </message>
 </context>
 <context>
-    <name>AppSettingsText</name>
-    <message>
-        <source>Set by %1 in %2</source>
-        <extracomment>%1 is a variable name such as OPENAI_MODEL, %2 the path of the .env file</extracomment>
-        <translation>由 %2 中的 %1 设置</translation>
-    </message>
-    <message>
-        <source>Set by %1 in the environment</source>
-        <translation>由环境变量 %1 设置</translation>
-    </message>
-</context>
-<context>
     <name>ChatClient</name>
     <message>
         <source>Network error: %1</source>
@@ -171,205 +159,6 @@
     <message>
         <source>Raise the maximum answer time in the settings (or with --max-answer-minutes), or ask for a shorter answer.</source>
         <translation>请在设置中（或用 --max-answer-minutes）调大最大回答时间，或要求更简短的回答。</translation>
-    </message>
-</context>
-<context>
-    <name>ChatDelegate</name>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <source>Show in folder</source>
-        <translation>在文件夹中显示</translation>
-    </message>
-    <message>
-        <source>Assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <source>Assistant · answering…</source>
-        <translation>助手 · 正在回答…</translation>
-    </message>
-    <message>
-        <source>Assistant (incomplete)</source>
-        <translation>助手（未完成）</translation>
-    </message>
-    <message>
-        <source>Reasoning</source>
-        <translation>推理过程</translation>
-    </message>
-    <message>
-        <source>Tool call: %1</source>
-        <translation>工具调用：%1</translation>
-    </message>
-    <message>
-        <source>Denied: %1 did not run</source>
-        <translation>已拒绝：%1 未运行</translation>
-    </message>
-    <message>
-        <source>Result: %1</source>
-        <translation>结果：%1</translation>
-    </message>
-    <message>
-        <source>exit code %1</source>
-        <translation>退出码 %1</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message numerus="yes">
-        <source>Show all (%n lines)</source>
-        <translation>
-            <numerusform>显示全部（%n 行）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Show less</source>
-        <translation>收起</translation>
-    </message>
-    <message>
-        <source>Full output: %1</source>
-        <translation>完整输出：%1</translation>
-    </message>
-    <message>
-        <source>Output file (incomplete): %1</source>
-        <translation>输出文件（不完整）：%1</translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>Message text</source>
-        <translation>消息文本</translation>
-    </message>
-</context>
-<context>
-    <name>ChatModel</name>
-    <message>
-        <source>[%1 more not shown here; the inspector has all of it]</source>
-        <translation>[另有 %1 未在此显示；检查器中有完整内容]</translation>
-    </message>
-    <message>
-        <source>[%1 more not shown]</source>
-        <translation>[另有 %1 未显示]</translation>
-    </message>
-    <message>
-        <source>Your prompt</source>
-        <translation>你的提示词</translation>
-    </message>
-    <message>
-        <source>Assistant, answering</source>
-        <translation>助手，正在回答</translation>
-    </message>
-    <message>
-        <source>Assistant, incomplete answer</source>
-        <translation>助手，回答未完成</translation>
-    </message>
-    <message>
-        <source>Assistant</source>
-        <translation>助手</translation>
-    </message>
-    <message>
-        <source>Tool call: %1</source>
-        <translation>工具调用：%1</translation>
-    </message>
-    <message>
-        <source>Result of %1, exit code %2</source>
-        <translation>%1 的结果，退出码 %2</translation>
-    </message>
-    <message>
-        <source>Result of %1</source>
-        <translation>%1 的结果</translation>
-    </message>
-    <message>
-        <source>Result of %1: %2</source>
-        <translation>%1 的结果：%2</translation>
-    </message>
-    <message>
-        <source>Denied: %1 did not run</source>
-        <translation>已拒绝：%1 未运行</translation>
-    </message>
-    <message>
-        <source>Error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>Notice</source>
-        <translation>提示</translation>
-    </message>
-</context>
-<context>
-    <name>ChatView</name>
-    <message>
-        <source>Conversation</source>
-        <translation>对话</translation>
-    </message>
-    <message>
-        <source>This is the offline demo: a built-in scripted model answers, nothing goes over the network. Ask it anything, for example “What files are in my workspace?”, and watch one trip around the agent loop.</source>
-        <translation>这是离线演示：由内置的脚本化模型作答，不会通过网络发送任何内容。随便问它点什么，例如“我的工作区里有哪些文件？”，然后看智能体循环完整地走一圈。</translation>
-    </message>
-    <message>
-        <source>Tell the agent what to do. It shows you every command before it runs and runs it only after you say yes.</source>
-        <translation>告诉智能体要做什么。每条命令运行前都会先给你过目，只有你同意后才会运行。</translation>
-    </message>
-    <message>
-        <source>&amp;Copy</source>
-        <translation>复制(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copy &amp;message</source>
-        <translation>复制消息(&amp;M)</translation>
-    </message>
-    <message>
-        <source>Copy c&amp;ommand</source>
-        <translation>复制命令(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Show a&amp;ll</source>
-        <translation>显示全部(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Show &amp;less</source>
-        <translation>收起(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Show &amp;reasoning</source>
-        <translation>显示推理过程(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Hide &amp;reasoning</source>
-        <translation>隐藏推理过程(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Select &amp;text…</source>
-        <translation>选择文本(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>&amp;Open full output</source>
-        <translation>打开完整输出(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Show full output in &amp;folder</source>
-        <translation>在文件夹中显示完整输出(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Show in &amp;inspector</source>
-        <translation>在检查器中显示(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Select &amp;all</source>
-        <translation>全选(&amp;A)</translation>
     </message>
 </context>
 <context>
@@ -796,77 +585,6 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
 </context>
 <context>
-    <name>ConversationActions</name>
-    <message>
-        <source>Delete Conversation</source>
-        <translation>删除对话</translation>
-    </message>
-    <message>
-        <source>Delete “%1”? This cannot be undone.</source>
-        <translation>删除“%1”？此操作无法撤销。</translation>
-    </message>
-    <message>
-        <source>Export Messages as JSON</source>
-        <translation>将消息导出为 JSON</translation>
-    </message>
-    <message>
-        <source>Export Conversation as Markdown</source>
-        <translation>将对话导出为 Markdown</translation>
-    </message>
-    <message>
-        <source>JSON files (*.json)</source>
-        <translation>JSON 文件 (*.json)</translation>
-    </message>
-    <message>
-        <source>Markdown files (*.md)</source>
-        <translation>Markdown 文件 (*.md)</translation>
-    </message>
-    <message>
-        <source>Cannot export the conversation to %1: %2</source>
-        <translation>无法将对话导出到 %1：%2</translation>
-    </message>
-</context>
-<context>
-    <name>ConversationListModel</name>
-    <message>
-        <source>%1
-Started %2</source>
-        <translation>%1
-开始于 %2</translation>
-    </message>
-    <message>
-        <source>%1, %2</source>
-        <translation>%1，%2</translation>
-    </message>
-    <message>
-        <source>Yesterday</source>
-        <translation>昨天</translation>
-    </message>
-</context>
-<context>
-    <name>ConversationPanel</name>
-    <message>
-        <source>Search conversations</source>
-        <translation>搜索对话</translation>
-    </message>
-    <message>
-        <source>Conversations</source>
-        <translation>对话</translation>
-    </message>
-    <message>
-        <source>&amp;Open</source>
-        <translation>打开(&amp;O)</translation>
-    </message>
-    <message>
-        <source>&amp;Rename</source>
-        <translation>重命名(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Delete…</source>
-        <translation>删除(&amp;D)…</translation>
-    </message>
-</context>
-<context>
     <name>ConversationStore</name>
     <message>
         <source>Cannot read the conversation %1: %2</source>
@@ -1051,6 +769,18 @@ Started %2</source>
     </message>
 </context>
 <context>
+    <name>Gui::AppSettings</name>
+    <message>
+        <source>Set by %1 in %2</source>
+        <extracomment>%1 is a variable name such as OPENAI_MODEL, %2 the path of the .env file</extracomment>
+        <translation>由 %2 中的 %1 设置</translation>
+    </message>
+    <message>
+        <source>Set by %1 in the environment</source>
+        <translation>由环境变量 %1 设置</translation>
+    </message>
+</context>
+<context>
     <name>Gui::ApprovalPrompt</name>
     <message>
         <source>Approve tool call?</source>
@@ -1172,145 +902,277 @@ Started %2</source>
     </message>
 </context>
 <context>
-    <name>Gui::MainWindow</name>
+    <name>Gui::ChatDelegate</name>
     <message>
-        <source>Inspector</source>
-        <translation>检查器</translation>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
-        <source>Ready</source>
-        <translation>就绪</translation>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
+        <source>Open</source>
+        <translation>打开</translation>
     </message>
     <message>
-        <source>&amp;New conversation</source>
-        <translation>新建对话(&amp;N)</translation>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
     </message>
     <message>
-        <source>Clear the conversation and its history</source>
-        <translation>清空对话及其历史记录</translation>
+        <source>Assistant</source>
+        <translation>助手</translation>
     </message>
     <message>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
+        <source>Assistant · answering…</source>
+        <translation>助手 · 正在回答…</translation>
     </message>
     <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
+        <source>Assistant (incomplete)</source>
+        <translation>助手（未完成）</translation>
     </message>
     <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
+        <source>Reasoning</source>
+        <translation>推理过程</translation>
     </message>
     <message>
-        <source>&amp;Inspector</source>
-        <translation>检查器(&amp;I)</translation>
+        <source>Tool call: %1</source>
+        <translation>工具调用：%1</translation>
     </message>
     <message>
-        <source>Show or hide the raw requests and responses of every turn</source>
-        <translation>显示或隐藏每一轮的原始请求和响应</translation>
+        <source>Denied: %1 did not run</source>
+        <translation>已拒绝：%1 未运行</translation>
     </message>
     <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
+        <source>Result: %1</source>
+        <translation>结果：%1</translation>
     </message>
     <message>
-        <source>&amp;About Agent Loop</source>
-        <translation>关于 Agent Loop(&amp;A)</translation>
+        <source>exit code %1</source>
+        <translation>退出码 %1</translation>
     </message>
     <message>
-        <source>Agent Loop — Demo</source>
-        <translation>Agent Loop — 演示</translation>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message numerus="yes">
+        <source>Show all (%n lines)</source>
+        <translation>
+            <numerusform>显示全部（%n 行）</numerusform>
+        </translation>
     </message>
     <message>
-        <source>Agent Loop</source>
-        <translation>Agent Loop</translation>
+        <source>Show less</source>
+        <translation>收起</translation>
     </message>
     <message>
-        <source>Set a base URL, an API key and a model first.</source>
-        <translation>请先设置基础 URL、API 密钥和模型。</translation>
+        <source>Full output: %1</source>
+        <translation>完整输出：%1</translation>
     </message>
     <message>
-        <source>About Agent Loop</source>
-        <translation>关于 Agent Loop</translation>
+        <source>Output file (incomplete): %1</source>
+        <translation>输出文件（不完整）：%1</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Agent Loop %1&lt;/h3&gt;&lt;p&gt;A desktop coding agent for OpenAI-compatible Chat Completions endpoints.&lt;/p&gt;&lt;p&gt;It sends your task with its tools to the model, shows you every command the model wants to run, runs it only after your yes, and feeds the result back, until the model answers. Every request and response is in the inspector.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Agent Loop %1&lt;/h3&gt;&lt;p&gt;面向 OpenAI 兼容 Chat Completions 端点的桌面编程智能体。&lt;/p&gt;&lt;p&gt;它把你的任务连同工具一起发给模型，把模型想运行的每条命令都展示给你，只在你同意后才运行，并把结果回填给模型，直到模型给出回答。每一次请求和响应都可以在检查器中查看。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。&lt;/p&gt;</translation>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Message text</source>
+        <translation>消息文本</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ChatModel</name>
+    <message>
+        <source>[%1 more not shown here; the inspector has all of it]</source>
+        <translation>[另有 %1 未在此显示；检查器中有完整内容]</translation>
+    </message>
+    <message>
+        <source>[%1 more not shown]</source>
+        <translation>[另有 %1 未显示]</translation>
+    </message>
+    <message>
+        <source>Your prompt</source>
+        <translation>你的提示词</translation>
+    </message>
+    <message>
+        <source>Assistant, answering</source>
+        <translation>助手，正在回答</translation>
+    </message>
+    <message>
+        <source>Assistant, incomplete answer</source>
+        <translation>助手，回答未完成</translation>
+    </message>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>Tool call: %1</source>
+        <translation>工具调用：%1</translation>
+    </message>
+    <message>
+        <source>Result of %1, exit code %2</source>
+        <translation>%1 的结果，退出码 %2</translation>
+    </message>
+    <message>
+        <source>Result of %1</source>
+        <translation>%1 的结果</translation>
+    </message>
+    <message>
+        <source>Result of %1: %2</source>
+        <translation>%1 的结果：%2</translation>
+    </message>
+    <message>
+        <source>Denied: %1 did not run</source>
+        <translation>已拒绝：%1 未运行</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Notice</source>
+        <translation>提示</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ChatView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>This is the offline demo: a built-in scripted model answers, nothing goes over the network. Ask it anything, for example “What files are in my workspace?”, and watch one trip around the agent loop.</source>
+        <translation>这是离线演示：由内置的脚本化模型作答，不会通过网络发送任何内容。随便问它点什么，例如“我的工作区里有哪些文件？”，然后看智能体循环完整地走一圈。</translation>
+    </message>
+    <message>
+        <source>Tell the agent what to do. It shows you every command before it runs and runs it only after you say yes.</source>
+        <translation>告诉智能体要做什么。每条命令运行前都会先给你过目，只有你同意后才会运行。</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;message</source>
+        <translation>复制消息(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Copy c&amp;ommand</source>
+        <translation>复制命令(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show a&amp;ll</source>
+        <translation>显示全部(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show &amp;less</source>
+        <translation>收起(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show &amp;reasoning</source>
+        <translation>显示推理过程(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Hide &amp;reasoning</source>
+        <translation>隐藏推理过程(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Select &amp;text…</source>
+        <translation>选择文本(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open full output</source>
+        <translation>打开完整输出(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show full output in &amp;folder</source>
+        <translation>在文件夹中显示完整输出(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Show in &amp;inspector</source>
+        <translation>在检查器中显示(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ConversationActions</name>
+    <message>
+        <source>Delete Conversation</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <source>Delete “%1”? This cannot be undone.</source>
+        <translation>删除“%1”？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Export Messages as JSON</source>
+        <translation>将消息导出为 JSON</translation>
+    </message>
+    <message>
+        <source>Export Conversation as Markdown</source>
+        <translation>将对话导出为 Markdown</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Markdown files (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <source>Cannot export the conversation to %1: %2</source>
+        <translation>无法将对话导出到 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ConversationListModel</name>
+    <message>
+        <source>%1
+Started %2</source>
+        <translation>%1
+开始于 %2</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>昨天</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ConversationPanel</name>
+    <message>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
     </message>
     <message>
         <source>Conversations</source>
         <translation>对话</translation>
     </message>
     <message>
-        <source>&amp;Export conversation</source>
-        <translation>导出对话(&amp;E)</translation>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <source>Messages as &amp;JSON…</source>
-        <translation>消息 JSON(&amp;J)…</translation>
+        <source>&amp;Rename</source>
+        <translation>重命名(&amp;R)</translation>
     </message>
     <message>
-        <source>Save the conversation as the messages array of a request, ready to paste</source>
-        <translation>将对话保存为请求中的 messages 数组，可直接粘贴使用</translation>
-    </message>
-    <message>
-        <source>&amp;Markdown…</source>
-        <translation>Markdown(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>Save the conversation as a readable Markdown file</source>
-        <translation>将对话保存为便于阅读的 Markdown 文件</translation>
-    </message>
-    <message>
-        <source>&amp;Conversations</source>
-        <translation>对话(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Show or hide the list of saved conversations</source>
-        <translation>显示或隐藏已保存的对话列表</translation>
-    </message>
-    <message>
-        <source>Opened “%1”</source>
-        <translation>已打开“%1”</translation>
-    </message>
-    <message>
-        <source>Exported to %1</source>
-        <translation>已导出到 %1</translation>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
     </message>
 </context>
 <context>
-    <name>History</name>
-    <message>
-        <source>Message %1 is not a JSON object.</source>
-        <translation>第 %1 条消息不是 JSON 对象。</translation>
-    </message>
-    <message>
-        <source>missing tool results for ids: %1</source>
-        <translation>缺少以下 id 的工具结果：%1</translation>
-    </message>
-    <message>
-        <source>duplicate tool results for ids: %1</source>
-        <translation>以下 id 的工具结果重复：%1</translation>
-    </message>
-    <message>
-        <source>tool results without a matching tool call for ids: %1</source>
-        <translation>以下 id 的工具结果没有对应的工具调用：%1</translation>
-    </message>
-    <message>
-        <source>duplicate tool call ids in one assistant message: %1</source>
-        <translation>同一条 assistant 消息中有重复的工具调用 id：%1</translation>
-    </message>
-    <message>
-        <source>Every tool call must be answered by exactly one tool message before the next request; nothing was sent.</source>
-        <translation>发出下一次请求之前，每个工具调用都必须有且只有一条对应的 tool 消息；本次未发送任何内容。</translation>
-    </message>
-</context>
-<context>
-    <name>Inspector</name>
+    <name>Gui::Inspector</name>
     <message>
         <source>Copy &amp;request</source>
         <translation>复制请求(&amp;R)</translation>
@@ -1473,7 +1335,7 @@ Started %2</source>
     </message>
 </context>
 <context>
-    <name>JsonTreeModel</name>
+    <name>Gui::JsonTreeModel</name>
     <message>
         <source>object</source>
         <translation>对象</translation>
@@ -1512,38 +1374,118 @@ Started %2</source>
     </message>
 </context>
 <context>
-    <name>Message</name>
+    <name>Gui::MainWindow</name>
     <message>
-        <source>Malformed message: %1</source>
-        <translation>消息格式错误：%1</translation>
+        <source>Inspector</source>
+        <translation>检查器</translation>
     </message>
     <message>
-        <source>a tool call has no id</source>
-        <translation>有工具调用缺少 id</translation>
+        <source>Ready</source>
+        <translation>就绪</translation>
     </message>
     <message>
-        <source>tool call %1 has no function name</source>
-        <translation>工具调用 %1 缺少函数名</translation>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <source>tool call %1 has arguments that are neither text nor an object</source>
-        <translation>工具调用 %1 的参数既不是文本也不是对象</translation>
+        <source>&amp;New conversation</source>
+        <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <source>&quot;content&quot; must be text or null</source>
-        <translation>&quot;content&quot; 必须是文本或 null</translation>
+        <source>Clear the conversation and its history</source>
+        <translation>清空对话及其历史记录</translation>
     </message>
     <message>
-        <source>a tool message has no tool_call_id</source>
-        <translation>有 tool 消息缺少 tool_call_id</translation>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <source>unknown role &quot;%1&quot;</source>
-        <translation>未知角色 &quot;%1&quot;</translation>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Inspector</source>
+        <translation>检查器(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Show or hide the raw requests and responses of every turn</source>
+        <translation>显示或隐藏每一轮的原始请求和响应</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Agent Loop</source>
+        <translation>关于 Agent Loop(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Agent Loop — Demo</source>
+        <translation>Agent Loop — 演示</translation>
+    </message>
+    <message>
+        <source>Agent Loop</source>
+        <translation>Agent Loop</translation>
+    </message>
+    <message>
+        <source>Set a base URL, an API key and a model first.</source>
+        <translation>请先设置基础 URL、API 密钥和模型。</translation>
+    </message>
+    <message>
+        <source>About Agent Loop</source>
+        <translation>关于 Agent Loop</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Agent Loop %1&lt;/h3&gt;&lt;p&gt;A desktop coding agent for OpenAI-compatible Chat Completions endpoints.&lt;/p&gt;&lt;p&gt;It sends your task with its tools to the model, shows you every command the model wants to run, runs it only after your yes, and feeds the result back, until the model answers. Every request and response is in the inspector.&lt;/p&gt;&lt;p&gt;Built with Qt %2.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Agent Loop %1&lt;/h3&gt;&lt;p&gt;面向 OpenAI 兼容 Chat Completions 端点的桌面编程智能体。&lt;/p&gt;&lt;p&gt;它把你的任务连同工具一起发给模型，把模型想运行的每条命令都展示给你，只在你同意后才运行，并把结果回填给模型，直到模型给出回答。每一次请求和响应都可以在检查器中查看。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>&amp;Export conversation</source>
+        <translation>导出对话(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Messages as &amp;JSON…</source>
+        <translation>消息 JSON(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Save the conversation as the messages array of a request, ready to paste</source>
+        <translation>将对话保存为请求中的 messages 数组，可直接粘贴使用</translation>
+    </message>
+    <message>
+        <source>&amp;Markdown…</source>
+        <translation>Markdown(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Save the conversation as a readable Markdown file</source>
+        <translation>将对话保存为便于阅读的 Markdown 文件</translation>
+    </message>
+    <message>
+        <source>&amp;Conversations</source>
+        <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show or hide the list of saved conversations</source>
+        <translation>显示或隐藏已保存的对话列表</translation>
+    </message>
+    <message>
+        <source>Opened “%1”</source>
+        <translation>已打开“%1”</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
     </message>
 </context>
 <context>
-    <name>PromptBar</name>
+    <name>Gui::PromptBar</name>
     <message>
         <source>&amp;Send</source>
         <translation>发送(&amp;S)</translation>
@@ -1578,14 +1520,7 @@ Started %2</source>
     </message>
 </context>
 <context>
-    <name>RetryPolicy</name>
-    <message>
-        <source>Retrying in %1 s (attempt %2 of %3).</source>
-        <translation>%1 秒后重试（第 %2/%3 次尝试）。</translation>
-    </message>
-</context>
-<context>
-    <name>RunFeed</name>
+    <name>Gui::RunFeed</name>
     <message>
         <source>%1 The run goes on, but this conversation is not saved from here on.</source>
         <translation>%1 运行会继续，但从此处起本对话不再保存。</translation>
@@ -1597,6 +1532,207 @@ Started %2</source>
     <message>
         <source>%1 New messages in this conversation are not saved.</source>
         <translation>%1 本对话中的新消息不会被保存。</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::SettingsDialog</name>
+    <message>
+        <source>Show the key</source>
+        <translation>显示密钥</translation>
+    </message>
+    <message>
+        <source>Choose the folder the agent works in.</source>
+        <translation>选择智能体工作所在的文件夹。</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist.</source>
+        <translation>文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>Key storage: not stored; %1 supplies it at every start.</source>
+        <translation>密钥存储：不保存；每次启动时由 %1 提供。</translation>
+    </message>
+    <message>
+        <source>Key storage: Settings file (plain text)</source>
+        <translation>密钥存储：设置文件（明文）</translation>
+    </message>
+    <message>
+        <source>Key storage: System credential store</source>
+        <translation>密钥存储：系统凭据存储</translation>
+    </message>
+    <message>
+        <source>Key storage: This session only — no credential store is reachable</source>
+        <translation>密钥存储：仅限本次会话——无法访问系统凭据存储</translation>
+    </message>
+    <message>
+        <source>Key storage: checking the system credential store…</source>
+        <translation>密钥存储：正在检查系统凭据存储…</translation>
+    </message>
+    <message>
+        <source>Warning: anyone who can read %1 can read the key. Use it only on a machine you trust.</source>
+        <translation>警告：任何能读取 %1 的人都能读取该密钥。请只在你信任的计算机上使用此选项。</translation>
+    </message>
+    <message>
+        <source>Not needed: the system credential store keeps the key safe.</source>
+        <translation>无需勾选：系统凭据存储会妥善保管密钥。</translation>
+    </message>
+    <message>
+        <source>Hide the key</source>
+        <translation>隐藏密钥</translation>
+    </message>
+    <message>
+        <source>Choose the workspace folder</source>
+        <translation>选择工作区文件夹</translation>
+    </message>
+    <message>
+        <source>Asking %1 for its models…</source>
+        <translation>正在向 %1 请求模型列表…</translation>
+    </message>
+    <message>
+        <source>Connected: 1 model</source>
+        <translation>已连接：1 个模型</translation>
+    </message>
+    <message>
+        <source>Connected: %1 models</source>
+        <translation>已连接：%1 个模型</translation>
+    </message>
+    <message>
+        <source>(%1 is not among them.)</source>
+        <translation>（其中没有 %1。）</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::TurnModel</name>
+    <message>
+        <source>Prompt: %1 tokens
+Completion: %2 tokens
+Total: %3 tokens</source>
+        <translation>提示词：%1 个 token
+补全：%2 个 token
+总计：%3 个 token</translation>
+    </message>
+    <message>
+        <source>Request %1, attempt %2 (turn %3 of its run), sent %4</source>
+        <translation>请求 %1，第 %2 次尝试（所属运行的第 %3 轮），发送于 %4</translation>
+    </message>
+    <message>
+        <source>%1 · attempt %2</source>
+        <translation>%1 · 第 %2 次尝试</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>无应答</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 + %2 = %3</source>
+        <translation>%1 + %2 = %3</translation>
+    </message>
+    <message>
+        <source>Prompt + completion = total tokens, when the provider reports usage</source>
+        <translation>提示词 + 补全 = 总 token 数（供应商报告用量时显示）</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <extracomment>Column header: the request number</extracomment>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <extracomment>Column header: the response&apos;s finish_reason (stop, tool_calls, ...)</extracomment>
+        <translation>结束原因</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+</context>
+<context>
+    <name>History</name>
+    <message>
+        <source>Message %1 is not a JSON object.</source>
+        <translation>第 %1 条消息不是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>missing tool results for ids: %1</source>
+        <translation>缺少以下 id 的工具结果：%1</translation>
+    </message>
+    <message>
+        <source>duplicate tool results for ids: %1</source>
+        <translation>以下 id 的工具结果重复：%1</translation>
+    </message>
+    <message>
+        <source>tool results without a matching tool call for ids: %1</source>
+        <translation>以下 id 的工具结果没有对应的工具调用：%1</translation>
+    </message>
+    <message>
+        <source>duplicate tool call ids in one assistant message: %1</source>
+        <translation>同一条 assistant 消息中有重复的工具调用 id：%1</translation>
+    </message>
+    <message>
+        <source>Every tool call must be answered by exactly one tool message before the next request; nothing was sent.</source>
+        <translation>发出下一次请求之前，每个工具调用都必须有且只有一条对应的 tool 消息；本次未发送任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>Message</name>
+    <message>
+        <source>Malformed message: %1</source>
+        <translation>消息格式错误：%1</translation>
+    </message>
+    <message>
+        <source>a tool call has no id</source>
+        <translation>有工具调用缺少 id</translation>
+    </message>
+    <message>
+        <source>tool call %1 has no function name</source>
+        <translation>工具调用 %1 缺少函数名</translation>
+    </message>
+    <message>
+        <source>tool call %1 has arguments that are neither text nor an object</source>
+        <translation>工具调用 %1 的参数既不是文本也不是对象</translation>
+    </message>
+    <message>
+        <source>&quot;content&quot; must be text or null</source>
+        <translation>&quot;content&quot; 必须是文本或 null</translation>
+    </message>
+    <message>
+        <source>a tool message has no tool_call_id</source>
+        <translation>有 tool 消息缺少 tool_call_id</translation>
+    </message>
+    <message>
+        <source>unknown role &quot;%1&quot;</source>
+        <translation>未知角色 &quot;%1&quot;</translation>
+    </message>
+</context>
+<context>
+    <name>RetryPolicy</name>
+    <message>
+        <source>Retrying in %1 s (attempt %2 of %3).</source>
+        <translation>%1 秒后重试（第 %2/%3 次尝试）。</translation>
     </message>
 </context>
 <context>
@@ -1801,70 +1937,6 @@ Started %2</source>
         <source>Maximum answer time in minutes</source>
         <translation>最大回答时间（分钟）</translation>
     </message>
-    <message>
-        <source>Show the key</source>
-        <translation>显示密钥</translation>
-    </message>
-    <message>
-        <source>Choose the folder the agent works in.</source>
-        <translation>选择智能体工作所在的文件夹。</translation>
-    </message>
-    <message>
-        <source>The folder %1 does not exist.</source>
-        <translation>文件夹 %1 不存在。</translation>
-    </message>
-    <message>
-        <source>Key storage: not stored; %1 supplies it at every start.</source>
-        <translation>密钥存储：不保存；每次启动时由 %1 提供。</translation>
-    </message>
-    <message>
-        <source>Key storage: Settings file (plain text)</source>
-        <translation>密钥存储：设置文件（明文）</translation>
-    </message>
-    <message>
-        <source>Key storage: System credential store</source>
-        <translation>密钥存储：系统凭据存储</translation>
-    </message>
-    <message>
-        <source>Key storage: This session only — no credential store is reachable</source>
-        <translation>密钥存储：仅限本次会话——无法访问系统凭据存储</translation>
-    </message>
-    <message>
-        <source>Key storage: checking the system credential store…</source>
-        <translation>密钥存储：正在检查系统凭据存储…</translation>
-    </message>
-    <message>
-        <source>Warning: anyone who can read %1 can read the key. Use it only on a machine you trust.</source>
-        <translation>警告：任何能读取 %1 的人都能读取该密钥。请只在你信任的计算机上使用此选项。</translation>
-    </message>
-    <message>
-        <source>Not needed: the system credential store keeps the key safe.</source>
-        <translation>无需勾选：系统凭据存储会妥善保管密钥。</translation>
-    </message>
-    <message>
-        <source>Hide the key</source>
-        <translation>隐藏密钥</translation>
-    </message>
-    <message>
-        <source>Choose the workspace folder</source>
-        <translation>选择工作区文件夹</translation>
-    </message>
-    <message>
-        <source>Asking %1 for its models…</source>
-        <translation>正在向 %1 请求模型列表…</translation>
-    </message>
-    <message>
-        <source>Connected: 1 model</source>
-        <translation>已连接：1 个模型</translation>
-    </message>
-    <message>
-        <source>Connected: %1 models</source>
-        <translation>已连接：%1 个模型</translation>
-    </message>
-    <message>
-        <source>(%1 is not among them.)</source>
-        <translation>（其中没有 %1。）</translation>
-    </message>
 </context>
 <context>
     <name>ShellTool</name>
@@ -1932,75 +2004,6 @@ Started %2</source>
     <message>
         <source>Choose a file in a folder you can write to.</source>
         <translation>请选择位于你有写入权限的文件夹中的文件。</translation>
-    </message>
-</context>
-<context>
-    <name>TurnModel</name>
-    <message>
-        <source>Prompt: %1 tokens
-Completion: %2 tokens
-Total: %3 tokens</source>
-        <translation>提示词：%1 个 token
-补全：%2 个 token
-总计：%3 个 token</translation>
-    </message>
-    <message>
-        <source>Request %1, attempt %2 (turn %3 of its run), sent %4</source>
-        <translation>请求 %1，第 %2 次尝试（所属运行的第 %3 轮），发送于 %4</translation>
-    </message>
-    <message>
-        <source>%1 · attempt %2</source>
-        <translation>%1 · 第 %2 次尝试</translation>
-    </message>
-    <message>
-        <source>waiting</source>
-        <translation>等待中</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>已停止</translation>
-    </message>
-    <message>
-        <source>no answer</source>
-        <translation>无应答</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 + %2 = %3</source>
-        <translation>%1 + %2 = %3</translation>
-    </message>
-    <message>
-        <source>Prompt + completion = total tokens, when the provider reports usage</source>
-        <translation>提示词 + 补全 = 总 token 数（供应商报告用量时显示）</translation>
-    </message>
-    <message>
-        <source>#</source>
-        <extracomment>Column header: the request number</extracomment>
-        <translation>#</translation>
-    </message>
-    <message>
-        <source>HTTP</source>
-        <translation>HTTP</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation>耗时</translation>
-    </message>
-    <message>
-        <source>Finish</source>
-        <extracomment>Column header: the response&apos;s finish_reason (stop, tool_calls, ...)</extracomment>
-        <translation>结束原因</translation>
-    </message>
-    <message>
-        <source>Tokens</source>
-        <translation>Token</translation>
     </message>
 </context>
 <context>
