@@ -66,12 +66,13 @@ private:
     Result<ContinuedConversation> continueWith(Result<ContinuedConversation> continued);
     QString outputDirectory() const;
 
-    AgentController m_controller;
     ConversationRecorder m_recorder;
     std::shared_ptr<CommandRunner> m_runner;
     SessionConfiguration m_configuration;
     std::optional<SessionConfiguration> m_pending;
     bool m_demoNetworkInstalled = false;
+    // Last, so destroyed first: nothing it emits on its way out finds the recorder gone.
+    AgentController m_controller;
 };
 
 } // namespace AgentLoop
