@@ -66,6 +66,30 @@ bool AgentController::run(const QString &prompt)
     return true;
 }
 
+// Stops the run wherever it is; every call still open is answered, so the history stays valid.
+void AgentController::cancel()
+{
+    switch (m_state) {
+    case State::Idle:
+        return;
+    case State::WaitingForModel:
+        m_client->abort();
+        break;
+    case State::AwaitingApproval:
+        if (m_awaitingApproval)
+            finishCall(std::exchange(m_awaitingApproval, std::nullopt)->call, notRunResult());
+        answerRemainingCalls(notRunResult());
+        break;
+    case State::RunningTool:
+        // The run answers its own call with a "cancelled" result; the rest follows there.
+        m_cancelRequested = true;
+        if (m_toolRun)
+            m_toolRun->cancel();
+        return;
+    }
+    fail(Error{Error::Cancelled, tr("Stopped by the user.")});
+}
+
 QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
 {
     return chatRequestBody(m_client->settings().model,
@@ -272,29 +296,6 @@ void AgentController::answerRemainingCalls(const ToolResult &result)
 {
     while (!m_pendingCalls.isEmpty())
         finishCall(m_pendingCalls.takeFirst(), result);
-}
-
-void AgentController::cancel()
-{
-    switch (m_state) {
-    case State::Idle:
-        return;
-    case State::WaitingForModel:
-        m_client->abort();
-        break;
-    case State::AwaitingApproval:
-        if (m_awaitingApproval)
-            finishCall(std::exchange(m_awaitingApproval, std::nullopt)->call, notRunResult());
-        answerRemainingCalls(notRunResult());
-        break;
-    case State::RunningTool:
-        // The run answers its own call with a "cancelled" result; the rest follows there.
-        m_cancelRequested = true;
-        if (m_toolRun)
-            m_toolRun->cancel();
-        return;
-    }
-    fail(Error{Error::Cancelled, tr("Stopped by the user.")});
 }
 
 void AgentController::append(const Message &message)
