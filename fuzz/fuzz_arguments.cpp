@@ -2,8 +2,8 @@
 // parsing to what the approval shows. The input is the arguments text. Whatever it is, preparing
 // must not crash or hang, and what an approval would show must hold no character that a terminal
 // or a text layout would interpret (a property checked here, so the fuzzer stops on a violation).
-#include "tools/commandrunner.h"
 #include "base/displaytext.h"
+#include "tools/commandrunner.h"
 #include "tools/shelltool.h"
 
 #include <QChar>

@@ -10,12 +10,12 @@
 #include "agent/agentcontroller.h"
 #include "agent/agentsetup.h"
 #include "benchserver.h"
-#include "provider/chatclient.h"
-#include "tools/commandrunner.h"
 #include "historygen.h"
 #include "output.h"
-#include "tools/shelltool.h"
+#include "provider/chatclient.h"
 #include "streamgen.h"
+#include "tools/commandrunner.h"
+#include "tools/shelltool.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

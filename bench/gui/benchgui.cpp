@@ -8,16 +8,16 @@
 // stdout, diagnostics on stderr. --startup is the child mode of 5-startup.
 
 #include "applicationicon.h"
-#include "settings/appsettings.h"
+#include "base/i18n.h"
 #include "benchcommon.h"
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
-#include "tools/commandrunner.h"
-#include "fakechatserver.h"
-#include "base/i18n.h"
-#include "storage/keystore.h"
-#include "mainwindow.h"
 #include "chat/promptedit.h"
+#include "fakechatserver.h"
+#include "mainwindow.h"
+#include "settings/appsettings.h"
+#include "storage/keystore.h"
+#include "tools/commandrunner.h"
 #include "tools/shelltool.h"
 
 #include <QApplication>

@@ -1,7 +1,7 @@
 #include "applicationicon.h"
-#include "settings/appsettings.h"
 #include "base/i18n.h"
 #include "mainwindow.h"
+#include "settings/appsettings.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -75,8 +75,9 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     configuration.workspace = options.workspace;
     // Long outputs go where the app keeps them: with a continued conversation, in its folder
     // (deleted with it in the app), else in one folder per run.
-    configuration.unsavedOutputFolder
-            = u"cli-"_s + QDateTime::currentDateTime().toString(u"yyyyMMdd-HHmmss"_s);
+    configuration.unsavedOutputFolder = u"cli-"_s
+                                        + QDateTime::currentDateTime().toString(
+                                                u"yyyyMMdd-HHmmss"_s);
     // Only a conversation given with --conversation is saved.
     m_session.recorder().setSavesNewConversations(false);
     m_session.configure(configuration);

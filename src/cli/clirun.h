@@ -2,9 +2,9 @@
 
 #include "agent/agentsession.h"
 #include "clioptions.h"
+#include "provider/transcript.h"
 #include "terminalapprover.h"
 #include "terminalwriter.h"
-#include "provider/transcript.h"
 
 #include <QObject>
 

@@ -4,9 +4,9 @@
 #include "clirun.h"
 #include "terminalwriter.h"
 
-#include "storage/config.h"
 #include "base/environmentscrub.h"
 #include "base/i18n.h"
+#include "storage/config.h"
 
 #include <QCoreApplication>
 #include <QDir>

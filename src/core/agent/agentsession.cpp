@@ -60,7 +60,9 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     ShellToolOptions toolOptions;
     toolOptions.workspace = m_configuration.workspace.isEmpty() ? QDir::homePath()
                                                                 : m_configuration.workspace;
-    toolOptions.outputDirectory = [this] { return outputDirectory(); };
+    toolOptions.outputDirectory = [this] {
+        return outputDirectory();
+    };
     installStandardTools(m_controller, m_runner, toolOptions);
     emit configurationApplied(m_configuration);
 }

@@ -57,9 +57,9 @@ Result<void> ConversationRecorder::record(const Message &message, const Provider
     if (message.role() != Role::User)
         return {};
     const Result<ConversationHeader> file = m_writer.create(m_store,
-                                                           titleFor(message.content()),
-                                                           provider.model,
-                                                           provider.baseUrl);
+                                                            titleFor(message.content()),
+                                                            provider.model,
+                                                            provider.baseUrl);
     if (!file)
         return failed(file.error());
     m_header = *file;

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "base/error.h"
-#include "protocol/message.h"
 #include "base/result.h"
+#include "protocol/message.h"
 
 #include <QByteArray>
 #include <QJsonObject>
