@@ -38,6 +38,7 @@ AgentController::AgentController(QObject *parent)
     connect(m_client, &ChatClient::textDelta, this, &AgentController::assistantTextDelta);
     connect(m_client, &ChatClient::reasoningDelta, this, &AgentController::assistantReasoningDelta);
     connect(m_client, &ChatClient::retryScheduled, this, &AgentController::retryScheduled);
+    connect(m_client, &ChatClient::providerAdjusted, this, &AgentController::providerAdjusted);
     connect(m_client, &ChatClient::completed, this, &AgentController::onCompleted);
     connect(m_client, &ChatClient::failed, this, &AgentController::onFailed);
 }
@@ -92,10 +93,7 @@ void AgentController::cancel()
 
 QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
 {
-    return chatRequestBody(m_client->settings().model,
-                           m_history,
-                           tools.definitions(),
-                           m_client->settings().stream);
+    return chatRequestBody(m_client->settings(), m_history, tools.definitions());
 }
 
 void AgentController::setNetworkAccessManager(QNetworkAccessManager *manager)

@@ -99,6 +99,9 @@ signals:
     void assistantReasoningDelta(const QString &text);
     // The request failed in a way worth another try; it is sent again after delayMs.
     void retryScheduled(const QString &notice, qint64 delayMs, int nextAttempt, int maxAttempts);
+    // The provider refused a part of the request by name; it was sent again without it, and
+    // provider() leaves it out from now on (a front end may keep that in the profile).
+    void providerAdjusted(const AgentLoop::ProviderAdjustment &adjustment);
     void approvalRequested(const AgentLoop::ApprovalRequest &request);
     void toolStarted(const AgentLoop::ToolCall &call);
     void toolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result);

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QByteArray>
+#include <QList>
+#include <QPair>
 #include <QString>
 #include <QUrl>
 
@@ -24,12 +27,31 @@ struct RetryLimits
     std::chrono::milliseconds maxRetryAfter = DefaultMaxRetryAfter;
 };
 
+// How the key is sent.
+enum class AuthStyle {
+    Bearer,       // Authorization: Bearer <key> (OpenAI and almost everyone else)
+    ApiKeyHeader, // api-key: <key> (Azure OpenAI)
+    None,         // no key at all (a local server: Ollama, LM Studio, llama.cpp, vLLM)
+};
+
+// Request headers a profile adds to every request (a gateway's routing or tenant header).
+using ExtraHeaders = QList<QPair<QByteArray, QByteArray>>;
+
 // Where and how to reach the provider.
 struct ProviderSettings
 {
     QUrl baseUrl; // e.g. https://api.openai.com/v1; /chat/completions is appended
     QString apiKey;
     QString model;
+    AuthStyle auth = AuthStyle::Bearer;
+    ExtraHeaders extraHeaders;
+    // Which provider this is (a preset id from providerpresets.h, such as "azure" or "kimi"),
+    // when a profile says so or the base URL shows it; empty when unknown. Error hints name it.
+    QString providerId;
+    // The profile's name, for messages ("the profile DeepSeek now leaves stream_options out").
+    QString profileName;
+    // `max_tokens` of every request; 0: not sent (the provider's default).
+    int maxTokens = 0;
     // How long the provider may stay silent before the request is given up.
     std::chrono::milliseconds requestTimeout{std::chrono::seconds(120)};
     // The most bytes one answer (the response body of one attempt) may bring; past it the answer
@@ -38,8 +60,12 @@ struct ProviderSettings
     // How long one answer may take, from the request to its last byte, however steadily it
     // arrives (requestTimeout counts only silence). Per attempt; never retried.
     std::chrono::milliseconds maxAnswerTime{std::chrono::minutes(10)};
-    // Ask for Server-Sent Events (`stream: true`); off for providers that reject it.
+    // Ask for Server-Sent Events (`stream: true`); off for providers that reject it (llama.cpp
+    // with tools, some gateways).
     bool stream = true;
+    // With streaming, ask for usage in the last chunk (`stream_options.include_usage`); off for
+    // providers that reject the field (Mistral answers 422 extra_forbidden).
+    bool streamUsage = true;
     RetryLimits retry;
 };
 

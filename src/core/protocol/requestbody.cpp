@@ -4,15 +4,31 @@
 
 namespace AgentLoop {
 
-QByteArray chatRequestBody(const QString &model,
+namespace {
+
+// The streaming fields close the body, exactly as written here, so that a second attempt can
+// take them off again without parsing (and re-serialising) a body of many megabytes.
+constexpr char streamField[] = ",\"stream\":true";
+constexpr char streamOptionsText[] = ",\"stream_options\":{\"include_usage\":true}";
+
+QByteArray withoutTail(const QByteArray &body, QByteArrayView tail)
+{
+    const QByteArrayView start = QByteArrayView(body).chopped(1); // before the closing brace
+    if (!body.endsWith('}') || !start.endsWith(tail))
+        return body;
+    return start.chopped(tail.size()).toByteArray() + '}';
+}
+
+} // namespace
+
+QByteArray chatRequestBody(const ProviderSettings &provider,
                            const History &history,
-                           const QJsonArray &toolDefinitions,
-                           bool stream)
+                           const QJsonArray &toolDefinitions)
 {
     // Written by hand around the history's serialised messages, which are reused from turn to
     // turn (see History::messagesJson); everything else is small.
     const QByteArray &messages = history.messagesJson();
-    const QByteArray modelArray = QJsonDocument(QJsonArray{model})
+    const QByteArray modelArray = QJsonDocument(QJsonArray{provider.model})
                                           .toJson(QJsonDocument::Compact); // ["<escaped model>"]
     QByteArray body;
     body.reserve(messages.size() + 4096);
@@ -25,10 +41,25 @@ QByteArray chatRequestBody(const QString &model,
         body += ",\"tools\":";
         body += QJsonDocument(toolDefinitions).toJson(QJsonDocument::Compact);
     }
-    if (stream)
-        body += ",\"stream\":true,\"stream_options\":{\"include_usage\":true}";
+    if (provider.maxTokens > 0)
+        body += ",\"max_tokens\":" + QByteArray::number(provider.maxTokens);
+    if (provider.stream) {
+        body += streamField;
+        if (provider.streamUsage)
+            body += streamOptionsText;
+    }
     body += '}';
     return body;
+}
+
+QByteArray withoutStreamOptions(const QByteArray &body)
+{
+    return withoutTail(body, streamOptionsText);
+}
+
+QByteArray withoutStreaming(const QByteArray &body)
+{
+    return withoutTail(withoutStreamOptions(body), streamField);
 }
 
 } // namespace AgentLoop

@@ -2,6 +2,8 @@
 
 #include "base/displaytext.h"
 #include "base/redaction.h"
+#include "protocol/providerpresets.h"
+#include "protocol/requestbody.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -23,15 +25,36 @@ struct ChatClientText
     Q_DECLARE_TR_FUNCTIONS(ChatClient)
 };
 
-HeaderList headersOf(const QNetworkRequest &request)
+HeaderList headersOf(const QNetworkRequest &request, const QString &apiKey)
 {
     HeaderList headers;
     for (const QByteArray &name : request.rawHeaderList()) {
-        const bool secret = name.compare("authorization", Qt::CaseInsensitive) == 0;
-        headers.append(
-                {name, secret ? QByteArray("Bearer ") + redactedMarker : request.rawHeader(name)});
+        QByteArray value = request.rawHeader(name);
+        if (name.compare("authorization", Qt::CaseInsensitive) == 0)
+            value = QByteArray("Bearer ") + redactedMarker;
+        else if (name.compare("api-key", Qt::CaseInsensitive) == 0)
+            value = redactedMarker;
+        else // an extra header of the profile may carry the key as well
+            value = redacted(value, apiKey);
+        headers.append({name, value});
     }
     return headers;
+}
+
+// Headers a profile may not set: the key's own, and those the transport writes.
+bool isReservedHeader(const QByteArray &name)
+{
+    static const QByteArrayList reserved{"authorization", "api-key", "content-type",
+                                         "content-length", "host", "accept", "transfer-encoding",
+                                         "connection"};
+    return reserved.contains(name.toLower());
+}
+
+// What the provider said, for recognising a refusal by its words.
+QString errorText(const QByteArray &body)
+{
+    const QString message = providerErrorMessage(body);
+    return message.isEmpty() ? QString::fromUtf8(body.left(4096)) : message;
 }
 
 Error networkError(QNetworkReply::NetworkError code, const QString &detail, const QUrl &url)
@@ -184,7 +207,20 @@ QNetworkReply *ChatClient::send(const QByteArray &method,
     if (!body.isEmpty())
         request.setRawHeader("Content-Type", "application/json");
     request.setRawHeader("User-Agent", "AgentLoop/" AGENTLOOP_VERSION);
-    request.setRawHeader("Authorization", "Bearer " + m_settings.apiKey.toUtf8());
+    for (const auto &[name, value] : m_settings.extraHeaders) {
+        if (!isReservedHeader(name))
+            request.setRawHeader(name, value);
+    }
+    switch (m_settings.auth) {
+    case AuthStyle::Bearer:
+        request.setRawHeader("Authorization", "Bearer " + m_settings.apiKey.toUtf8());
+        break;
+    case AuthStyle::ApiKeyHeader:
+        request.setRawHeader("api-key", m_settings.apiKey.toUtf8());
+        break;
+    case AuthStyle::None:
+        break;
+    }
     // An idle timeout: it fires only after this long without any byte from the provider.
     request.setTransferTimeout(int(m_settings.requestTimeout.count()));
     // Qt follows redirects by default, Authorization header included, to any host: each one is
@@ -195,7 +231,7 @@ QNetworkReply *ChatClient::send(const QByteArray &method,
     m_exchange = Exchange{};
     m_exchange.method = method;
     m_exchange.url = request.url();
-    m_exchange.requestHeaders = headersOf(request);
+    m_exchange.requestHeaders = headersOf(request, m_settings.apiKey);
     m_exchange.requestBody = redacted(body, m_settings.apiKey);
     m_exchange.startedAt = QDateTime::currentDateTimeUtc();
     m_clock.start();
@@ -282,8 +318,12 @@ void ChatClient::stopReply(Error reason)
 Error ChatClient::replyError(QNetworkReply *reply, const QByteArray &body) const
 {
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status >= 400 || (status > 0 && reply->error() == QNetworkReply::NoError))
-        return httpError(status, body);
+    if (status >= 400 || (status > 0 && reply->error() == QNetworkReply::NoError)) {
+        Error error = httpError(status, body);
+        if (const QString hint = providerHintForStatus(m_settings, status); !hint.isEmpty())
+            error.hint = hint;
+        return error;
+    }
     if (reply->error() == QNetworkReply::OperationCanceledError
         || reply->error() == QNetworkReply::TimeoutError) {
         // Only abort() and stopReply() cancel on purpose; abort() disconnects first, and
@@ -424,7 +464,7 @@ void ChatClient::finishChatCompletion()
         return;
     }
     if (reply->error() != QNetworkReply::NoError || m_exchange.httpStatus >= 300) {
-        if (scheduleRetry(reply))
+        if (resendAdjusted() || scheduleRetry(reply))
             return;
         emit responseReceived(m_exchange);
         Error error = replyError(reply, m_exchange.responseBody);
@@ -483,6 +523,63 @@ void ChatClient::finishStream(QNetworkReply *reply)
     error.message = redacted(error.message, m_settings.apiKey);
     error.providerMessage = redacted(error.providerMessage, m_settings.apiKey);
     emit failed(error);
+}
+
+// Some providers refuse, by name, a part of the request others need: the request is sent again at
+// once without it, and the settings keep it out from then on (the front end may save that).
+bool ChatClient::resendAdjusted()
+{
+    const int status = m_exchange.httpStatus;
+    const QString text = errorText(m_exchange.responseBody);
+    ProviderAdjustment adjustment;
+    QByteArray body;
+    if ((status == 400 || status == 422) && text.contains(QLatin1String(streamOptionsField))
+        && (body = withoutStreamOptions(m_body)) != m_body) {
+        adjustment.change = ProviderAdjustment::StreamUsageOff;
+        m_settings.streamUsage = false;
+    } else if (status >= 400 && text.contains(u"tools with stream"_s, Qt::CaseInsensitive)
+               && (body = withoutStreaming(m_body)) != m_body) {
+        adjustment.change = ProviderAdjustment::StreamingOff;
+        m_settings.stream = false;
+    } else {
+        return false;
+    }
+    adjustment.notice = adjustmentNotice(adjustment.change, status);
+    m_body = body;
+    m_exchange.retryNotice = adjustment.notice;
+    emit responseReceived(m_exchange);
+    emit providerAdjusted(adjustment);
+    ++m_attempt;
+    m_retryTimer.start(0);
+    return true;
+}
+
+QString ChatClient::adjustmentNotice(ProviderAdjustment::Change change, int status) const
+{
+    const QString provider = m_settings.providerId.isEmpty()
+                                     ? ChatClientText::tr("The provider")
+                                     : providerName(m_settings.providerId);
+    const QString kept = m_settings.profileName.isEmpty()
+                                 ? ChatClientText::tr("This session leaves it out from now on.")
+                                 : ChatClientText::tr("The profile %1 leaves it out from now on.")
+                                           .arg(displayedLine(m_settings.profileName, 80));
+    if (change == ProviderAdjustment::StreamUsageOff) {
+        return ChatClientText::tr("%1 refused the stream_options field (HTTP %2); the request was sent again "
+                  "without it. %3")
+                .arg(provider)
+                .arg(status)
+                .arg(kept);
+    }
+    const QString streamingKept = m_settings.profileName.isEmpty()
+                                          ? ChatClientText::tr("This session asks for whole answers from now on.")
+                                          : ChatClientText::tr("The profile %1 asks for whole answers from now "
+                                               "on.")
+                                                    .arg(displayedLine(m_settings.profileName, 80));
+    return ChatClientText::tr("%1 cannot stream an answer that uses tools (HTTP %2); the request was sent again "
+              "without streaming. %3")
+            .arg(provider)
+            .arg(status)
+            .arg(streamingKept);
 }
 
 bool ChatClient::scheduleRetry(QNetworkReply *reply)

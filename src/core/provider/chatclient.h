@@ -21,10 +21,23 @@
 
 namespace AgentLoop {
 
+// A change the client made to its settings after the provider refused a part of the request.
+struct ProviderAdjustment
+{
+    enum Change {
+        StreamUsageOff, // stream_options left out (Mistral: 422 extra_forbidden)
+        StreamingOff,   // whole answers instead of a stream (llama.cpp: tools with stream)
+    };
+    Change change = StreamUsageOff;
+    QString notice; // what to tell the user, ready to show
+};
+
 // Talks to an OpenAI-compatible Chat Completions endpoint, asynchronously: one request at a
 // time, results through signals, never a blocking wait. Streamed answers are parsed as they
 // arrive; rate limits, server errors and refused connections are retried with backoff (never
-// once the model has started answering, so no text is shown twice). Redirects are followed only
+// once the model has started answering, so no text is shown twice). A provider that refuses
+// stream_options, or streaming with tools, by name gets the request again at once without it
+// (providerAdjusted). Redirects are followed only
 // within the base URL's origin (scheme, host and port): the API key goes nowhere else.
 class ChatClient final : public QObject
 {
@@ -61,6 +74,10 @@ signals:
     void completed(const AgentLoop::Completion &completion);
     void failed(const AgentLoop::Error &error);
 
+    // The settings changed after a refusal, and the request was sent again: settings() has the
+    // change, and keeps it for later requests.
+    void providerAdjusted(const AgentLoop::ProviderAdjustment &adjustment);
+
     void modelsListed(const QStringList &modelIds);
     void modelsFailed(const AgentLoop::Error &error);
 
@@ -76,6 +93,8 @@ private:
     void finishStream(QNetworkReply *reply);
     QString maskedDelta(QString &held, const QString &delta) const;
     bool scheduleRetry(QNetworkReply *reply);
+    bool resendAdjusted();
+    QString adjustmentNotice(ProviderAdjustment::Change change, int status) const;
     // The typed error for a reply that failed; kind Http, Network or Timeout.
     Error replyError(QNetworkReply *reply, const QByteArray &body) const;
 
@@ -104,3 +123,5 @@ private:
 };
 
 } // namespace AgentLoop
+
+Q_DECLARE_METATYPE(AgentLoop::ProviderAdjustment)

@@ -1,5 +1,7 @@
 #include "storage/config.h"
 
+#include "protocol/providerpresets.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -85,10 +87,12 @@ QString baseUrlError(const QString &baseUrl)
 
 QString baseUrlWarning(const QString &baseUrl)
 {
-    QString path = QUrl(baseUrl.trimmed()).path();
+    const QUrl url(baseUrl.trimmed());
+    QString path = url.path();
     while (path.endsWith(u'/'))
         path.chop(1);
-    if (path.endsWith(u"/v1"_s))
+    // A provider this app knows has its own path (GLM's /api/paas/v4, Azure's deployments).
+    if (path.endsWith(u"/v1"_s) || !providerIdForBaseUrl(url).isEmpty())
         return {};
     return ConfigText::tr("OPENAI_BASE_URL does not end with /v1; most providers expect it (for "
                           "example https://api.openai.com/v1). A 404 from the provider usually "
@@ -110,10 +114,16 @@ Result<LoadedConfig> loadConfig(const QProcessEnvironment &environment, const QS
     const QString apiKey = lookup(apiKeyVariable);
     const QString model = lookup(modelVariable);
 
+    ProviderSettings provider;
+    provider.baseUrl = QUrl(baseUrl);
+    recogniseProvider(provider);
+    // A local server this app recognises (Ollama, LM Studio) needs no key.
+    const bool keyNeeded = !providerPreset(provider.providerId).local;
+
     QStringList missing;
     if (baseUrl.isEmpty())
         missing << QString::fromLatin1(baseUrlVariable);
-    if (apiKey.isEmpty())
+    if (apiKey.isEmpty() && keyNeeded)
         missing << QString::fromLatin1(apiKeyVariable);
     if (model.isEmpty())
         missing << QString::fromLatin1(modelVariable);
@@ -129,8 +139,10 @@ Result<LoadedConfig> loadConfig(const QProcessEnvironment &environment, const QS
         return Error{Error::Configuration, error};
 
     LoadedConfig config;
-    config.provider.baseUrl = QUrl(baseUrl);
+    config.provider = provider;
     config.provider.apiKey = apiKey;
+    if (apiKey.isEmpty())
+        config.provider.auth = AuthStyle::None;
     config.provider.model = model;
     if (const QString warning = baseUrlWarning(baseUrl); !warning.isEmpty())
         config.warnings << warning;

@@ -11,9 +11,14 @@ KeyStore::KeyStore(QObject *parent)
 {}
 
 KeyStore::KeyStore(Backend backend, const QString &service, QObject *parent)
+    : KeyStore(backend, service, QString::fromLatin1(keyName), parent)
+{}
+
+KeyStore::KeyStore(Backend backend, const QString &service, const QString &entry, QObject *parent)
     : QObject(parent)
     , m_backend(backend)
     , m_service(service)
+    , m_entry(entry)
 {
     if (m_backend == Backend::System) {
         m_store = createSystemKeyStoreBackend();
@@ -29,6 +34,13 @@ KeyStore::KeyStore(Backend backend, const QString &service, QObject *parent)
 }
 
 KeyStore::~KeyStore() = default;
+
+QString KeyStore::entryForProfile(const QString &profileId)
+{
+    if (profileId.isEmpty() || profileId == u"default")
+        return QString::fromLatin1(keyName);
+    return QStringLiteral("%1 (profile %2)").arg(QString::fromLatin1(keyName), profileId);
+}
 
 void KeyStore::readKey()
 {
@@ -86,6 +98,7 @@ void KeyStore::askStore(Operation operation, const QString &key)
     const auto race = std::make_shared<Race>();
     m_store->start(storeOperation,
                    m_service,
+                   m_entry,
                    key,
                    this,
                    [this, operation, race](const KeyStoreBackend::Answer &answer) {

@@ -53,10 +53,16 @@ public:
     explicit KeyStore(QObject *parent = nullptr);
     // Tests use their own service name (or SessionOnly), so they never touch the user's entry.
     KeyStore(Backend backend, const QString &service, QObject *parent = nullptr);
+    // The key of one provider profile: its own entry (entryForProfile()) under service.
+    KeyStore(Backend backend, const QString &service, const QString &entry, QObject *parent = nullptr);
     ~KeyStore() override;
 
     Backend backend() const { return m_backend; }
     QString service() const { return m_service; }
+    QString entry() const { return m_entry; }
+    // The entry a profile's key is kept under: keyName for the default profile (so a key stored
+    // before profiles existed stays where it is), "OPENAI_API_KEY (profile <id>)" for the others.
+    static QString entryForProfile(const QString &profileId);
     Availability availability() const { return m_availability; }
     // Why the store is unavailable, in the store's own words; empty otherwise.
     QString unavailableReason() const { return m_unavailableReason; }
@@ -90,6 +96,7 @@ private:
 
     Backend m_backend = Backend::System;
     QString m_service;
+    QString m_entry;
     // The credential store this build talks to; null for SessionOnly.
     std::unique_ptr<KeyStoreBackend> m_store;
     Availability m_availability = Availability::Unknown;

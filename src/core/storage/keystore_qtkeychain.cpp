@@ -16,6 +16,7 @@ class QtKeychainBackend final : public KeyStoreBackend
 public:
     void start(Operation operation,
                const QString &service,
+               const QString &entry,
                const QString &key,
                QObject *context,
                AnswerHandler answered) override
@@ -35,7 +36,7 @@ public:
             job = new QKeychain::DeletePasswordJob(service);
             break;
         }
-        job->setKey(QString::fromLatin1(KeyStore::keyName));
+        job->setKey(entry);
         // QtKeychain's fallback writes the secret into a QSettings file: exactly what KeyStore
         // exists to prevent.
         job->setInsecureFallback(false);

@@ -13,9 +13,9 @@ namespace AgentLoop {
 namespace {
 
 // "Agent Loop/OPENAI_API_KEY": a generic credential, listed under Windows Credentials.
-QString credentialTarget(const QString &service)
+QString credentialTarget(const QString &service, const QString &entry)
 {
-    return service + u'/' + QString::fromLatin1(KeyStore::keyName);
+    return service + u'/' + entry;
 }
 
 QString windowsErrorText(DWORD code)
@@ -32,11 +32,12 @@ class CredentialManagerBackend final : public KeyStoreBackend
 public:
     void start(Operation operation,
                const QString &service,
+               const QString &entry,
                const QString &key,
                QObject * /*context*/,
                AnswerHandler answered) override
     {
-        const QString target = credentialTarget(service);
+        const QString target = credentialTarget(service, entry);
         const auto targetName = reinterpret_cast<LPCWSTR>(target.utf16());
         DWORD error = ERROR_SUCCESS;
         Answer answer;
@@ -61,7 +62,7 @@ public:
             credential.CredentialBlobSize = DWORD(secret.size());
             credential.CredentialBlob = reinterpret_cast<LPBYTE>(secret.data());
             credential.Persist = CRED_PERSIST_LOCAL_MACHINE;
-            const QString userName = QString::fromLatin1(KeyStore::keyName);
+            const QString &userName = entry;
             credential.UserName = const_cast<LPWSTR>(reinterpret_cast<LPCWSTR>(userName.utf16()));
             if (!CredWriteW(&credential, 0))
                 error = GetLastError();

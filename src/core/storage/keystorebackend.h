@@ -9,7 +9,8 @@ class QObject;
 
 namespace AgentLoop {
 
-// One credential store, as KeyStore uses it: an entry named KeyStore::keyName under a service.
+// One credential store, as KeyStore uses it: an entry (KeyStore::keyName, or a profile's entry)
+// under a service.
 // Each build compiles exactly one implementation, chosen in src/core/CMakeLists.txt:
 // keystore_wincred.cpp (Windows), keystore_qtkeychain.cpp (QtKeychain) or keystore_none.cpp.
 // KeyStore keeps the rest: the session's copy, the timeout, availability and the promise that
@@ -37,6 +38,7 @@ public:
     // that never answers is KeyStore's timeout to deal with.
     virtual void start(Operation operation,
                        const QString &service,
+                       const QString &entry,
                        const QString &key,
                        QObject *context,
                        AnswerHandler answered)

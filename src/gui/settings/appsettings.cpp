@@ -4,6 +4,7 @@
 #include "provider/demoprovider.h"
 #include "base/environmentscrub.h"
 #include "storage/keystore.h"
+#include "storage/providerprofiles.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -23,13 +24,9 @@ struct AppSettingsText
     Q_DECLARE_TR_FUNCTIONS(Gui::AppSettings)
 };
 
-// INI everywhere (not the Windows registry): a file the user can read, back up and search.
 std::unique_ptr<QSettings> settingsFile()
 {
-    return std::make_unique<QSettings>(QSettings::IniFormat,
-                                       QSettings::UserScope,
-                                       u"AgentLoop"_s,
-                                       u"Agent Loop"_s);
+    return AgentLoop::openSettingsFile();
 }
 
 QString read(const QSettings &file, const SettingSpec<QString> &setting)
