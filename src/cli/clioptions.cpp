@@ -49,7 +49,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             CliText::tr("Runs one task through the agent loop: the model may ask to run shell "
                         "commands, each of which you approve at this terminal.\n\n"
                         "Settings come from OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL in "
-                        "the environment or in a .env file in the current directory.\n\n"
+                        "the environment or in a .env file in the current directory, or, with "
+                        "--profile, from a provider profile made in the app.\n\n"
                         "Exit codes: 0 answered; 2 usage or configuration error (nothing sent); "
                         "3 agent failure; 4 provider or network error; 130 interrupted."));
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, CliText::tr("Show this help."));
@@ -114,6 +115,12 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                         "message to it as it happens."),
             //: The value an option takes, as shown in --help: --option <value>
             CliText::tr("file"));
+    const QCommandLineOption profileOption(
+            u"profile"_s,
+            CliText::tr("Use this provider profile of the app (its name or id) instead of the "
+                        "OPENAI_* settings."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("name"));
     parser.addOptions({helpOption,
                        versionOption,
                        promptOption,
@@ -125,7 +132,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        maxResponseOption,
                        maxAnswerTimeOption,
                        transcriptOption,
-                       conversationOption});
+                       conversationOption,
+                       profileOption});
 
     ParsedCommandLine result;
     const QString tryHelp = CliText::tr("Try --help for usage.");
@@ -208,6 +216,11 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     options.workspace = workspaceInfo.absoluteFilePath();
     options.transcriptPath = parser.value(transcriptOption);
     options.conversationPath = parser.value(conversationOption);
+    options.profile = parser.value(profileOption).trimmed();
+    if (parser.isSet(profileOption) && options.profile.isEmpty()) {
+        result.error = CliText::tr("--profile needs the name of a profile.") + u'\n' + tryHelp;
+        return result;
+    }
     result.options = options;
     return result;
 }

@@ -19,6 +19,7 @@ struct CliOptions
     int maxAnswerMinutes = 10;     // the most one answer may take
     QString transcriptPath;        // empty: no transcript
     QString conversationPath;      // a saved conversation to continue and extend; empty: none
+    QString profile;               // --profile: the app's profile to use; empty: OPENAI_* settings
 };
 
 struct ParsedCommandLine

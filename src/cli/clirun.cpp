@@ -1,5 +1,7 @@
 #include "clirun.h"
 
+#include "cliprofile.h"
+
 #include "tools/commandrunner.h"
 
 #include <QDateTime>
@@ -67,7 +69,8 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     SessionConfiguration configuration;
     configuration.provider = provider;
     configuration.provider.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
-    configuration.provider.stream = options.stream;
+    // --no-stream turns a profile's streaming off, never on.
+    configuration.provider.stream = provider.stream && options.stream;
     configuration.provider.retry.maxRetries = options.maxRetries;
     configuration.provider.maxResponseBytes = qint64(options.maxResponseMegabytes) * 1024 * 1024;
     configuration.provider.maxAnswerTime = std::chrono::minutes(options.maxAnswerMinutes);
@@ -94,6 +97,14 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     connect(&m_controller, &AgentController::retryScheduled, this, [this](const QString &notice) {
         printProgress(m_err.line(notice));
     });
+    connect(&m_controller,
+            &AgentController::providerAdjusted,
+            this,
+            [this](const ProviderAdjustment &adjustment) {
+                printProgress(m_err.line(adjustment.notice));
+                if (!m_options.profile.isEmpty())
+                    ProfileLoader::saveSwitches(m_options.profile, m_controller.provider());
+            });
     connect(&m_controller, &AgentController::approvalRequested, &m_approver, &TerminalApprover::ask);
     connect(&m_approver,
             &TerminalApprover::decided,

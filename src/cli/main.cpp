@@ -1,6 +1,7 @@
 // agentloop-cli: the agent loop without a window, approving each call at the terminal.
 
 #include "clioptions.h"
+#include "cliprofile.h"
 #include "clirun.h"
 #include "terminalwriter.h"
 
@@ -84,6 +85,22 @@ void routeInterruptsTo(Cli::CliRun *run)
 }
 #endif
 
+void printConfigurationError(Cli::TerminalWriter &err, const AgentLoop::Error &error)
+{
+    err.writeLine(MainText::tr("Configuration error: %1").arg(err.line(error.message)));
+    if (!error.hint.isEmpty())
+        err.writeLine(MainText::tr("How to fix: %1").arg(err.line(error.hint)));
+}
+
+// Starts the run once the provider is known; the application exits with its code.
+void startRun(const Cli::CliOptions &options, const AgentLoop::ProviderSettings &provider)
+{
+    auto *run = new Cli::CliRun(options, provider, qApp);
+    QObject::connect(run, &Cli::CliRun::done, qApp, &QCoreApplication::exit, Qt::QueuedConnection);
+    routeInterruptsTo(run);
+    QMetaObject::invokeMethod(run, &Cli::CliRun::start, Qt::QueuedConnection);
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -109,28 +126,41 @@ int main(int argc, char *argv[])
         return Cli::Answered;
     }
 
+    const Cli::CliOptions &options = *commandLine.options;
+    if (!options.profile.isEmpty()) {
+        // Nothing of the environment's key is used: out of it at once (see below).
+        AgentLoop::removeFromOwnEnvironment(AgentLoop::apiKeyVariable);
+        auto *loader = new Cli::ProfileLoader(&application);
+        QObject::connect(loader,
+                         &Cli::ProfileLoader::loaded,
+                         &application,
+                         [options](const AgentLoop::ProviderSettings &provider) {
+                             startRun(options, provider);
+                         });
+        QObject::connect(loader,
+                         &Cli::ProfileLoader::failed,
+                         &application,
+                         [&err](const AgentLoop::Error &error) {
+                             printConfigurationError(err, error);
+                             QCoreApplication::exit(Cli::UsageError);
+                         });
+        loader->start(options.profile);
+        return application.exec();
+    }
+
     const AgentLoop::Result<AgentLoop::LoadedConfig> config
             = AgentLoop::loadConfig(QProcessEnvironment::systemEnvironment(), QDir::currentPath());
     // The key is copied into config now, and nothing reads it from the environment again: out
     // of it, so that a command cannot read it back from /proc/<this process>/environ.
     AgentLoop::removeFromOwnEnvironment(AgentLoop::apiKeyVariable);
     if (!config) {
-        err.writeLine(MainText::tr("Configuration error: %1").arg(err.line(config.error().message)));
-        if (!config.error().hint.isEmpty())
-            err.writeLine(MainText::tr("How to fix: %1").arg(err.line(config.error().hint)));
+        printConfigurationError(err, config.error());
         return Cli::UsageError;
     }
     err.setSecret(config->provider.apiKey);
     for (const QString &warning : config->warnings)
         err.writeLine(MainText::tr("Warning: %1").arg(err.line(warning)));
 
-    Cli::CliRun run(*commandLine.options, config->provider);
-    QObject::connect(&run,
-                     &Cli::CliRun::done,
-                     &application,
-                     &QCoreApplication::exit,
-                     Qt::QueuedConnection);
-    routeInterruptsTo(&run);
-    QMetaObject::invokeMethod(&run, &Cli::CliRun::start, Qt::QueuedConnection);
+    startRun(options, config->provider);
     return application.exec();
 }

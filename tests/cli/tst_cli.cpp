@@ -18,6 +18,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStringDecoder>
@@ -414,6 +415,12 @@ private slots:
 
     // Streaming and retries.
     void streamsByDefault();
+
+    // --profile: a provider profile of the app's settings file.
+    void profileIsUsed();
+    void profileWithoutKeySendsNone();
+    void unknownProfileIsAUsageError();
+    void profileRemembersARefusedField();
     void noStreamAsksForOneBody();
     void rateLimitIsRetriedWithANotice();
     void maxRetriesZeroGivesUpAtOnce();
@@ -460,6 +467,13 @@ private:
     QString workPath(const QString &name) const { return QDir(m_work).filePath(name); }
     // A malformed command line: exit 2 with the error, nothing printed, nothing sent.
     void checkUsageError(const QStringList &arguments, const QString &error, bool pointsAtHelp);
+    // The app's settings file, as the CLI finds it under this test's XDG_CONFIG_HOME.
+    QString settingsFilePath() const
+    {
+        return m_home + u"/.config/AgentLoop/Agent Loop.ini"_s;
+    }
+    // Writes `[section] key=value` lines into it (QSettings' INI, as the app writes it).
+    void writeSettings(const QMap<QString, QVariant> &values) const;
     // Each file that should be in the workspace is, and each that should not be is not.
     void checkWorkspaceFiles(const QStringList &created, const QStringList &notCreated) const;
 
@@ -1249,6 +1263,136 @@ void tst_Cli::streamsByDefault()
     QVERIFY2(request.body.contains(R"("stream":true)"), request.body.constData());
     QVERIFY2(request.body.contains(R"("stream_options":{"include_usage":true})"),
              request.body.constData());
+}
+
+void tst_Cli::writeSettings(const QMap<QString, QVariant> &values) const
+{
+    QSettings file(settingsFilePath(), QSettings::IniFormat);
+    for (auto value = values.begin(); value != values.end(); ++value)
+        file.setValue(value.key(), value.value());
+    file.sync();
+    QCOMPARE(file.status(), QSettings::NoError);
+}
+
+// The settings file of Windows is in the user's AppData, which a test cannot redirect.
+#ifdef Q_OS_WIN
+#define SKIP_ON_WINDOWS() QSKIP("The app's settings file cannot be redirected on Windows.")
+#else
+#define SKIP_ON_WINDOWS() \
+    do { \
+    } while (false)
+#endif
+
+void tst_Cli::profileIsUsed()
+{
+    SKIP_ON_WINDOWS();
+    FakeChatServer server;
+    server.setRequiredApiKey("sk-kimi-profile-key");
+    server.script({FakeResponse::streamedAnswer({u"From the profile."_s})});
+    // Keys in the settings file (the user's choice where no credential store is reachable), so
+    // that the test needs no Secret Service; the credential store path is KeyStore's own test.
+    writeSettings({{u"provider/storeKeyInPlainText"_s, true},
+                   {u"profiles/order"_s, QStringList{u"p0000kimi"_s}},
+                   {u"profiles/p0000kimi/name"_s, u"Kimi"_s},
+                   {u"profiles/p0000kimi/preset"_s, u"kimi"_s},
+                   {u"profiles/p0000kimi/baseUrl"_s, server.baseUrl().toString()},
+                   {u"profiles/p0000kimi/model"_s, u"kimi-k2-0905-preview"_s},
+                   {u"profiles/p0000kimi/apiKey"_s, u"sk-kimi-profile-key"_s},
+                   {u"profiles/p0000kimi/extraHeaders"_s, u"X-Tenant: team-7"_s}});
+    // No OPENAI_* at all: the profile is the whole configuration.
+    CliProcess cli(baseEnvironment(), m_work);
+    QVERIFY(cli.start({u"--profile"_s, u"kimi"_s, u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"From the profile.\n"_s);
+    QCOMPARE(server.requests().size(), 1);
+    const RecordedRequest request = server.requests().first();
+    QCOMPARE(request.header("Authorization"), QByteArray("Bearer sk-kimi-profile-key"));
+    QCOMPARE(request.header("X-Tenant"), QByteArray("team-7"));
+    QCOMPARE(request.json().value(u"model"_s).toString(), u"kimi-k2-0905-preview"_s);
+    QVERIFY(!cli.standardError().contains(u"sk-kimi-profile-key"_s));
+}
+
+void tst_Cli::profileWithoutKeySendsNone()
+{
+    SKIP_ON_WINDOWS();
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"Local model here."_s)});
+    writeSettings({{u"profiles/order"_s, QStringList{u"p00ollama"_s}},
+                   {u"profiles/p00ollama/name"_s, u"Ollama on this machine"_s},
+                   {u"profiles/p00ollama/preset"_s, u"ollama"_s},
+                   {u"profiles/p00ollama/auth"_s, u"none"_s},
+                   {u"profiles/p00ollama/stream"_s, false},
+                   {u"profiles/p00ollama/baseUrl"_s, server.baseUrl().toString()},
+                   {u"profiles/p00ollama/model"_s, u"qwen3"_s}});
+    CliProcess cli(baseEnvironment(), m_work);
+    QVERIFY(cli.start({u"--profile"_s, u"ollama on this machine"_s, u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Local model here.\n"_s);
+    const RecordedRequest request = server.requests().first();
+    QVERIFY(request.header("Authorization").isEmpty());
+    QVERIFY(request.header("api-key").isEmpty());
+    // The profile's streaming switch is off.
+    QVERIFY(!request.json().contains(u"stream"_s));
+}
+
+void tst_Cli::unknownProfileIsAUsageError()
+{
+    SKIP_ON_WINDOWS();
+    writeSettings({{u"profiles/order"_s, QStringList{u"p0deepsee"_s}},
+                   {u"profiles/p0deepsee/name"_s, u"DeepSeek"_s},
+                   {u"profiles/p0deepsee/baseUrl"_s, u"https://api.deepseek.com/v1"_s},
+                   {u"profiles/p0deepsee/model"_s, u"deepseek-chat"_s}});
+    CliProcess cli(baseEnvironment(), m_work);
+    QVERIFY(cli.start({u"--profile"_s, u"Kimmi"_s, u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 2);
+    const QString err = cli.standardError();
+    QVERIFY2(err.contains(u"Configuration error: There is no profile called \"Kimmi\"."_s),
+             qPrintable(err));
+    // It says which there are, and where they come from.
+    QVERIFY2(err.contains(u"Default, DeepSeek"_s), qPrintable(err));
+    QVERIFY2(err.contains(settingsFilePath()), qPrintable(err));
+}
+
+void tst_Cli::profileRemembersARefusedField()
+{
+    SKIP_ON_WINDOWS();
+    FakeChatServer server;
+    // Mistral's answer to a field its request schema does not have (docs.mistral.ai/api: the
+    // schema is closed; the 422 body is FastAPI/pydantic's "extra_forbidden").
+    server.setHandler([](const RecordedRequest &request) {
+        if (request.json().contains(u"stream_options"_s)) {
+            return FakeResponse::raw(R"({"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted","input":{"include_usage":true}}]},"type":"invalid_request_message_error","param":null,"code":null})",
+                                     422);
+        }
+        return FakeResponse::streamedAnswer({u"Bonjour."_s});
+    });
+    writeSettings({{u"provider/storeKeyInPlainText"_s, true},
+                   {u"profiles/order"_s, QStringList{u"p0mistral"_s}},
+                   {u"profiles/p0mistral/name"_s, u"Mistral"_s},
+                   {u"profiles/p0mistral/preset"_s, u"mistral"_s},
+                   {u"profiles/p0mistral/baseUrl"_s, server.baseUrl().toString()},
+                   {u"profiles/p0mistral/model"_s, u"mistral-large-latest"_s},
+                   {u"profiles/p0mistral/apiKey"_s, testKey}});
+    for (int run = 1; run <= 2; ++run) {
+        CliProcess cli(baseEnvironment(), m_work);
+        QVERIFY(cli.start({u"--profile"_s, u"Mistral"_s, u"--prompt"_s, u"hi"_s}));
+        COMPARE_EXIT(cli, 0);
+        QCOMPARE(cli.standardOutput(), u"Bonjour.\n"_s);
+        const QString notice = u"Mistral refused the stream_options field (HTTP 422); the request "
+                               u"was sent again without it. The profile Mistral leaves it out "
+                               u"from now on."_s;
+        // Said once, on the run that found out; the next run leaves the field out at once.
+        QCOMPARE(cli.standardError().contains(notice), run == 1);
+    }
+    const QList<RecordedRequest> requests = server.requests();
+    QCOMPARE(requests.size(), 3);
+    QVERIFY(requests.at(0).json().contains(u"stream_options"_s));
+    for (const RecordedRequest &request : requests.mid(1)) {
+        QVERIFY2(!request.json().contains(u"stream_options"_s), request.body.constData());
+        QCOMPARE(request.json().value(u"stream"_s).toBool(), true);
+    }
+    QSettings file(settingsFilePath(), QSettings::IniFormat);
+    QCOMPARE(file.value(u"profiles/p0mistral/streamUsage"_s).toBool(), false);
 }
 
 void tst_Cli::noStreamAsksForOneBody()

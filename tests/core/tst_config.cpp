@@ -353,6 +353,15 @@ void tst_Config::baseUrlWarning_data()
     QTest::newRow("other path") << u"http://127.0.0.1:8080/api"_s << true;
     QTest::newRow("/v2") << u"https://example.com/v2"_s << true;
     QTest::newRow("/v1beta") << u"https://example.com/v1beta"_s << true;
+    // Known providers whose path is their own.
+    QTest::newRow("GLM") << u"https://open.bigmodel.cn/api/paas/v4"_s << false;
+    QTest::newRow("Gemini") << u"https://generativelanguage.googleapis.com/v1beta/openai/"_s
+                            << false;
+    QTest::newRow("Volcengine Ark") << u"https://ark.cn-beijing.volces.com/api/v3"_s << false;
+    QTest::newRow("Azure deployment")
+            << u"https://contoso.openai.azure.com/openai/deployments/gpt41?api-version=2024-10-21"_s
+            << false;
+    QTest::newRow("GLM without its path") << u"https://open.bigmodel.cn/"_s << true;
 }
 
 void tst_Config::baseUrlWarning()

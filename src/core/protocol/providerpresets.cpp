@@ -23,73 +23,111 @@ struct PresetText
 QList<ProviderPreset> presetTable()
 {
     using P = ProviderPreset;
-    const auto key = [](const char *url) { return QUrl(QString::fromLatin1(url)); };
+    const auto key = [](const char *url) {
+        return QUrl(QString::fromLatin1(url));
+    };
     QList<ProviderPreset> presets;
     // platform.openai.com/docs/api-reference/chat
-    presets << P{u"openai"_s, u"OpenAI"_s, u"https://api.openai.com/v1"_s, u"gpt-4.1"_s,
+    presets << P{u"openai"_s,
+                 u"OpenAI"_s,
+                 u"https://api.openai.com/v1"_s,
+                 u"gpt-4.1"_s,
                  key("https://platform.openai.com/api-keys")};
     // learn.microsoft.com/azure/ai-foundry/openai/reference: api-key header, api-version query
-    P azure{u"azure"_s, PresetText::tr("Azure OpenAI"),
+    P azure{u"azure"_s,
+            PresetText::tr("Azure OpenAI"),
             u"https://<resource>.openai.azure.com/openai/deployments/<deployment>"
             u"?api-version=2024-10-21"_s,
-            u"<deployment>"_s, key("https://portal.azure.com/")};
+            u"<deployment>"_s,
+            key("https://portal.azure.com/")};
     azure.auth = AuthStyle::ApiKeyHeader;
     presets << azure;
     // api-docs.deepseek.com
-    P deepseek{u"deepseek"_s, PresetText::tr("DeepSeek"), u"https://api.deepseek.com/v1"_s,
-               u"deepseek-chat"_s, key("https://platform.deepseek.com/api_keys")};
+    P deepseek{u"deepseek"_s,
+               PresetText::tr("DeepSeek"),
+               u"https://api.deepseek.com/v1"_s,
+               u"deepseek-chat"_s,
+               key("https://platform.deepseek.com/api_keys")};
     deepseek.fromChina = true;
     presets << deepseek;
     // help.aliyun.com/zh/model-studio/compatibility-of-openai-with-dashscope
-    P qwen{u"qwen"_s, PresetText::tr("Alibaba Qwen (DashScope)"),
-           u"https://dashscope.aliyuncs.com/compatible-mode/v1"_s, u"qwen-plus"_s,
+    P qwen{u"qwen"_s,
+           PresetText::tr("Alibaba Qwen (DashScope)"),
+           u"https://dashscope.aliyuncs.com/compatible-mode/v1"_s,
+           u"qwen-plus"_s,
            key("https://bailian.console.aliyun.com/?apiKey=1")};
     qwen.fromChina = true;
     presets << qwen;
     // platform.moonshot.cn/docs/api/chat
-    P kimi{u"kimi"_s, PresetText::tr("Moonshot Kimi"), u"https://api.moonshot.cn/v1"_s,
-           u"kimi-k2-0905-preview"_s, key("https://platform.moonshot.cn/console/api-keys")};
+    P kimi{u"kimi"_s,
+           PresetText::tr("Moonshot Kimi"),
+           u"https://api.moonshot.cn/v1"_s,
+           u"kimi-k2-0905-preview"_s,
+           key("https://platform.moonshot.cn/console/api-keys")};
     kimi.fromChina = true;
     presets << kimi;
     // docs.bigmodel.cn/cn/guide/develop/openai/introduction
-    P glm{u"glm"_s, PresetText::tr("Zhipu GLM"), u"https://open.bigmodel.cn/api/paas/v4"_s,
-          u"glm-4.6"_s, key("https://open.bigmodel.cn/usercenter/apikeys")};
+    P glm{u"glm"_s,
+          PresetText::tr("Zhipu GLM"),
+          u"https://open.bigmodel.cn/api/paas/v4"_s,
+          u"glm-4.6"_s,
+          key("https://open.bigmodel.cn/usercenter/apikeys")};
     glm.fromChina = true;
     presets << glm;
     // docs.siliconflow.cn/cn/api-reference/chat-completions/chat-completions
-    P siliconflow{u"siliconflow"_s, PresetText::tr("SiliconFlow"),
-                  u"https://api.siliconflow.cn/v1"_s, u"deepseek-ai/DeepSeek-V3"_s,
+    P siliconflow{u"siliconflow"_s,
+                  PresetText::tr("SiliconFlow"),
+                  u"https://api.siliconflow.cn/v1"_s,
+                  u"deepseek-ai/DeepSeek-V3"_s,
                   key("https://cloud.siliconflow.cn/account/ak")};
     siliconflow.fromChina = true;
     presets << siliconflow;
     // volcengine.com/docs/82379/1330626 (the model is a model or an endpoint id, ep-...)
-    P ark{u"volcengine"_s, PresetText::tr("Volcengine Ark (Doubao)"),
-          u"https://ark.cn-beijing.volces.com/api/v3"_s, u"doubao-seed-1-6-250615"_s,
+    P ark{u"volcengine"_s,
+          PresetText::tr("Volcengine Ark (Doubao)"),
+          u"https://ark.cn-beijing.volces.com/api/v3"_s,
+          u"doubao-seed-1-6-250615"_s,
           key("https://console.volcengine.com/ark/region:ark+cn-beijing/apiKey")};
     ark.fromChina = true;
     presets << ark;
     // openrouter.ai/docs/api-reference/overview
-    presets << P{u"openrouter"_s, u"OpenRouter"_s, u"https://openrouter.ai/api/v1"_s,
-                 u"openai/gpt-4.1-mini"_s, key("https://openrouter.ai/settings/keys")};
+    presets << P{u"openrouter"_s,
+                 u"OpenRouter"_s,
+                 u"https://openrouter.ai/api/v1"_s,
+                 u"openai/gpt-4.1-mini"_s,
+                 key("https://openrouter.ai/settings/keys")};
     // console.groq.com/docs/openai
-    presets << P{u"groq"_s, u"Groq"_s, u"https://api.groq.com/openai/v1"_s,
-                 u"llama-3.3-70b-versatile"_s, key("https://console.groq.com/keys")};
+    presets << P{u"groq"_s,
+                 u"Groq"_s,
+                 u"https://api.groq.com/openai/v1"_s,
+                 u"llama-3.3-70b-versatile"_s,
+                 key("https://console.groq.com/keys")};
     // docs.together.ai/docs/openai-api-compatibility
-    presets << P{u"together"_s, u"Together AI"_s, u"https://api.together.xyz/v1"_s,
+    presets << P{u"together"_s,
+                 u"Together AI"_s,
+                 u"https://api.together.xyz/v1"_s,
                  u"meta-llama/Llama-3.3-70B-Instruct-Turbo"_s,
                  key("https://api.together.ai/settings/api-keys")};
     // docs.mistral.ai/api: the request schema forbids unknown fields (422 extra_forbidden)
-    P mistral{u"mistral"_s, u"Mistral"_s, u"https://api.mistral.ai/v1"_s,
-              u"mistral-large-latest"_s, key("https://console.mistral.ai/api-keys")};
+    P mistral{u"mistral"_s,
+              u"Mistral"_s,
+              u"https://api.mistral.ai/v1"_s,
+              u"mistral-large-latest"_s,
+              key("https://console.mistral.ai/api-keys")};
     mistral.streamUsage = false;
     presets << mistral;
     // ai.google.dev/gemini-api/docs/openai
-    presets << P{u"gemini"_s, PresetText::tr("Google Gemini"),
+    presets << P{u"gemini"_s,
+                 PresetText::tr("Google Gemini"),
                  u"https://generativelanguage.googleapis.com/v1beta/openai"_s,
-                 u"gemini-2.5-flash"_s, key("https://aistudio.google.com/apikey")};
+                 u"gemini-2.5-flash"_s,
+                 key("https://aistudio.google.com/apikey")};
     // docs.anthropic.com/en/api/openai-sdk
-    presets << P{u"anthropic"_s, u"Anthropic"_s, u"https://api.anthropic.com/v1"_s,
-                 u"claude-sonnet-4-5"_s, key("https://console.anthropic.com/settings/keys")};
+    presets << P{u"anthropic"_s,
+                 u"Anthropic"_s,
+                 u"https://api.anthropic.com/v1"_s,
+                 u"claude-sonnet-4-5"_s,
+                 key("https://console.anthropic.com/settings/keys")};
     // github.com/ollama/ollama/blob/main/docs/openai.md
     P ollama{u"ollama"_s, u"Ollama"_s, u"http://localhost:11434/v1"_s, u"qwen3"_s, {}};
     ollama.auth = AuthStyle::None;
@@ -101,8 +139,11 @@ QList<ProviderPreset> presetTable()
     lmstudio.local = true;
     presets << lmstudio;
     // github.com/ggml-org/llama.cpp/tree/master/tools/server (needs --jinja for tools)
-    P llamacpp{u"llamacpp"_s, PresetText::tr("llama.cpp server"), u"http://localhost:8080/v1"_s,
-               u"default"_s, {}};
+    P llamacpp{u"llamacpp"_s,
+               PresetText::tr("llama.cpp server"),
+               u"http://localhost:8080/v1"_s,
+               u"default"_s,
+               {}};
     llamacpp.auth = AuthStyle::None;
     llamacpp.local = true;
     presets << llamacpp;
@@ -112,8 +153,11 @@ QList<ProviderPreset> presetTable()
     vllm.local = true;
     presets << vllm;
     // docs.litellm.ai/docs/proxy/user_keys (the proxy's master or virtual key)
-    P litellm{u"litellm"_s, PresetText::tr("LiteLLM proxy"), u"http://localhost:4000/v1"_s,
-              u"gpt-4.1"_s, {}};
+    P litellm{u"litellm"_s,
+              PresetText::tr("LiteLLM proxy"),
+              u"http://localhost:4000/v1"_s,
+              u"gpt-4.1"_s,
+              {}};
     litellm.local = true;
     presets << litellm;
     return presets;

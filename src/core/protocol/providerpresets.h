@@ -12,11 +12,11 @@ namespace AgentLoop {
 // table (providerpresets.cpp) is the one place to add a provider; README lists it.
 struct ProviderPreset
 {
-    QString id;          // stable, stored in profiles: "deepseek", "azure", ...
-    QString name;        // the provider's own name, as its users know it (translated)
-    QString baseUrl;     // what the profile starts with; <placeholders> are for the user to fill
-    QString model;       // a model that calls tools, to start with
-    QUrl keyPage;        // where a key is made; empty for local servers
+    QString id;      // stable, stored in profiles: "deepseek", "azure", ...
+    QString name;    // the provider's own name, as its users know it (translated)
+    QString baseUrl; // what the profile starts with; <placeholders> are for the user to fill
+    QString model;   // a model that calls tools, to start with
+    QUrl keyPage;    // where a key is made; empty for local servers
     AuthStyle auth = AuthStyle::Bearer;
     bool stream = true;
     bool streamUsage = true; // the provider accepts stream_options

@@ -44,8 +44,13 @@ HeaderList headersOf(const QNetworkRequest &request, const QString &apiKey)
 // Headers a profile may not set: the key's own, and those the transport writes.
 bool isReservedHeader(const QByteArray &name)
 {
-    static const QByteArrayList reserved{"authorization", "api-key", "content-type",
-                                         "content-length", "host", "accept", "transfer-encoding",
+    static const QByteArrayList reserved{"authorization",
+                                         "api-key",
+                                         "content-type",
+                                         "content-length",
+                                         "host",
+                                         "accept",
+                                         "transfer-encoding",
                                          "connection"};
     return reserved.contains(name.toLower());
 }
@@ -556,30 +561,32 @@ bool ChatClient::resendAdjusted()
 
 QString ChatClient::adjustmentNotice(ProviderAdjustment::Change change, int status) const
 {
-    const QString provider = m_settings.providerId.isEmpty()
-                                     ? ChatClientText::tr("The provider")
-                                     : providerName(m_settings.providerId);
+    const QString provider = m_settings.providerId.isEmpty() ? ChatClientText::tr("The provider")
+                                                             : providerName(m_settings.providerId);
     const QString kept = m_settings.profileName.isEmpty()
                                  ? ChatClientText::tr("This session leaves it out from now on.")
                                  : ChatClientText::tr("The profile %1 leaves it out from now on.")
                                            .arg(displayedLine(m_settings.profileName, 80));
     if (change == ProviderAdjustment::StreamUsageOff) {
-        return ChatClientText::tr("%1 refused the stream_options field (HTTP %2); the request was sent again "
-                  "without it. %3")
+        return ChatClientText::tr(
+                       "%1 refused the stream_options field (HTTP %2); the request was sent again "
+                       "without it. %3")
                 .arg(provider)
                 .arg(status)
                 .arg(kept);
     }
-    const QString streamingKept = m_settings.profileName.isEmpty()
-                                          ? ChatClientText::tr("This session asks for whole answers from now on.")
-                                          : ChatClientText::tr("The profile %1 asks for whole answers from now "
-                                               "on.")
-                                                    .arg(displayedLine(m_settings.profileName, 80));
-    return ChatClientText::tr("%1 cannot stream an answer that uses tools (HTTP %2); the request was sent again "
-              "without streaming. %3")
-            .arg(provider)
-            .arg(status)
-            .arg(streamingKept);
+    const QString streamingKept
+            = m_settings.profileName.isEmpty()
+                      ? ChatClientText::tr("This session asks for whole answers from now on.")
+                      : ChatClientText::tr("The profile %1 asks for whole answers from now "
+                                           "on.")
+                                .arg(displayedLine(m_settings.profileName, 80));
+    return ChatClientText::
+            tr("%1 cannot stream an answer that uses tools (HTTP %2); the request was sent again "
+               "without streaming. %3")
+                    .arg(provider)
+                    .arg(status)
+                    .arg(streamingKept);
 }
 
 bool ChatClient::scheduleRetry(QNetworkReply *reply)

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "protocol/completion.h"
 #include "base/error.h"
+#include "protocol/completion.h"
 #include "protocol/exchange.h"
 #include "protocol/providersettings.h"
-#include "provider/retrypolicy.h"
 #include "protocol/sseparser.h"
 #include "protocol/streamassembler.h"
+#include "provider/retrypolicy.h"
 
 #include <QElapsedTimer>
 #include <QNetworkAccessManager>

@@ -91,8 +91,17 @@ QString baseUrlWarning(const QString &baseUrl)
     QString path = url.path();
     while (path.endsWith(u'/'))
         path.chop(1);
-    // A provider this app knows has its own path (GLM's /api/paas/v4, Azure's deployments).
-    if (path.endsWith(u"/v1"_s) || !providerIdForBaseUrl(url).isEmpty())
+    if (path.endsWith(u"/v1"_s))
+        return {};
+    // A provider this app knows may have a path of its own (GLM's /api/paas/v4, Gemini's
+    // /v1beta/openai, Azure's deployments).
+    const QString provider = providerIdForBaseUrl(url);
+    if (provider == u"azure" && path.contains(u"/openai"_s))
+        return {};
+    QString presetPath = QUrl(providerPreset(provider).baseUrl).path();
+    while (presetPath.endsWith(u'/'))
+        presetPath.chop(1);
+    if (!provider.isEmpty() && !presetPath.isEmpty() && path.endsWith(presetPath))
         return {};
     return ConfigText::tr("OPENAI_BASE_URL does not end with /v1; most providers expect it (for "
                           "example https://api.openai.com/v1). A 404 from the provider usually "

@@ -54,7 +54,10 @@ public:
     // Tests use their own service name (or SessionOnly), so they never touch the user's entry.
     KeyStore(Backend backend, const QString &service, QObject *parent = nullptr);
     // The key of one provider profile: its own entry (entryForProfile()) under service.
-    KeyStore(Backend backend, const QString &service, const QString &entry, QObject *parent = nullptr);
+    KeyStore(Backend backend,
+             const QString &service,
+             const QString &entry,
+             QObject *parent = nullptr);
     ~KeyStore() override;
 
     Backend backend() const { return m_backend; }

@@ -128,27 +128,66 @@ QList<ProviderProfile> loadProfiles(QSettings &file)
     return profiles;
 }
 
+ProviderProfile readDefaultProfile(QSettings &file, const QString &defaultName)
+{
+    ProviderProfile profile;
+    profile.id = QString::fromLatin1(ProviderProfile::defaultId);
+    profile.name = defaultName;
+    profile.baseUrl = file.value(u"provider/baseUrl"_s).toString();
+    profile.model = file.value(u"provider/model"_s).toString();
+    profile.stream = file.value(u"provider/stream"_s, true).toBool();
+    readDefaultProfileExtras(file, profile);
+    return profile;
+}
+
+void saveProfile(QSettings &file, const ProviderProfile &profile)
+{
+    if (profile.isDefault()) {
+        file.setValue(u"provider/baseUrl"_s, profile.baseUrl.trimmed());
+        file.setValue(u"provider/model"_s, profile.model.trimmed());
+        file.setValue(u"provider/stream"_s, profile.stream);
+        writeDefaultProfileExtras(file, profile);
+        return;
+    }
+    QStringList order = file.value(u"profiles/order"_s).toStringList();
+    if (!order.contains(profile.id))
+        file.setValue(u"profiles/order"_s, order << profile.id);
+    file.beginGroup(profilesGroup + u'/' + profile.id);
+    file.setValue(u"name"_s, profile.name);
+    file.setValue(u"baseUrl"_s, profile.baseUrl.trimmed());
+    file.setValue(u"model"_s, profile.model.trimmed());
+    file.setValue(u"stream"_s, profile.stream);
+    writeFields(file, profile);
+    file.endGroup();
+}
+
+bool keysInPlainText(QSettings &file)
+{
+    return file.value(u"provider/storeKeyInPlainText"_s, false).toBool();
+}
+
+QString plainTextKeyName(const QString &profileId)
+{
+    if (profileId.isEmpty() || profileId == QLatin1String(ProviderProfile::defaultId))
+        return u"provider/apiKey"_s;
+    return profilesGroup + u'/' + profileId + u"/apiKey"_s;
+}
+
 void saveProfiles(QSettings &file, const QList<ProviderProfile> &profiles)
 {
-    // Profiles that are gone leave no trace behind (their keys are the caller's to delete).
+    // Profiles that are gone leave no trace behind, a key kept in plain text included (one in
+    // the credential store is the caller's to delete).
     file.beginGroup(profilesGroup);
-    for (const QString &group : file.childGroups())
-        file.remove(group);
-    file.endGroup();
-    QStringList order;
-    for (const ProviderProfile &profile : profiles) {
-        if (profile.isDefault())
-            continue;
-        order << profile.id;
-        file.beginGroup(profilesGroup + u'/' + profile.id);
-        file.setValue(u"name"_s, profile.name);
-        file.setValue(u"baseUrl"_s, profile.baseUrl.trimmed());
-        file.setValue(u"model"_s, profile.model.trimmed());
-        file.setValue(u"stream"_s, profile.stream);
-        writeFields(file, profile);
-        file.endGroup();
+    for (const QString &group : file.childGroups()) {
+        if (!findProfile(profiles, group))
+            file.remove(group);
     }
-    file.setValue(u"profiles/order"_s, order);
+    file.endGroup();
+    file.remove(u"profiles/order"_s);
+    for (const ProviderProfile &profile : profiles) {
+        if (!profile.isDefault())
+            saveProfile(file, profile);
+    }
 }
 
 QString loadCurrentProfileId(QSettings &file)
@@ -193,7 +232,10 @@ std::optional<ProviderProfile> findProfile(const QList<ProviderProfile> &profile
 QString newProfileId(const QList<ProviderProfile> &profiles)
 {
     for (;;) {
-        const QString id = u"p%1"_s.arg(qulonglong(QRandomGenerator::global()->generate()), 8, 16, QChar(u'0'));
+        const QString id = u"p%1"_s.arg(qulonglong(QRandomGenerator::global()->generate()),
+                                        8,
+                                        16,
+                                        QChar(u'0'));
         if (!findProfile(profiles, id))
             return id;
     }

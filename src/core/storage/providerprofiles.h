@@ -62,6 +62,17 @@ void saveCurrentProfileId(QSettings &file, const QString &id);
 // The default profile's own fields (not the key), kept under provider/ as before profiles.
 void readDefaultProfileExtras(QSettings &file, ProviderProfile &profile);
 void writeDefaultProfileExtras(QSettings &file, const ProviderProfile &profile);
+// The default profile as the settings file has it (provider/*, without the environment's
+// overrides), named defaultName.
+ProviderProfile readDefaultProfile(QSettings &file, const QString &defaultName);
+// Writes one profile's fields where they belong (provider/* for the default profile), leaving
+// the others as they are.
+void saveProfile(QSettings &file, const ProviderProfile &profile);
+
+// Where a profile's key is when it is not in the credential store: the settings file, in plain
+// text, when the user chose that (provider/storeKeyInPlainText).
+bool keysInPlainText(QSettings &file);
+QString plainTextKeyName(const QString &profileId); // "provider/apiKey", "profiles/<id>/apiKey"
 
 // The profile called name (case-insensitive) or with that id, among profiles.
 std::optional<ProviderProfile> findProfile(const QList<ProviderProfile> &profiles,
