@@ -121,6 +121,10 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                         "OPENAI_* settings."),
             //: The value an option takes, as shown in --help: --option <value>
             CliText::tr("name"));
+    const QCommandLineOption checkOption(
+            u"check"_s,
+            CliText::tr("Instead of a task, check what the provider can do (model list, "
+                        "streaming, tool calling, usage, reasoning) with one tiny request."));
     parser.addOptions({helpOption,
                        versionOption,
                        promptOption,
@@ -133,7 +137,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        maxAnswerTimeOption,
                        transcriptOption,
                        conversationOption,
-                       profileOption});
+                       profileOption,
+                       checkOption});
 
     ParsedCommandLine result;
     const QString tryHelp = CliText::tr("Try --help for usage.");
@@ -165,7 +170,13 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
 
     CliOptions options;
     options.prompt = parser.value(promptOption);
-    if (options.prompt.trimmed().isEmpty()) {
+    options.check = parser.isSet(checkOption);
+    if (options.check && parser.isSet(promptOption)) {
+        result.error = CliText::tr("--check takes no --prompt: it sends a test request of its own.")
+                       + u'\n' + tryHelp;
+        return result;
+    }
+    if (!options.check && options.prompt.trimmed().isEmpty()) {
         result.error = CliText::tr("--prompt is required and must not be blank.") + u'\n' + tryHelp;
         return result;
     }

@@ -20,6 +20,7 @@ struct CliOptions
     QString transcriptPath;        // empty: no transcript
     QString conversationPath;      // a saved conversation to continue and extend; empty: none
     QString profile;               // --profile: the app's profile to use; empty: OPENAI_* settings
+    bool check = false;            // --check: test what the provider can do instead of a task
 };
 
 struct ParsedCommandLine

@@ -7,6 +7,7 @@
 
 #include "base/environmentscrub.h"
 #include "base/i18n.h"
+#include "provider/capabilitycheck.h"
 #include "storage/config.h"
 
 #include <QCoreApplication>
@@ -92,9 +93,48 @@ void printConfigurationError(Cli::TerminalWriter &err, const AgentLoop::Error &e
         err.writeLine(MainText::tr("How to fix: %1").arg(err.line(error.hint)));
 }
 
+// --check: what the provider can do, one line per capability on stdout; exit 0 when tool calling
+// works, 4 when it does not.
+void startCheck(const Cli::CliOptions &options, AgentLoop::ProviderSettings provider)
+{
+    provider.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
+    provider.stream = provider.stream && options.stream;
+    auto *check = new AgentLoop::CapabilityCheck(qApp);
+    auto *out = new Cli::TerminalWriter(stdout);
+    out->setSecret(provider.apiKey);
+    QObject::connect(check, &AgentLoop::CapabilityCheck::progress, qApp, [](const QString &step) {
+        Cli::TerminalWriter(stderr).writeLine(step);
+    });
+    QObject::connect(check,
+                     &AgentLoop::CapabilityCheck::finished,
+                     qApp,
+                     [out](const AgentLoop::CapabilityReport &report) {
+                         for (const AgentLoop::CapabilityFinding &finding : report.findings) {
+                             out->writeLine(out->line(finding.summary));
+                             if (!finding.detail.isEmpty())
+                                 out->writeLine(u"    "_s + out->line(finding.detail));
+                         }
+                         if (report.suggestedStream == false)
+                             out->writeLine(MainText::tr("Suggested: turn streaming off "
+                                                         "(--no-stream, or the profile's "
+                                                         "streaming switch)."));
+                         if (report.suggestedStreamUsage == false)
+                             out->writeLine(MainText::tr("Suggested: leave stream_options out "
+                                                         "(the profile's usage switch); the app "
+                                                         "does so by itself after the first "
+                                                         "refusal."));
+                         QCoreApplication::exit(report.ok ? Cli::Answered : Cli::ProviderError);
+                     });
+    check->start(provider);
+}
+
 // Starts the run once the provider is known; the application exits with its code.
 void startRun(const Cli::CliOptions &options, const AgentLoop::ProviderSettings &provider)
 {
+    if (options.check) {
+        startCheck(options, provider);
+        return;
+    }
     auto *run = new Cli::CliRun(options, provider, qApp);
     QObject::connect(run, &Cli::CliRun::done, qApp, &QCoreApplication::exit, Qt::QueuedConnection);
     routeInterruptsTo(run);

@@ -421,6 +421,8 @@ private slots:
     void profileWithoutKeySendsNone();
     void unknownProfileIsAUsageError();
     void profileRemembersARefusedField();
+    void checkSaysWhatWorks();
+    void checkFailsWhenToolsDoNot();
     void noStreamAsksForOneBody();
     void rateLimitIsRetriedWithANotice();
     void maxRetriesZeroGivesUpAtOnce();
@@ -468,10 +470,7 @@ private:
     // A malformed command line: exit 2 with the error, nothing printed, nothing sent.
     void checkUsageError(const QStringList &arguments, const QString &error, bool pointsAtHelp);
     // The app's settings file, as the CLI finds it under this test's XDG_CONFIG_HOME.
-    QString settingsFilePath() const
-    {
-        return m_home + u"/.config/AgentLoop/Agent Loop.ini"_s;
-    }
+    QString settingsFilePath() const { return m_home + u"/.config/AgentLoop/Agent Loop.ini"_s; }
     // Writes `[section] key=value` lines into it (QSettings' INI, as the app writes it).
     void writeSettings(const QMap<QString, QVariant> &values) const;
     // Each file that should be in the workspace is, and each that should not be is not.
@@ -1361,8 +1360,9 @@ void tst_Cli::profileRemembersARefusedField()
     // schema is closed; the 422 body is FastAPI/pydantic's "extra_forbidden").
     server.setHandler([](const RecordedRequest &request) {
         if (request.json().contains(u"stream_options"_s)) {
-            return FakeResponse::raw(R"({"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted","input":{"include_usage":true}}]},"type":"invalid_request_message_error","param":null,"code":null})",
-                                     422);
+            return FakeResponse::raw(
+                    R"({"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted","input":{"include_usage":true}}]},"type":"invalid_request_message_error","param":null,"code":null})",
+                    422);
         }
         return FakeResponse::streamedAnswer({u"Bonjour."_s});
     });
@@ -1393,6 +1393,46 @@ void tst_Cli::profileRemembersARefusedField()
     }
     QSettings file(settingsFilePath(), QSettings::IniFormat);
     QCOMPARE(file.value(u"profiles/p0mistral/streamUsage"_s).toBool(), false);
+}
+
+void tst_Cli::checkSaysWhatWorks()
+{
+    FakeChatServer server;
+    server.setModels({u"gpt-4.1"_s, testModel});
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"report_ready"_s, u"{\"ready\":true}"_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--check"_s, u"--no-stream"_s}));
+    COMPARE_EXIT(cli, 0);
+    const QStringList lines = cli.standardOutput().split(u'\n', Qt::SkipEmptyParts);
+    for (const QString &expected : {u"Reachable: yes"_s,
+                                    u"Key accepted: yes"_s,
+                                    u"Model exists: yes"_s,
+                                    u"Streaming: not tried — the profile asks for whole answers"_s,
+                                    u"Tool calling: yes"_s,
+                                    u"Usage reporting: yes"_s,
+                                    u"Reasoning field: none"_s})
+        QVERIFY2(lines.contains(expected), qPrintable(cli.standardOutput()));
+    // One tiny request with one tool, nothing of a task.
+    QCOMPARE(server.requests().size(), 1);
+    const QJsonArray tools = server.requests().first().json().value(u"tools"_s).toArray();
+    QCOMPARE(tools.size(), 1);
+    QCOMPARE(tools.first()[u"function"_s][u"name"_s].toString(), u"report_ready"_s);
+}
+
+void tst_Cli::checkFailsWhenToolsDoNot()
+{
+    FakeChatServer server;
+    server.setModels({u"deepseek-chat"_s});
+    server.script({FakeResponse::answer(u"I cannot call tools."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--check"_s, u"--no-stream"_s}));
+    COMPARE_EXIT(cli, 4);
+    QVERIFY2(cli.standardOutput().contains(
+                     u"Tool calling: no — the model answered in text instead"_s),
+             qPrintable(cli.standardOutput()));
+    QVERIFY2(cli.standardOutput().contains(
+                     u"Model exists: no — gpt-4.1 is not the one model listed"_s),
+             qPrintable(cli.standardOutput()));
 }
 
 void tst_Cli::noStreamAsksForOneBody()

@@ -187,10 +187,12 @@ void CapabilityCheck::onModelsListed(const QStringList &ids)
             some.append(u"…"_s);
         setFinding(CapabilityFinding::ModelExists,
                    CapabilityFinding::No,
-                   tr("Model exists: no — %1 is not among the %n models listed",
-                      nullptr,
-                      int(ids.size()))
-                           .arg(displayedLine(m_settings.model, 80)),
+                   // Two sources rather than %n: English has no catalogue to pick a plural from.
+                   (ids.size() == 1 ? tr("Model exists: no — %1 is not the one model listed")
+                                              .arg(displayedLine(m_settings.model, 80))
+                                    : tr("Model exists: no — %1 is not among the %2 models listed")
+                                              .arg(displayedLine(m_settings.model, 80))
+                                              .arg(ids.size())),
                    shown(tr("Listed: %1").arg(some.join(u", "_s))));
     }
     sendToolRequest(m_settings.stream);
