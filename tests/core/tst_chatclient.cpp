@@ -1,5 +1,6 @@
-#include "provider/chatclient.h"
 #include "fakechatserver.h"
+#include "protocol/requestbody.h"
+#include "provider/chatclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -272,6 +273,15 @@ private slots:
     void answerTimeLimit();
     void answerTimeCountsPerAttempt();
     void tooManyStreamedToolCallsStopTheAnswer();
+
+    // How profiles reach their providers.
+    void authStyles_data();
+    void authStyles();
+    void azureKeepsItsApiVersion();
+    void extraHeadersAreSent();
+    void refusedStreamOptionsAreLeftOut();
+    void serverThatCannotStreamWithToolsGetsWholeAnswers();
+    void errorHintsNameTheProvider();
 };
 
 void tst_ChatClient::init()
@@ -1156,6 +1166,205 @@ void tst_ChatClient::tooManyStreamedToolCallsStopTheAnswer()
     QCOMPARE(spied.received.size(), 1);
     QVERIFY(!spied.received.first().first().value<Exchange>().responseBody.contains("[DONE]"));
     QVERIFY(!spied.client.isBusy());
+}
+
+void tst_ChatClient::authStyles_data()
+{
+    QTest::addColumn<AuthStyle>("auth");
+    QTest::addColumn<QByteArray>("authorization");
+    QTest::addColumn<QByteArray>("apiKeyHeader");
+    QTest::addColumn<QByteArray>("shownAuthorization");
+    QTest::addColumn<QByteArray>("shownApiKeyHeader");
+    QTest::newRow("bearer") << AuthStyle::Bearer << "Bearer " + testKey.toUtf8() << QByteArray()
+                            << QByteArray("Bearer [REDACTED]") << QByteArray();
+    QTest::newRow("api-key header (Azure)")
+            << AuthStyle::ApiKeyHeader << QByteArray() << testKey.toUtf8() << QByteArray()
+            << QByteArray("[REDACTED]");
+    QTest::newRow("none (a local server)")
+            << AuthStyle::None << QByteArray() << QByteArray() << QByteArray() << QByteArray();
+}
+
+void tst_ChatClient::authStyles()
+{
+    QFETCH(AuthStyle, auth);
+    QFETCH(QByteArray, authorization);
+    QFETCH(QByteArray, apiKeyHeader);
+    QFETCH(QByteArray, shownAuthorization);
+    QFETCH(QByteArray, shownApiKeyHeader);
+
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"ok"_s)});
+    ChatClient client;
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.auth = auth;
+    client.setSettings(settings);
+    QSignalSpy sent(&client, &ChatClient::requestSent);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(completed.size(), 1, signalTimeoutMs);
+    const RecordedRequest request = server.requests().first();
+    QCOMPARE(request.header("Authorization"), authorization);
+    QCOMPARE(request.header("api-key"), apiKeyHeader);
+    const Exchange shown = sent.first().first().value<Exchange>();
+    QCOMPARE(headerValue(shown.requestHeaders, "Authorization"), shownAuthorization);
+    QCOMPARE(headerValue(shown.requestHeaders, "api-key"), shownApiKeyHeader);
+    QVERIFY(!exchangeMentions(shown, testKey.toUtf8()));
+}
+
+// learn.microsoft.com/azure/ai-foundry/openai/reference: POST {endpoint}/openai/deployments/
+// {deployment-id}/chat/completions?api-version={version}, the key in an api-key header.
+void tst_ChatClient::azureKeepsItsApiVersion()
+{
+    FakeChatServer server;
+    server.setHandler([](const RecordedRequest &request) {
+        if (request.path != "/openai/deployments/gpt41/chat/completions?api-version=2024-10-21")
+            return FakeResponse::httpError(404, u"Resource not found"_s, {}, u"404"_s);
+        return FakeResponse::answer(u"From Azure."_s);
+    });
+    QUrl baseUrl = server.baseUrl();
+    baseUrl.setPath(u"/openai/deployments/gpt41"_s);
+    baseUrl.setQuery(u"api-version=2024-10-21"_s);
+    ProviderSettings settings = settingsFor(baseUrl);
+    settings.providerId = u"azure"_s;
+    settings.auth = AuthStyle::ApiKeyHeader;
+    ChatClient client;
+    client.setSettings(settings);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(completed.size() + failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(completed.size(), 1);
+    QCOMPARE(completed.first().first().value<Completion>().message.content(), u"From Azure."_s);
+    QCOMPARE(server.allRequests().first().header("api-key"), testKey.toUtf8());
+}
+
+void tst_ChatClient::extraHeadersAreSent()
+{
+    FakeChatServer server;
+    server.setRequiredApiKey(testKey.toUtf8());
+    server.script({FakeResponse::answer(u"ok"_s)});
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    // OpenRouter's attribution headers (openrouter.ai/docs/api-reference/overview), and one that
+    // tries to replace the key: the profile cannot override the headers the client writes.
+    settings.extraHeaders = {{"HTTP-Referer", "https://agentloop.example"},
+                             {"X-Title", "Agent Loop"},
+                             {"Authorization", "Bearer someone-else"},
+                             {"Content-Type", "text/plain"}};
+    ChatClient client;
+    client.setSettings(settings);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(completed.size(), 1, signalTimeoutMs);
+    const RecordedRequest request = server.requests().first();
+    QCOMPARE(request.header("HTTP-Referer"), QByteArray("https://agentloop.example"));
+    QCOMPARE(request.header("X-Title"), QByteArray("Agent Loop"));
+    QCOMPARE(request.header("Authorization"), "Bearer " + testKey.toUtf8());
+    QCOMPARE(request.header("Content-Type"), QByteArray("application/json"));
+}
+
+// docs.mistral.ai/api: the request schema is closed; a field it does not have is answered with
+// FastAPI's 422 "extra_forbidden", as recorded from api.mistral.ai.
+void tst_ChatClient::refusedStreamOptionsAreLeftOut()
+{
+    FakeChatServer server;
+    server.setHandler([](const RecordedRequest &request) {
+        if (request.json().contains(u"stream_options"_s)) {
+            return FakeResponse::raw(
+                    R"({"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted","input":{"include_usage":true}}]},"type":"invalid_request_message_error","param":null,"code":null})",
+                    422);
+        }
+        return FakeResponse::streamedAnswer({u"Bonjour."_s});
+    });
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.providerId = u"mistral"_s;
+    History history;
+    history.append(Message::user(u"hi"_s));
+    ChatClient client;
+    client.setSettings(settings);
+    QSignalSpy adjusted(&client, &ChatClient::providerAdjusted);
+    QSignalSpy retries(&client, &ChatClient::retryScheduled);
+    QSignalSpy received(&client, &ChatClient::responseReceived);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+    client.postChatCompletion(1, chatRequestBody(settings, history, {}));
+    QTRY_COMPARE_WITH_TIMEOUT(completed.size() + failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(completed.size(), 1);
+    QCOMPARE(completed.first().first().value<Completion>().message.content(), u"Bonjour."_s);
+
+    QCOMPARE(server.requests().size(), 2);
+    QVERIFY(!server.requests().at(1).json().contains(u"stream_options"_s));
+    QCOMPARE(server.requests().at(1).json().value(u"messages"_s),
+             server.requests().at(0).json().value(u"messages"_s));
+    QCOMPARE(adjusted.size(), 1);
+    const auto adjustment = adjusted.first().first().value<ProviderAdjustment>();
+    QCOMPARE(adjustment.change, ProviderAdjustment::StreamUsageOff);
+    QCOMPARE(adjustment.notice,
+             u"Mistral refused the stream_options field (HTTP 422); the request was sent again "
+             u"without it. This session leaves it out from now on."_s);
+    // Not a retry: nothing to count down, and the inspector shows why the second one went.
+    QCOMPARE(retries.size(), 0);
+    QCOMPARE(received.first().first().value<Exchange>().retryNotice, adjustment.notice);
+    QCOMPARE(client.settings().streamUsage, false);
+    QCOMPARE(client.settings().stream, true);
+}
+
+// llama.cpp's server before streamed tool calls (ggml-org/llama.cpp#12379) answered 500
+// {"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}}.
+void tst_ChatClient::serverThatCannotStreamWithToolsGetsWholeAnswers()
+{
+    FakeChatServer server;
+    server.setHandler([](const RecordedRequest &request) {
+        if (request.json().value(u"stream"_s).toBool()) {
+            return FakeResponse::raw(
+                    R"({"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}})",
+                    500);
+        }
+        return FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s);
+    });
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.profileName = u"llama.cpp at home"_s;
+    History history;
+    history.append(Message::user(u"list the files"_s));
+    ChatClient client;
+    client.setSettings(settings);
+    QSignalSpy adjusted(&client, &ChatClient::providerAdjusted);
+    QSignalSpy retries(&client, &ChatClient::retryScheduled);
+    QSignalSpy completed(&client, &ChatClient::completed);
+    QSignalSpy failed(&client, &ChatClient::failed);
+    client.postChatCompletion(1, chatRequestBody(settings, history, {}));
+    QTRY_COMPARE_WITH_TIMEOUT(completed.size() + failed.size(), 1, signalTimeoutMs);
+    QCOMPARE(completed.size(), 1);
+    QCOMPARE(completed.first().first().value<Completion>().message.toolCalls().size(), 1);
+    // Once, not three retries of a 500 that can never work.
+    QCOMPARE(server.requests().size(), 2);
+    QCOMPARE(retries.size(), 0);
+    QVERIFY(!server.requests().at(1).json().contains(u"stream"_s));
+    QCOMPARE(adjusted.size(), 1);
+    const auto adjustment = adjusted.first().first().value<ProviderAdjustment>();
+    QCOMPARE(adjustment.change, ProviderAdjustment::StreamingOff);
+    QCOMPARE(adjustment.notice,
+             u"The provider cannot stream an answer that uses tools (HTTP 500); the request was "
+             u"sent again without streaming. The profile llama.cpp at home asks for whole "
+             u"answers from now on."_s);
+    QCOMPARE(client.settings().stream, false);
+}
+
+void tst_ChatClient::errorHintsNameTheProvider()
+{
+    FakeChatServer server;
+    server.setRequiredApiKey("the-right-key");
+    ProviderSettings settings = settingsFor(server.baseUrl());
+    settings.providerId = u"azure"_s;
+    settings.auth = AuthStyle::Bearer; // what the fake server checks; the hint is Azure's
+    ChatClient client;
+    client.setSettings(settings);
+    QSignalSpy failed(&client, &ChatClient::failed);
+    client.postChatCompletion(1, sampleBody());
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, signalTimeoutMs);
+    const Error error = failed.first().first().value<Error>();
+    QCOMPARE(error.httpStatus, 401);
+    QVERIFY2(error.hint.startsWith(u"Azure uses the api-key header; check the deployment's key"_s),
+             qPrintable(error.hint));
 }
 
 QTEST_GUILESS_MAIN(tst_ChatClient)
