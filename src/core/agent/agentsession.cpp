@@ -30,6 +30,12 @@ AgentSession::AgentSession(std::shared_ptr<CommandRunner> runner,
         if (m_pending)
             apply(*std::exchange(m_pending, std::nullopt));
     };
+    // What the client learned about the provider (a refused field) stays for this session's
+    // configuration too, whatever the front end keeps of it.
+    connect(&m_controller, &AgentController::providerAdjusted, this, [this] {
+        m_configuration.provider.stream = m_controller.provider().stream;
+        m_configuration.provider.streamUsage = m_controller.provider().streamUsage;
+    });
     connect(&m_controller, &AgentController::finished, this, applyPending);
     connect(&m_controller, &AgentController::failed, this, applyPending);
 }
