@@ -945,6 +945,9 @@ void tst_StreamAssembler::scannerReadsChunksAsJsonDocument_data()
                               R"({"thought_signature":"c2ln"}}}])"),
                         calls(R"([{"index":0,"function":{"arguments":""},"extra_content":{"x":1}}])")}
             << false;
+    QTest::newRow("escaped tool-call key after the real one") << Payloads{calls(
+            R"([{"index":0,"id":"call_a","\u0069d":null,"function":{"name":"a"}}])")}
+                                                              << false;
     QTest::newRow("unknown tool-call member sent twice") << Payloads{calls(
             R"([{"index":0,"id":"call_a","x":null,"x":1,"function":{"name":"a"}}])")}
                                                          << false;

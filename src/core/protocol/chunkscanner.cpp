@@ -208,8 +208,9 @@ bool ChunkScanner::readToolCall(ChoiceDelta &choice)
             return firstTime(seen, 4) && readStringOrNull(call.id);
         if (isKey(key.name, "type"))
             return skipUnknown(key);
-        // Any other member is sent back verbatim: QJsonDocument keeps it (unless it is null).
-        return readNull();
+        // Any other member is sent back verbatim: QJsonDocument keeps it (unless it is null). An
+        // escaped key may spell a known one, as in skipUnknown().
+        return !key.escaped && readNull();
     });
 }
 
