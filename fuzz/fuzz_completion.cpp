@@ -1,7 +1,7 @@
 // libFuzzer target: everything that reads a provider's answer. The bytes are read as a
 // non-streamed response body, as one stream payload, as an SSE stream and as one payload per line.
-// An assembled message must survive the wire format unchanged (it is sent back next turn), and the
-// stream's chunk scanner must read every payload as QJsonDocument does.
+// An assembled message must survive the wire format and the conversation file's form unchanged,
+// and the stream's chunk scanner must read every payload as QJsonDocument does.
 #include "protocol/completion.h"
 #include "protocol/sseparser.h"
 #include "protocol/streamassembler.h"
@@ -17,9 +17,15 @@ void checkRoundTrip(const Result<Completion> &completion)
 {
     if (!completion)
         return;
+    // What is sent back next turn reads back as itself, and so does what the conversation file
+    // keeps (the two differ by reasoning that is not sent back, and "" beside tool calls is null).
     const Message &message = completion->message;
     const Result<Message> again = Message::fromJson(message.toJson());
-    if (!again || !(*again == message))
+    if (!again || again->toJson() != message.toJson())
+        std::abort();
+    const Result<Message> stored = Message::fromJson(message.toStoredJson());
+    if (!stored || stored->toStoredJson() != message.toStoredJson()
+        || stored->reasoningContent() != message.reasoningContent())
         std::abort();
 }
 

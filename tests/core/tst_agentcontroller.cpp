@@ -510,10 +510,10 @@ void tst_AgentController::stopsWithExplicitFailure_data()
                                {u"tool_calls"_s, oneCall}},
                               u"content_filter"_s)
             << u"content_filter"_s << false;
-    QTest::newRow("function_call (legacy)")
-            << completionBody({{u"role"_s, u"assistant"_s}, {u"content"_s, u"x"_s}},
-                              u"function_call"_s)
-            << u"Unsupported finish_reason: function_call"_s << true;
+    // (OpenAI's deprecated function_call is tool_calls: see tst_completion, tst_providerquirks.)
+    QTest::newRow("undocumented: eos_token")
+            << completionBody({{u"role"_s, u"assistant"_s}, {u"content"_s, u"x"_s}}, u"eos_token"_s)
+            << u"Unsupported finish_reason: eos_token"_s << true;
     QTest::newRow("weird") << completionBody({{u"role"_s, u"assistant"_s}, {u"content"_s, u"x"_s}},
                                              u"weird"_s)
                            << u"Unsupported finish_reason: weird"_s << true;

@@ -1,4 +1,5 @@
 #include "protocol/completion.h"
+#include "testjson.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -30,6 +31,9 @@ private slots:
     void httpErrorMessage();
     void toolCallLimit_data();
     void toolCallLimit();
+    void finishReasonSynonyms_data();
+    void finishReasonSynonyms();
+    void toolCallsWithoutIdsGetOne();
 };
 
 namespace {
@@ -127,6 +131,39 @@ void tst_Completion::parses_data()
                           R"("name":"shell","arguments":{"command":"pwd"}}}]}}]})")
             << Message::assistant(std::nullopt, {{u"c1"_s, u"shell"_s, uR"({"command":"pwd"})"_s}})
             << u"tool_calls"_s;
+    // https://ai.google.dev/gemini-api/docs/thought-signatures (OpenAI compatibility)
+    QTest::newRow("Gemini 3: extra_content kept on the call")
+            << QByteArray(R"({"choices":[{"index":0,"finish_reason":"tool_calls","message":{)"
+                          R"("role":"assistant","tool_calls":[{"id":"c1","type":"function",)"
+                          R"("extra_content":{"google":{"thought_signature":"CtQB+sig=="}},)"
+                          R"("index":0,"function":{"name":"shell","arguments":"{}"}}]}}]})")
+            << Message::assistant(std::nullopt,
+                                  {{u"c1"_s,
+                                    u"shell"_s,
+                                    u"{}"_s,
+                                    QJsonObject{{u"extra_content"_s,
+                                                 QJsonObject{{u"google"_s,
+                                                              QJsonObject{{u"thought_signature"_s,
+                                                                           u"CtQB+sig=="_s}}}}}}}})
+            << u"tool_calls"_s;
+    // https://docs.mistral.ai/capabilities/reasoning/ (magistral: content as parts)
+    QTest::newRow("Mistral thinking parts: reasoning, shown, not sent back")
+            << QByteArray(R"({"choices":[{"index":0,"finish_reason":"stop","message":{)"
+                          R"("role":"assistant","content":[{"type":"thinking","thinking":[)"
+                          R"({"type":"text","text":"The user greets."}]},)"
+                          R"({"type":"text","text":"Hello!"}]}}]})")
+            << Message::assistant(u"Hello!"_s, {}, u"The user greets."_s, ReasoningField::Reasoning)
+            << u"stop"_s;
+    QTest::newRow("Groq's reasoning: shown, not sent back")
+            << QByteArray(R"({"choices":[{"index":0,"finish_reason":"stop","message":{)"
+                          R"("role":"assistant","content":"Hi","reasoning":"Greet back."}}]})")
+            << Message::assistant(u"Hi"_s, {}, u"Greet back."_s, ReasoningField::Reasoning)
+            << u"stop"_s;
+    QTest::newRow("DeepSeek's reasoning_content: sent back")
+            << QByteArray(R"({"choices":[{"index":0,"finish_reason":"stop","message":{)"
+                          R"("role":"assistant","content":"Hi","reasoning_content":"Greet."}}]})")
+            << Message::assistant(u"Hi"_s, {}, u"Greet."_s, ReasoningField::ReasoningContent)
+            << u"stop"_s;
     QTest::newRow("UTF-8 BOM-less Chinese and escapes kept")
             << QByteArray(R"({"choices":[{"index":0,"finish_reason":"stop","message":{)"
                           R"("role":"assistant","content":"\u4e2d\u6587 \"x\"\n"}}]})")
@@ -146,7 +183,11 @@ void tst_Completion::parses()
     QCOMPARE(message.hasContent(), expected.hasContent());
     QCOMPARE(message.content(), expected.content());
     QCOMPARE(message.toolCalls(), expected.toolCalls());
+    QCOMPARE(message.reasoningContent(), expected.reasoningContent());
+    QCOMPARE(message.sendsReasoningBack(), expected.sendsReasoningBack());
     QCOMPARE(completion->finishReason, finishReason);
+    // What goes back to the provider.
+    QCOMPARE(message.toJson(), expected.toJson());
 }
 
 void tst_Completion::rejects_data()
@@ -435,4 +476,67 @@ void tst_Completion::toolCallLimit()
 }
 
 QTEST_GUILESS_MAIN(tst_Completion)
+void tst_Completion::finishReasonSynonyms_data()
+{
+    QTest::addColumn<QString>("provider");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("stop") << u"stop"_s << u"stop"_s;
+    QTest::newRow("tool_calls") << u"tool_calls"_s << u"tool_calls"_s;
+    QTest::newRow("length") << u"length"_s << u"length"_s;
+    QTest::newRow("content_filter") << u"content_filter"_s << u"content_filter"_s;
+    QTest::newRow("Together: eos") << u"eos"_s << u"stop"_s;
+    QTest::newRow("LiteLLM / Anthropic-style: end_turn") << u"end_turn"_s << u"stop"_s;
+    QTest::newRow("stop_sequence") << u"stop_sequence"_s << u"stop"_s;
+    QTest::newRow("OpenAI (deprecated): function_call") << u"function_call"_s << u"tool_calls"_s;
+    QTest::newRow("max_tokens") << u"max_tokens"_s << u"length"_s;
+    QTest::newRow("Zhipu GLM: sensitive") << u"sensitive"_s << u"content_filter"_s;
+    QTest::newRow("OpenRouter: error") << u"error"_s << u"error"_s;
+    QTest::newRow("undocumented: kept as it is") << u"banana"_s << u"banana"_s;
+    QTest::newRow("none") << QString() << QString();
+}
+
+void tst_Completion::finishReasonSynonyms()
+{
+    QFETCH(QString, provider);
+    QFETCH(QString, expected);
+
+    QCOMPARE(finishReasonFromProvider(provider), expected);
+    const QJsonObject choice{{u"index"_s, 0},
+                             {u"message"_s, QJsonObject{{u"content"_s, u"x"_s}}},
+                             {u"finish_reason"_s,
+                              provider.isEmpty() ? QJsonValue() : QJsonValue(provider)}};
+    const Result<Completion> completion = parseCompletion(
+            compact(QJsonObject{{u"choices"_s, QJsonArray{choice}}}));
+    QVERIFY(completion);
+    QCOMPARE(completion->finishReason, expected);
+    QCOMPARE(completion->providerFinishReason, provider);
+}
+
+// Gemini (some paths), vLLM and llama.cpp may send a call with an empty or no id.
+void tst_Completion::toolCallsWithoutIdsGetOne()
+{
+    const QByteArray body
+            = R"({"id":"chatcmpl-9","choices":[{"index":0,"finish_reason":"tool_calls",)"
+              R"("message":{"role":"assistant","content":null,"tool_calls":[)"
+              R"({"type":"function","function":{"name":"shell","arguments":"{}"}},)"
+              R"({"id":"","type":"function","function":{"name":"shell","arguments":"{}"}},)"
+              R"({"id":"call_kept","type":"function","function":{"name":"ls"}}]}}]})";
+    const Result<Completion> completion = parseCompletion(body);
+    QVERIFY2(completion, qPrintable(completion ? QString() : completion.error().message));
+    const QList<ToolCall> calls = completion->message.toolCalls();
+    QCOMPARE(calls.size(), 3);
+    QVERIFY2(calls[0].id.startsWith(u"call_") && calls[0].id.size() > 10, qPrintable(calls[0].id));
+    QVERIFY2(calls[1].id.startsWith(u"call_") && calls[1].id.size() > 10, qPrintable(calls[1].id));
+    QVERIFY(calls[0].id != calls[1].id); // unique within the message, though the calls are equal
+    QCOMPARE(calls[2].id, u"call_kept"_s);
+    QCOMPARE(parseCompletion(body)->message.toolCalls(), calls); // the same answer, the same ids
+    // A saved conversation is not a provider's answer: an id-less call there is still refused.
+    QVERIFY(!Message::fromJson(
+            QJsonObject{{u"role"_s, u"assistant"_s},
+                        {u"tool_calls"_s,
+                         QJsonArray{QJsonObject{
+                                 {u"function"_s, QJsonObject{{u"name"_s, u"shell"_s}}}}}}}));
+}
+
 #include "tst_completion.moc"

@@ -23,6 +23,7 @@ private slots:
     void init();
 
     void roundTrip();
+    void providerFieldsSurviveReopening();
     void headerLine();
     void listNewestFirstWithTitles();
     void renameAppendsAHeaderUpdate();
@@ -135,6 +136,50 @@ void tst_ConversationStore::roundTrip()
     QVERIFY(again);
     QCOMPARE(again->history.size(), history.size() + 1);
     QCOMPARE(again->history.last(), Message::user(u"thanks"_s));
+}
+
+// What a provider needs back, or must not get back, is the same after the file is reopened:
+// Gemini's thought signature on the call, DeepSeek's reasoning_content (sent back), Groq's
+// reasoning (shown, never sent).
+void tst_ConversationStore::providerFieldsSurviveReopening()
+{
+    ConversationStore store(m_dir->filePath(u"conversations"_s));
+    ConversationWriter writer;
+    const Result<ConversationHeader> header = writer.create(store,
+                                                            u"quirks"_s,
+                                                            u"gemini-3-pro"_s,
+                                                            QUrl(u"http://127.0.0.1:1/v1"_s));
+    QVERIFY(header);
+    const QJsonObject signature = parseObject(
+            R"({"extra_content":{"google":{"thought_signature":"CtQB+sig=="}}})");
+    History history;
+    history.append(Message::user(u"run echo 42"_s));
+    history.append(Message::assistant(std::nullopt,
+                                      {ToolCall{u"call_1"_s,
+                                                u"shell"_s,
+                                                shellArguments(u"echo 42"_s),
+                                                signature}},
+                                      u"DeepSeek thinks."_s,
+                                      ReasoningField::ReasoningContent));
+    history.append(Message::tool(u"call_1"_s, u"42"_s));
+    history.append(Message::assistant(u"The output is 42."_s,
+                                      {},
+                                      u"Groq thinks."_s,
+                                      ReasoningField::Reasoning));
+    for (const Message &message : history.messages())
+        QVERIFY(writer.append(message));
+    writer.close();
+
+    const Result<LoadedConversation> loaded = store.load(header->id);
+    QVERIFY2(loaded, qPrintable(loaded ? QString() : loaded.error().message));
+    QCOMPARE(loaded->history.messagesJson(), history.messagesJson()); // what the provider gets
+    const Message &calls = loaded->history.at(1);
+    QCOMPARE(calls.toolCalls().first().extra, signature);
+    QVERIFY(calls.sendsReasoningBack());
+    const Message &answer = loaded->history.at(3);
+    QCOMPARE(answer.reasoningContent(), u"Groq thinks."_s);
+    QVERIFY(!answer.sendsReasoningBack());
+    QVERIFY(!answer.toJson().contains(u"reasoning"_s));
 }
 
 void tst_ConversationStore::headerLine()

@@ -22,6 +22,7 @@ private slots:
     void fromJsonRejects();
     void roundTrip_data();
     void roundTrip();
+    void storedReasoning();
     void textAndContentFlags_data();
     void textAndContentFlags();
     void equality();
@@ -64,6 +65,36 @@ void tst_Message::toJson_data()
                           R"("arguments":"{not json"}}]})");
     QTest::newRow("assistant empty string is not null")
             << Message::assistant(u""_s) << QByteArray(R"({"role":"assistant","content":""})");
+    // Kimi: "text content is empty" (MoonshotAI/kimi-cli#2621); GLM: error 1214
+    // (songquanpeng/one-api#1153). A streamed call arrives with content "" and goes back as null.
+    QTest::newRow("assistant empty string with calls: null (Kimi, GLM)")
+            << Message::assistant(u""_s, {{u"call_1"_s, u"shell"_s, u"{}"_s}})
+            << QByteArray(R"({"role":"assistant","content":null,"tool_calls":[{"id":"call_1",)"
+                          R"("type":"function","function":{"name":"shell","arguments":"{}"}}]})");
+    QTest::newRow("assistant text with calls stays")
+            << Message::assistant(u" "_s, {{u"call_1"_s, u"shell"_s, u"{}"_s}})
+            << QByteArray(R"({"role":"assistant","content":" ","tool_calls":[{"id":"call_1",)"
+                          R"("type":"function","function":{"name":"shell","arguments":"{}"}}]})");
+    // DeepSeek thinking mode with tool calls requires it back within the turn.
+    QTest::newRow("reasoning_content is sent back")
+            << Message::assistant(u"ok"_s, {}, u"think"_s, ReasoningField::ReasoningContent)
+            << QByteArray(R"({"role":"assistant","content":"ok","reasoning_content":"think"})");
+    // Groq: "property 'reasoning_content' is unsupported"; nobody requires `reasoning` back.
+    QTest::newRow("reasoning under Groq's name is not sent back")
+            << Message::assistant(u"ok"_s, {}, u"think"_s, ReasoningField::Reasoning)
+            << QByteArray(R"({"role":"assistant","content":"ok"})");
+    // Gemini 3 thought signatures (https://ai.google.dev/gemini-api/docs/thought-signatures).
+    QTest::newRow("a call's extra members are sent back verbatim")
+            << Message::assistant(
+                       std::nullopt,
+                       {{u"call_1"_s,
+                         u"shell"_s,
+                         u"{}"_s,
+                         parseObject(
+                                 R"({"extra_content":{"google":{"thought_signature":"c2ln"}}})")}})
+            << QByteArray(R"({"role":"assistant","content":null,"tool_calls":[{"id":"call_1",)"
+                          R"("type":"function","function":{"name":"shell","arguments":"{}"},)"
+                          R"("extra_content":{"google":{"thought_signature":"c2ln"}}}]})");
     QTest::newRow("tool") << Message::tool(u"call_abc123"_s, u"42"_s)
                           << QByteArray(
                                      R"({"role":"tool","content":"42","tool_call_id":"call_abc123"})");
@@ -220,6 +251,19 @@ void tst_Message::roundTrip_data()
             << Message::assistant(u"ok"_s, {{u"call_1"_s, u"shell"_s, u"{}"_s}});
     QTest::newRow("assistant empty text") << Message::assistant(u""_s);
     QTest::newRow("tool") << Message::tool(u"call_1"_s, u"shell_failed: exit code 1"_s);
+    QTest::newRow("DeepSeek's reasoning_content")
+            << Message::assistant(u"ok"_s,
+                                  {{u"call_1"_s, u"shell"_s, u"{}"_s}},
+                                  u"think"_s,
+                                  ReasoningField::ReasoningContent);
+    QTest::newRow("Groq's reasoning: kept in the file, still not sent")
+            << Message::assistant(u"ok"_s, {}, u"think"_s, ReasoningField::Reasoning);
+    QTest::newRow("Gemini's extra_content") << Message::assistant(
+            std::nullopt,
+            {{u"call_1"_s,
+              u"shell"_s,
+              u"{}"_s,
+              parseObject(R"({"extra_content":{"google":{"thought_signature":"c2ln"}}})")}});
 }
 
 void tst_Message::roundTrip()
@@ -227,11 +271,27 @@ void tst_Message::roundTrip()
     QFETCH(Message, message);
 
     // Through bytes, as a saved conversation would go.
-    const QJsonObject reparsed = parseObject(compact(message.toJson()));
+    const QJsonObject reparsed = parseObject(compact(message.toStoredJson()));
     const Result<Message> back = Message::fromJson(reparsed);
     QVERIFY(back.hasValue());
     QVERIFY(*back == message);
+    QCOMPARE(back->reasoningContent(), message.reasoningContent());
+    QCOMPARE(back->sendsReasoningBack(), message.sendsReasoningBack());
     QCOMPARE(compact(back->toJson()), compact(message.toJson()));
+    QCOMPARE(compact(back->toStoredJson()), compact(message.toStoredJson()));
+}
+
+// Files written before the reasoning field was kept hold reasoning as `reasoning_content` only.
+void tst_Message::storedReasoning()
+{
+    const Message groq = Message::assistant(u"ok"_s, {}, u"think"_s, ReasoningField::Reasoning);
+    QCOMPARE(compact(groq.toStoredJson()),
+             compact(parseObject(R"({"role":"assistant","content":"ok","reasoning":"think"})")));
+    const Result<Message> old = Message::fromJson(
+            parseObject(R"({"role":"assistant","content":"ok","reasoning_content":"think"})"));
+    QVERIFY(old);
+    QVERIFY(old->sendsReasoningBack());
+    QCOMPARE(compact(old->toStoredJson()), compact(old->toJson()));
 }
 
 void tst_Message::textAndContentFlags_data()

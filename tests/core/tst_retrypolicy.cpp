@@ -60,9 +60,11 @@ void tst_RetryPolicy::retryableStatus_data()
 {
     QTest::addColumn<int>("status");
     QTest::addColumn<bool>("retryable");
-    for (const int status : {408, 409, 429, 500, 502, 503, 504})
+    // 529: Anthropic's "Overloaded" (https://docs.anthropic.com/en/api/errors), retried like 503.
+    for (const int status : {408, 409, 429, 500, 502, 503, 504, 529})
         QTest::addRow("%d", status) << status << true;
-    for (const int status : {200, 201, 301, 304, 400, 401, 402, 403, 404, 405, 413, 422, 501, 505})
+    for (const int status :
+         {200, 201, 301, 304, 400, 401, 402, 403, 404, 405, 413, 422, 501, 505, 520, 530})
         QTest::addRow("%d", status) << status << false;
 }
 

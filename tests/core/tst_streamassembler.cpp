@@ -39,6 +39,8 @@ private slots:
     void errorSticks();
     void textDeltasAsTheyArrive();
     void reasoningContent();
+    void toolCallsWithoutIdsGetOne();
+    void finishReasonSynonyms();
     void hasOutputOnlyOnceTheModelAnswers();
 
     void scannerReadsRecordingsAsJsonDocument_data();
@@ -509,6 +511,61 @@ void tst_StreamAssembler::assembles_data()
                         chunk(text(u"Answer"_s)),
                         chunk({}, u"stop"_s)}
             << Message::assistant(u"Answer"_s, {}, u"Think."_s) << u"stop"_s;
+    // Groq, OpenRouter and newer vLLM name it `reasoning`; Groq rejects `reasoning_content` back.
+    QTest::newRow("reasoning under Groq's name is kept, not sent back")
+            << Payloads{chunk({{u"reasoning"_s, u"Think."_s}, {u"content"_s, QJsonValue()}}),
+                        chunk(fragment(0, u"call_1"_s, u"shell"_s, echoArguments)),
+                        chunk({}, u"tool_calls"_s)}
+            << Message::assistant(std::nullopt, {shell}, u"Think."_s, ReasoningField::Reasoning)
+            << u"tool_calls"_s;
+    // A gateway that sends every call at index 0, each with its own id.
+    const ToolCall list{u"call_2"_s, u"list"_s, u"{}"_s};
+    QTest::newRow("same index, another id: a second call")
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, u"{\"command\":"_s)),
+                        chunk(args(0, u"\"echo 42\"}"_s)),
+                        chunk(fragment(0, u"call_2"_s, u"list"_s, u"{"_s)),
+                        chunk(args(0, u"}"_s)),
+                        chunk({}, u"tool_calls"_s)}
+            << Message::assistant(std::nullopt, {shell, list}) << u"tool_calls"_s;
+    QTest::newRow("same index, another id, with index 1 open: placed after it")
+            << Payloads{chunk(fragment(0, u"call_1"_s, u"shell"_s, echoArguments)),
+                        chunk(fragment(1, u"call_3"_s, u"list"_s, u"{}"_s)),
+                        chunk(fragment(0, u"call_2"_s, u"list"_s, u"{"_s)),
+                        chunk(args(0, u"}"_s)),
+                        chunk({}, u"tool_calls"_s)}
+            << Message::assistant(std::nullopt, {shell, {u"call_3"_s, u"list"_s, u"{}"_s}, list})
+            << u"tool_calls"_s;
+    // Gemini 3: the thought signature rides on the call object and must go back verbatim.
+    const QJsonObject signature{
+            {u"google"_s, QJsonObject{{u"thought_signature"_s, u"CtQBAdHtim9+sig=="_s}}}};
+    QJsonObject signedFragment = fragment(0, u"call_1"_s, u"shell"_s, echoArguments);
+    {
+        QJsonArray calls = signedFragment[u"tool_calls"_s].toArray();
+        QJsonObject call = calls.first().toObject();
+        call.insert(u"extra_content"_s, signature);
+        calls.replace(0, call);
+        signedFragment.insert(u"tool_calls"_s, calls);
+    }
+    ToolCall signedShell = shell;
+    signedShell.extra = {{u"extra_content"_s, signature}};
+    QTest::newRow("Gemini's extra_content is kept on the call")
+            << Payloads{roleChunk, chunk(signedFragment), chunk({}, u"tool_calls"_s)}
+            << Message::assistant(std::nullopt, {signedShell}) << u"tool_calls"_s;
+    // Mistral magistral, when it streams content as parts.
+    QTest::newRow("Mistral thinking parts: reasoning, not content")
+            << Payloads{chunk({{u"content"_s,
+                                QJsonArray{
+                                        QJsonObject{{u"type"_s, u"thinking"_s},
+                                                    {u"thinking"_s,
+                                                     QJsonArray{QJsonObject{{u"type"_s, u"text"_s},
+                                                                            {u"text"_s,
+                                                                             u"Think."_s}}}}}}}}),
+                        chunk({{u"content"_s,
+                                QJsonArray{QJsonObject{{u"type"_s, u"text"_s},
+                                                       {u"text"_s, u"Answer"_s}}}}}),
+                        chunk({}, u"stop"_s)}
+            << Message::assistant(u"Answer"_s, {}, u"Think."_s, ReasoningField::Reasoning)
+            << u"stop"_s;
 }
 
 void tst_StreamAssembler::assembles()
@@ -562,10 +619,6 @@ void tst_StreamAssembler::fails_data()
     QTest::newRow("no choices at all")
             << Payloads{R"({"id":"x","choices":[],"usage":{"total_tokens":1}})", done}
             << int(Error::Protocol) << u"The provider's stream has no choices."_s;
-    // The same rule as a non-streamed response: a call without an id cannot be answered.
-    QTest::newRow("tool call without an id")
-            << Payloads{chunk(fragment(0, {}, u"shell"_s, echoArguments)), done}
-            << int(Error::Protocol) << u"Malformed message: a tool call has no id"_s;
     QTest::newRow("tool call without a name")
             << Payloads{chunk(fragment(0, u"call_1"_s, {}, echoArguments)), done}
             << int(Error::Protocol) << u"has no function name"_s;
@@ -692,6 +745,48 @@ void tst_StreamAssembler::reasoningContent()
     QVERIFY(completion);
     QCOMPARE(completion->message.content(), u"42"_s); // the reasoning is not the answer
     QCOMPARE(completion->message.reasoningContent(), u"The user wants 42. (OpenRouter's name)"_s);
+    // Some of it came as `reasoning_content`: the provider knows the field, it goes back.
+    QVERIFY(completion->message.sendsReasoningBack());
+}
+
+// Gemini (some paths), vLLM and llama.cpp may send a call with an empty or no id.
+void tst_StreamAssembler::toolCallsWithoutIdsGetOne()
+{
+    const Payloads payloads{
+            roleChunk,
+            chunk(fragment(0, {}, u"shell"_s, echoArguments)),
+            R"({"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"",)"
+            R"("type":"function","function":{"name":"shell","arguments":"{}"}}]}}]})",
+            chunk(fragment(2, u"call_kept"_s, u"shell"_s, echoArguments)),
+            chunk({}, u"tool_calls"_s),
+            done,
+    };
+    const Result<Completion> completion = assemblePayloads(payloads);
+    QVERIFY2(completion, qPrintable(completion ? QString() : completion.error().message));
+    const QList<ToolCall> calls = completion->message.toolCalls();
+    QCOMPARE(calls.size(), 3);
+    QVERIFY2(calls[0].id.startsWith(u"call_"), qPrintable(calls[0].id));
+    QVERIFY2(calls[1].id.startsWith(u"call_"), qPrintable(calls[1].id));
+    QVERIFY(calls[0].id.size() > 10);
+    QVERIFY(calls[0].id != calls[1].id);
+    QCOMPARE(calls[2].id, u"call_kept"_s); // an id the provider sent is never replaced
+    QCOMPARE(calls[0].arguments, echoArguments);
+    // The same answer gets the same ids (the scanner and QJsonDocument agree on them).
+    QCOMPARE(assemblePayloads(payloads)->message.toolCalls(), calls);
+    QCOMPARE(compareChunkReadings(payloads), QString());
+}
+
+void tst_StreamAssembler::finishReasonSynonyms()
+{
+    const Result<Completion> completion = assemblePayloads(
+            {chunk(text(u"Hi"_s)), chunk({}, u"eos"_s), done});
+    QVERIFY(completion);
+    QCOMPARE(completion->finishReason, u"stop"_s);
+    QCOMPARE(completion->providerFinishReason, u"eos"_s); // as it came, for the inspector
+    const Result<Completion> unknown = assemblePayloads(
+            {chunk(text(u"Hi"_s)), chunk({}, u"banana"_s), done});
+    QVERIFY(unknown);
+    QCOMPARE(unknown->finishReason, u"banana"_s);
 }
 
 void tst_StreamAssembler::hasOutputOnlyOnceTheModelAnswers()
@@ -823,10 +918,43 @@ void tst_StreamAssembler::scannerReadsChunksAsJsonDocument_data()
                         R"({"id":"c2","model":"m2","choices":[{"delta":null}]})"}
             << true;
 
+    QTest::newRow("tool call with a null unknown member")
+            << Payloads{calls(R"([{"index":0,"id":"call_a","extra_content":null,"function":)"
+                              R"({"name":"a","arguments":"{}"}}])")}
+            << true;
+    QTest::newRow("same index, two ids")
+            << Payloads{calls(R"([{"index":0,"id":"call_a","function":{"name":"a","arguments":)"
+                              R"("{"}}])"),
+                        calls(R"([{"index":0,"id":"call_b","function":{"name":"b"}}])"),
+                        calls(R"([{"index":0,"function":{"arguments":"{}"}}])"),
+                        calls(R"([{"index":0,"id":"call_b","function":{"arguments":""}}])")}
+            << true;
+    QTest::newRow("tool calls without ids")
+            << Payloads{calls(R"([{"index":0,"id":"","function":{"name":"a","arguments":"{}"}},)"
+                              R"({"index":1,"function":{"name":"b","arguments":"{}"}}])")}
+            << true;
+
     // What it leaves to QJsonDocument, which must still give the same outcome.
     QTest::newRow("arguments sent as an object")
             << Payloads{calls(R"([{"index":0,"id":"call_a","function":{"name":"a","arguments":)"
                               R"({"x":[1,"y"]}}}])")}
+            << false;
+    QTest::newRow("Gemini's extra_content on a tool call")
+            << Payloads{calls(R"([{"index":0,"id":"call_a","type":"function","function":{"name":)"
+                              R"("a","arguments":"{}"},"extra_content":{"google":)"
+                              R"({"thought_signature":"c2ln"}}}])"),
+                        calls(R"([{"index":0,"function":{"arguments":""},"extra_content":{"x":1}}])")}
+            << false;
+    QTest::newRow("escaped tool-call key after the real one") << Payloads{calls(
+            R"([{"index":0,"id":"call_a","\u0069d":null,"function":{"name":"a"}}])")}
+                                                              << false;
+    QTest::newRow("unknown tool-call member sent twice") << Payloads{calls(
+            R"([{"index":0,"id":"call_a","x":null,"x":1,"function":{"name":"a"}}])")}
+                                                         << false;
+    QTest::newRow("content as Mistral's parts")
+            << Payloads{delta(R"({"content":[{"type":"thinking","thinking":[{"type":"text",)"
+                              R"("text":"hm"}]}]})"),
+                        delta(R"({"content":[{"type":"text","text":"x"}]})")}
             << false;
     QTest::newRow("duplicate key") << Payloads{delta(R"({"content":"a","content":"b"})")} << false;
     QTest::newRow("escaped key") << Payloads{delta(R"({"cont\u0065nt":"x"})")} << false;

@@ -770,12 +770,13 @@ void tst_Streaming::providerDifferences_data()
         return completionWithChoices({messageChoice(message, finishReason)}, plainUsage);
     };
 
-    // content "" vs null vs absent
+    // content "" vs null vs absent; "" beside tool calls goes back as null (Kimi and GLM reject
+    // "", MoonshotAI/kimi-cli#2621, songquanpeng/one-api#1153)
     success("content \"\" (plain)",
             plainMessage({{u"role"_s, u"assistant"_s},
                           {u"content"_s, u""_s},
                           {u"tool_calls"_s, QJsonArray{echoCall}}}),
-            assistantJson(u""_s, {echo}),
+            assistantJson(QJsonValue::Null, {echo}),
             true);
     success("content \"\" (streamed)",
             streamOf({chunk({{u"role"_s, u"assistant"_s}, {u"content"_s, u""_s}}),
@@ -783,7 +784,7 @@ void tst_Streaming::providerDifferences_data()
                       chunk({}, u"tool_calls"_s),
                       usageChunk(),
                       FakeResponse::sseDone()}),
-            assistantJson(u""_s, {echo}),
+            assistantJson(QJsonValue::Null, {echo}),
             true);
     success("content null (plain)",
             plainMessage({{u"role"_s, u"assistant"_s},

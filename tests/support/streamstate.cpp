@@ -1,5 +1,7 @@
 #include "streamstate.h"
 
+#include <QJsonDocument>
+
 using namespace Qt::StringLiterals;
 
 namespace AgentLoop {
@@ -11,11 +13,17 @@ QString flag(bool value)
     return value ? u"yes"_s : u"no"_s;
 }
 
+QString fieldName(ReasoningField field)
+{
+    return field == ReasoningField::ReasoningContent ? u"reasoning_content"_s : u"reasoning"_s;
+}
+
 void appendToolCalls(QStringList &state, const QList<ToolCall> &calls)
 {
     for (const ToolCall &call : calls)
         state << u"call id="_s + call.id << u"call name="_s + call.name
-              << u"call arguments="_s + call.arguments;
+              << u"call arguments="_s + call.arguments
+              << u"call extra="_s + QString::fromUtf8(QJsonDocument(call.extra).toJson());
 }
 
 QString firstDifference(const QStringList &scanned, const QStringList &parsed, const QString &where)
@@ -40,6 +48,7 @@ QStringList observableState(StreamAssembler &assembler)
                       u"content="_s + assembler.content(),
                       u"refusal="_s + assembler.refusal(),
                       u"reasoning="_s + assembler.reasoningContent(),
+                      u"reasoning field="_s + fieldName(assembler.reasoningField()),
                       u"finish reason="_s + assembler.finishReason(),
                       u"done="_s + flag(assembler.isDone()),
                       u"error="_s + flag(assembler.hasError()),
@@ -56,7 +65,9 @@ QStringList observableState(const Result<Completion> &completion)
     QStringList state{u"has content="_s + flag(message.hasContent()),
                       u"content="_s + message.content(),
                       u"reasoning="_s + message.reasoningContent(),
+                      u"reasoning sent back="_s + flag(message.sendsReasoningBack()),
                       u"finish reason="_s + completion->finishReason,
+                      u"provider finish reason="_s + completion->providerFinishReason,
                       u"id="_s + completion->id,
                       u"model="_s + completion->model,
                       u"usage="_s + flag(completion->usage.has_value())};

@@ -150,6 +150,16 @@ void AgentController::onCompleted(const Completion &completion)
                               tr("Rephrase the task; the provider will not produce this output.")});
         return;
     }
+    // OpenRouter ends a stream this way when the model's provider failed mid-answer: whatever
+    // came is a fragment, never the answer.
+    if (reason == u"error") {
+        fail(Error{Error::Protocol,
+                   tr("The provider reported an error in the middle of its answer "
+                      "(finish_reason=%1); the partial answer was not kept.")
+                           .arg(completion.providerFinishReason),
+                   tr("Try again; if it keeps happening, try another model or provider.")});
+        return;
+    }
     // No finish_reason at all is accepted: the decision below rests on the message itself.
     if (!reason.isEmpty() && reason != u"stop" && reason != u"tool_calls") {
         fail(Error{Error::Agent,

@@ -185,6 +185,8 @@ bool ChunkScanner::readDelta(ChoiceDelta &choice)
         return skipUnknown(key);
     });
     choice.reasoning = reasoningContent.value_or(reasoning);
+    choice.reasoningField = reasoningContent ? ReasoningField::ReasoningContent
+                                             : ReasoningField::Reasoning;
     return read;
 }
 
@@ -204,7 +206,11 @@ bool ChunkScanner::readToolCall(ChoiceDelta &choice)
             return firstTime(seen, 2) && readFunction(call);
         if (isKey(key.name, "id"))
             return firstTime(seen, 4) && readStringOrNull(call.id);
-        return skipUnknown(key);
+        if (isKey(key.name, "type"))
+            return skipUnknown(key);
+        // Any other member is sent back verbatim: QJsonDocument keeps it (unless it is null). An
+        // escaped key may spell a known one, as in skipUnknown().
+        return !key.escaped && readNull();
     });
 }
 

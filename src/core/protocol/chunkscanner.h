@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QJsonObject>
 #include <QStringView>
 #include <QVarLengthArray>
 
@@ -23,13 +24,19 @@ struct ToolCallDelta
     QStringView name;
     std::optional<QStringView> arguments; // set when `arguments` is a string, or an object...
     bool argumentsAreWhole = false;       // ...sent whole, as JSON text: it replaces, not appends
+    // The call's other members (Gemini's extra_content), as toolCallExtra() reads them. Only
+    // QJsonDocument fills it: the scanner leaves a fragment with such a member to it.
+    QJsonObject extra;
 };
 
 struct ChoiceDelta
 {
     std::optional<QStringView> content; // set when `content` is a string, even ""
     QStringView refusal;
-    QStringView reasoning; // `reasoning_content` when it is a string, else `reasoning`
+    // `reasoning_content` when it is a string, else `reasoning` (or Mistral's thinking parts,
+    // which only QJsonDocument reads); reasoningField says which.
+    QStringView reasoning;
+    ReasoningField reasoningField = ReasoningField::Reasoning;
     QVarLengthArray<ToolCallDelta, 2> toolCalls;
     QStringView finishReason;
 };
@@ -46,9 +53,10 @@ struct ChunkDelta
 // fragments, finish_reason, usage) straight from the payload bytes: no DOM, and no allocation once
 // its buffer has grown to the largest chunk. It only answers when it is sure QJsonDocument would
 // read the chunk the same way: for invalid JSON, an `error`, a key sent twice (QJsonDocument keeps
-// the last), an escaped key, arguments sent as an object, a number other than a plain integer
-// where a number is read, an unknown escape or nesting deeper than 64, scan() returns false and the
-// caller reads that chunk with QJsonDocument instead.
+// the last), an escaped key, arguments sent as an object, content sent as parts, a tool call with
+// a member besides index, id, type and function (it is kept, see ToolCallDelta::extra), a number
+// other than a plain integer where a number is read, an unknown escape or nesting deeper than 64,
+// scan() returns false and the caller reads that chunk with QJsonDocument instead.
 class ChunkScanner final
 {
 public:

@@ -1,9 +1,11 @@
 #include "protocol/completion.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 
@@ -81,6 +83,71 @@ Error tooManyToolCallsError()
                                     "so none of them was run.")
                          .arg(maxToolCallsPerMessage),
                  CompletionText::tr("Ask for the work in smaller steps, or try another model.")};
+}
+
+QString finishReasonFromProvider(const QString &providerValue)
+{
+    if (providerValue == u"eos" || providerValue == u"end_turn" || providerValue == u"stop_sequence")
+        return u"stop"_s;
+    if (providerValue == u"function_call")
+        return u"tool_calls"_s;
+    if (providerValue == u"max_tokens")
+        return u"length"_s;
+    if (providerValue == u"sensitive")
+        return u"content_filter"_s;
+    return providerValue;
+}
+
+void assignMissingToolCallIds(QJsonArray &toolCalls, const QString &responseId)
+{
+    QSet<QString> taken;
+    for (const QJsonValue &call : std::as_const(toolCalls))
+        taken.insert(call.toObject().value(u"id"_s).toString());
+    for (qsizetype i = 0; i < toolCalls.size(); ++i) {
+        QJsonObject call = toolCalls.at(i).toObject();
+        if (!call.value(u"id"_s).toString().isEmpty() || !toolCalls.at(i).isObject())
+            continue;
+        const QJsonObject function = call.value(u"function"_s).toObject();
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        hash.addData(responseId.toUtf8());
+        hash.addData(QByteArray::number(i));
+        hash.addData(QJsonDocument(function).toJson(QJsonDocument::Compact));
+        const QByteArray digest = hash.result().toHex();
+        QString id = u"call_"_s + QString::fromLatin1(digest.left(24));
+        for (int attempt = 0; taken.contains(id); ++attempt)
+            id = u"call_%1_%2"_s.arg(QString::fromLatin1(digest.left(24))).arg(attempt);
+        taken.insert(id);
+        call.insert(u"id"_s, id);
+        toolCalls.replace(i, call);
+    }
+}
+
+std::optional<ContentParts> contentParts(const QJsonValue &value)
+{
+    if (!value.isArray())
+        return std::nullopt;
+    const auto textOf = [](const QJsonValue &parts) {
+        if (parts.isString())
+            return parts.toString();
+        QString text;
+        for (const QJsonValue &part : parts.toArray()) {
+            if (part.toObject().value(u"type"_s).toString() == u"text")
+                text += part.toObject().value(u"text"_s).toString();
+        }
+        return text;
+    };
+    ContentParts parts;
+    for (const QJsonValue &part : value.toArray()) {
+        const QJsonObject object = part.toObject();
+        const QString type = object.value(u"type"_s).toString();
+        if (type == u"text")
+            parts.text += object.value(u"text"_s).toString();
+        else if (type == u"thinking")
+            parts.thinking += textOf(object.value(u"thinking"_s));
+        else
+            return std::nullopt;
+    }
+    return parts;
 }
 
 std::optional<Usage> usageFromJson(const QJsonValue &usage)
@@ -167,8 +234,20 @@ Result<Completion> parseCompletion(const QByteArray &body)
     }
     messageObject.insert(u"role"_s, u"assistant"_s);
     // Counted before the calls are read: a message over the bound is refused whole.
-    if (messageObject.value(u"tool_calls"_s).toArray().size() > maxToolCallsPerMessage)
+    QJsonArray toolCalls = messageObject.value(u"tool_calls"_s).toArray();
+    if (toolCalls.size() > maxToolCallsPerMessage)
         return tooManyToolCallsError();
+    if (!toolCalls.isEmpty()) {
+        assignMissingToolCallIds(toolCalls, root.value(u"id"_s).toString());
+        messageObject.insert(u"tool_calls"_s, toolCalls);
+    }
+    if (const std::optional<ContentParts> parts = contentParts(messageObject.value(u"content"_s))) {
+        messageObject.insert(u"content"_s, parts->text);
+        if (!parts->thinking.isEmpty()
+            && messageObject.value(u"reasoning_content"_s).toString().isEmpty())
+            messageObject.insert(u"reasoning"_s,
+                                 messageObject.value(u"reasoning"_s).toString() + parts->thinking);
+    }
     // A refusal is the model's answer in a field of its own; show it as the text.
     const QJsonValue refusal = messageObject.value(u"refusal"_s);
     if (refusal.isString() && !refusal.toString().isEmpty()
@@ -181,7 +260,8 @@ Result<Completion> parseCompletion(const QByteArray &body)
 
     Completion completion;
     completion.message = *message;
-    completion.finishReason = choice.value(u"finish_reason"_s).toString();
+    completion.providerFinishReason = choice.value(u"finish_reason"_s).toString();
+    completion.finishReason = finishReasonFromProvider(completion.providerFinishReason);
     completion.id = root.value(u"id"_s).toString();
     completion.model = root.value(u"model"_s).toString();
     completion.usage = usageFromJson(root.value(u"usage"_s));

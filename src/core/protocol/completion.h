@@ -32,11 +32,38 @@ std::optional<Usage> usageFromJson(const QJsonValue &usage);
 struct Completion
 {
     Message message = Message::assistant(std::nullopt);
-    QString finishReason; // empty when the provider sent none
+    // One of stop, tool_calls, length, content_filter or error (see finishReasonFromProvider),
+    // the provider's own value when it is none of these, or empty when the provider sent none.
+    QString finishReason;
+    QString providerFinishReason; // exactly as it came on the wire
     std::optional<Usage> usage;
     QString id;
     QString model;
 };
+
+// The provider's finish_reason in the protocol's terms. The synonyms providers document are
+// mapped: eos (Together), end_turn (LiteLLM, Anthropic-style gateways) and stop_sequence are stop;
+// function_call (OpenAI's deprecated value) is tool_calls; max_tokens is length; GLM's sensitive
+// is content_filter; OpenRouter's error (the provider failed mid-answer) is error. Anything else
+// is returned as it is, for the loop to refuse by name.
+QString finishReasonFromProvider(const QString &providerValue);
+
+// Gives every call in an assistant message's `tool_calls` that has no id (absent, null or "",
+// as Gemini, vLLM and llama.cpp may send) one of its own, unique within the message: call_ and
+// hex digits derived from the response id, the call's position, name and arguments, so that the
+// same answer always gets the same ids.
+void assignMissingToolCallIds(QJsonArray &toolCalls, const QString &responseId);
+
+// Mistral's reasoning models send `content` as parts: [{"type":"thinking","thinking":[{"type":
+// "text","text":...}]},{"type":"text","text":...}]. The text parts, joined, are the content; the
+// thinking parts, joined, the reasoning (shown, not sent back). Nothing when value is not an
+// array of such parts.
+struct ContentParts
+{
+    QString text;
+    QString thinking;
+};
+std::optional<ContentParts> contentParts(const QJsonValue &value);
 
 // Parses a non-streamed response body. Lenient in what it accepts (content "" / null / absent,
 // a missing tool-call type, arguments sent as an object, several choices: index 0 is used), and

@@ -15,15 +15,30 @@ struct Message::Data
     QList<ToolCall> toolCalls;
     QString toolCallId;
     QString reasoning;
+    ReasoningField reasoningField = ReasoningField::ReasoningContent;
 };
 
 QJsonObject toJson(const ToolCall &call)
 {
-    return QJsonObject{
-            {u"id"_s, call.id},
-            {u"type"_s, u"function"_s},
-            {u"function"_s, QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}}},
-    };
+    QJsonObject object = call.extra;
+    object.insert(u"id"_s, call.id);
+    object.insert(u"type"_s, u"function"_s);
+    object.insert(u"function"_s,
+                  QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}});
+    return object;
+}
+
+QJsonObject toolCallExtra(const QJsonObject &call)
+{
+    QJsonObject extra;
+    for (auto it = call.begin(); it != call.end(); ++it) {
+        const QString key = it.key();
+        if (key == u"id" || key == u"type" || key == u"function" || key == u"index"
+            || it.value().isNull() || it.value().isUndefined())
+            continue;
+        extra.insert(key, it.value());
+    }
+    return extra;
 }
 
 QString roleName(Role role)
@@ -47,25 +62,26 @@ Message::Message(std::shared_ptr<const Data> data)
 
 Message Message::system(const QString &content)
 {
-    return Message(std::make_shared<const Data>(Data{Role::System, content, {}, {}, {}}));
+    return Message(std::make_shared<const Data>(Data{Role::System, content, {}, {}, {}, {}}));
 }
 
 Message Message::user(const QString &content)
 {
-    return Message(std::make_shared<const Data>(Data{Role::User, content, {}, {}, {}}));
+    return Message(std::make_shared<const Data>(Data{Role::User, content, {}, {}, {}, {}}));
 }
 
 Message Message::assistant(const std::optional<QString> &content,
                            const QList<ToolCall> &toolCalls,
-                           const QString &reasoning)
+                           const QString &reasoning,
+                           ReasoningField reasoningField)
 {
-    return Message(
-            std::make_shared<const Data>(Data{Role::Assistant, content, toolCalls, {}, reasoning}));
+    return Message(std::make_shared<const Data>(
+            Data{Role::Assistant, content, toolCalls, {}, reasoning, reasoningField}));
 }
 
 Message Message::tool(const QString &toolCallId, const QString &content)
 {
-    return Message(std::make_shared<const Data>(Data{Role::Tool, content, {}, toolCallId, {}}));
+    return Message(std::make_shared<const Data>(Data{Role::Tool, content, {}, toolCallId, {}, {}}));
 }
 
 Role Message::role() const
@@ -103,18 +119,37 @@ QString Message::reasoningContent() const
     return d->reasoning;
 }
 
+ReasoningField Message::reasoningField() const
+{
+    return d->reasoningField;
+}
+
+bool Message::sendsReasoningBack() const
+{
+    return d->role == Role::Assistant && !d->reasoning.isEmpty()
+           && d->reasoningField == ReasoningField::ReasoningContent;
+}
+
 bool operator==(const Message &a, const Message &b)
 {
     return a.d == b.d
            || (a.d->role == b.d->role && a.d->content == b.d->content
                && a.d->toolCalls == b.d->toolCalls && a.d->toolCallId == b.d->toolCallId
-               && a.d->reasoning == b.d->reasoning);
+               && a.d->reasoning == b.d->reasoning
+               && (a.d->reasoning.isEmpty() || a.d->reasoningField == b.d->reasoningField));
 }
 
 QJsonObject Message::toJson() const
 {
     QJsonObject object{{u"role"_s, roleName(d->role)}};
-    object.insert(u"content"_s, d->content ? QJsonValue(*d->content) : QJsonValue(QJsonValue::Null));
+    // A message with tool calls and no text says `content: null`: Kimi rejects "" beside
+    // tool_calls ("text content is empty", MoonshotAI/kimi-cli#2621) and so does Zhipu GLM
+    // (error 1214, songquanpeng/one-api#1153).
+    const bool nullContent = !d->content
+                             || (d->role == Role::Assistant && !d->toolCalls.isEmpty()
+                                 && d->content->isEmpty());
+    object.insert(u"content"_s,
+                  nullContent ? QJsonValue(QJsonValue::Null) : QJsonValue(*d->content));
     if (d->role == Role::Assistant && !d->toolCalls.isEmpty()) {
         QJsonArray calls;
         for (const ToolCall &call : d->toolCalls)
@@ -125,8 +160,16 @@ QJsonObject Message::toJson() const
         object.insert(u"tool_call_id"_s, d->toolCallId);
     // Reasoning models that call tools (DeepSeek) want their reasoning back within the same
     // task; providers that do not know the field never sent it, so they never see it.
-    if (d->role == Role::Assistant && !d->reasoning.isEmpty())
+    if (sendsReasoningBack())
         object.insert(u"reasoning_content"_s, d->reasoning);
+    return object;
+}
+
+QJsonObject Message::toStoredJson() const
+{
+    QJsonObject object = toJson();
+    if (d->role == Role::Assistant && !d->reasoning.isEmpty() && !sendsReasoningBack())
+        object.insert(u"reasoning"_s, d->reasoning);
     return object;
 }
 
@@ -167,7 +210,10 @@ Result<ToolCall> readToolCall(const QJsonValue &value)
 {
     const QJsonObject object = value.toObject();
     const QJsonObject function = object.value(u"function"_s).toObject();
-    ToolCall call{object.value(u"id"_s).toString(), function.value(u"name"_s).toString(), {}};
+    ToolCall call{object.value(u"id"_s).toString(),
+                  function.value(u"name"_s).toString(),
+                  {},
+                  toolCallExtra(object)};
     if (call.id.isEmpty())
         return malformed(MessageText::tr("a tool call has no id"));
     if (call.name.isEmpty())
@@ -221,10 +267,13 @@ Result<Message> Message::fromJson(const QJsonObject &object)
                 return call.error();
             calls.append(std::move(call).value());
         }
-        QJsonValue reasoning = object.value(u"reasoning_content"_s);
-        if (!reasoning.isString())
-            reasoning = object.value(u"reasoning"_s);
-        return assistant(*content, calls, reasoning.toString());
+        const QString reasoningContent = object.value(u"reasoning_content"_s).toString();
+        if (!reasoningContent.isEmpty())
+            return assistant(*content, calls, reasoningContent, ReasoningField::ReasoningContent);
+        return assistant(*content,
+                         calls,
+                         object.value(u"reasoning"_s).toString(),
+                         ReasoningField::Reasoning);
     }
     return malformed(MessageText::tr("unknown role \"%1\"").arg(role));
 }

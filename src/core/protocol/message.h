@@ -19,12 +19,26 @@ struct ToolCall
     QString id;
     QString name;
     QString arguments;
+    // Every other member the provider put on the call object (besides id, type, function and
+    // index), sent back verbatim: Gemini 3 rejects the next turn without its
+    // `extra_content.google.thought_signature`.
+    QJsonObject extra = {};
 
     friend bool operator==(const ToolCall &, const ToolCall &) = default;
 };
 
-// {"id","type":"function","function":{"name","arguments"}}, as in an assistant message.
+// {"id","type":"function","function":{"name","arguments"}} and the extra members, as in an
+// assistant message.
 QJsonObject toJson(const ToolCall &call);
+
+// The members of a tool call object that are not id, type, function or index (nulls left out).
+QJsonObject toolCallExtra(const QJsonObject &call);
+
+// Under which name the provider sent an assistant message's reasoning, which decides whether it
+// goes back: DeepSeek (thinking mode with tool calls) requires its `reasoning_content` back
+// within the task; Groq rejects that field and nobody requires `reasoning` (Groq, OpenRouter,
+// vLLM) or Mistral's thinking parts back, so those are kept for display only.
+enum class ReasoningField { ReasoningContent, Reasoning };
 
 enum class Role { System, User, Assistant, Tool };
 
@@ -39,10 +53,11 @@ public:
     static Message system(const QString &content);
     static Message user(const QString &content);
     // content is std::nullopt when the model said nothing (the wire format's `content: null`).
-    // reasoning is DeepSeek-style `reasoning_content`, kept so it can be sent back.
+    // reasoning is sent back only when it came as `reasoning_content` (see ReasoningField).
     static Message assistant(const std::optional<QString> &content,
                              const QList<ToolCall> &toolCalls = {},
-                             const QString &reasoning = {});
+                             const QString &reasoning = {},
+                             ReasoningField reasoningField = ReasoningField::ReasoningContent);
     static Message tool(const QString &toolCallId, const QString &content);
 
     Role role() const;
@@ -54,13 +69,21 @@ public:
     const QList<ToolCall> &toolCalls() const;
     bool hasToolCalls() const { return !toolCalls().isEmpty(); }
     QString toolCallId() const; // tool messages only
-    // The model's `reasoning_content` (assistant messages of reasoning models), or empty.
+    // The model's reasoning (assistant messages of reasoning models), or empty.
     QString reasoningContent() const;
+    ReasoningField reasoningField() const;
+    // True when the reasoning is part of the wire form (it came as `reasoning_content`).
+    bool sendsReasoningBack() const;
 
-    // The wire format: {"role":"assistant","content":null,"tool_calls":[...]} etc.
+    // The wire format: {"role":"assistant","content":null,"tool_calls":[...]} etc. It depends on
+    // the message alone (History keeps it from turn to turn).
     QJsonObject toJson() const;
     // toJson() as compact JSON text.
     QByteArray toJsonBytes() const;
+    // What a conversation file keeps: the wire format, and reasoning that is not sent back under
+    // `reasoning`, so that reopening the file shows it and still does not send it.
+    QJsonObject toStoredJson() const;
+    // Reads both forms. `reasoning_content` (a non-empty string) wins over `reasoning`.
     static Result<Message> fromJson(const QJsonObject &object);
 
     friend bool operator==(const Message &a, const Message &b);

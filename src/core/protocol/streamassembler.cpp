@@ -72,6 +72,7 @@ ToolCallDelta toolCallDeltaFromJson(const QJsonObject &fragment, std::deque<QStr
                                                         .toJson(QJsonDocument::Compact)));
         call.argumentsAreWhole = true;
     }
+    call.extra = toolCallExtra(fragment);
     return call;
 }
 
@@ -89,13 +90,25 @@ ChunkDelta chunkDeltaFromJson(const QJsonObject &root, std::deque<QString> &text
             continue;
         ChoiceDelta &choice = chunk.choices.emplace_back();
         const QJsonObject delta = choiceObject.value(u"delta"_s).toObject();
-        if (const QJsonValue content = delta.value(u"content"_s); content.isString())
+        const QJsonValue content = delta.value(u"content"_s);
+        if (content.isString())
             choice.content = keep(texts, content.toString());
         choice.refusal = keep(texts, delta.value(u"refusal"_s).toString());
         QJsonValue reasoning = delta.value(u"reasoning_content"_s);
-        if (!reasoning.isString())
+        choice.reasoningField = ReasoningField::ReasoningContent;
+        if (!reasoning.isString()) {
             reasoning = delta.value(u"reasoning"_s);
+            choice.reasoningField = ReasoningField::Reasoning;
+        }
         choice.reasoning = keep(texts, reasoning.toString());
+        // Mistral's magistral models may stream content as parts, thinking among them.
+        if (const std::optional<ContentParts> parts = contentParts(content)) {
+            choice.content = keep(texts, parts->text);
+            if (choice.reasoning.isEmpty() && !parts->thinking.isEmpty()) {
+                choice.reasoning = keep(texts, parts->thinking);
+                choice.reasoningField = ReasoningField::Reasoning;
+            }
+        }
         for (const QJsonValue &fragment : delta.value(u"tool_calls"_s).toArray())
             choice.toolCalls.append(toolCallDeltaFromJson(fragment.toObject(), texts));
         choice.finishReason = keep(texts, choiceObject.value(u"finish_reason"_s).toString());
@@ -205,6 +218,9 @@ Result<void> StreamAssembler::addChoice(const ChoiceDelta &choice)
         m_hasOutput = true;
     }
     if (!choice.reasoning.isEmpty()) {
+        // Sent back when any of it came as `reasoning_content`: the provider knows that field.
+        if (choice.reasoningField == ReasoningField::ReasoningContent)
+            m_reasoningField = ReasoningField::ReasoningContent;
         m_reasoning += choice.reasoning;
         m_reasoningDelta += choice.reasoning;
         m_hasOutput = true;
@@ -220,34 +236,50 @@ Result<void> StreamAssembler::addChoice(const ChoiceDelta &choice)
 
 Result<void> StreamAssembler::addToolCall(const ToolCallDelta &fragment)
 {
+    // The call the fragment belongs to, and the provider index it counts under.
     int index = 0;
+    CallKey key;
+    bool newCall = true;
     if (fragment.index) {
         index = int(std::clamp<qint64>(*fragment.index,
                                        std::numeric_limits<int>::min(),
                                        std::numeric_limits<int>::max()));
-    } else if (m_calls.isEmpty()) {
-        index = 0;
-    } else {
-        // No index (some gateways): a new id starts the next call, anything else continues.
-        const QString lastId = m_calls.value(m_lastCallIndex).id;
-        const bool startsNewCall = !fragment.id.isEmpty() && !lastId.isEmpty()
-                                   && fragment.id != lastId;
-        const int lastKey = m_calls.lastKey();
-        index = startsNewCall && lastKey < std::numeric_limits<int>::max() ? lastKey + 1
-                                                                           : m_lastCallIndex;
+        key = CallKey{index, 0};
+        if (const auto newest = m_newestCallAt.constFind(index); newest != m_newestCallAt.cend()) {
+            // Some gateways send every call at index 0, each with its own id: a new id where a
+            // call with an id is open starts another call, after the others. Qwen's continuations
+            // (no id, or the same id again) continue the call.
+            const QString &openId = m_calls.value(*newest).id;
+            newCall = !fragment.id.isEmpty() && !openId.isEmpty() && fragment.id != openId;
+            key = newCall ? CallKey{m_calls.lastKey().index, m_calls.lastKey().serial + 1}
+                          : *newest;
+        }
+    } else if (!m_calls.isEmpty()) {
+        // No index (some gateways): a new id starts the next call, anything else continues. (The
+        // last index is below maxToolCallsPerMessage, so one more cannot overflow.)
+        const QString &lastId = m_calls.value(m_lastCall).id;
+        newCall = !fragment.id.isEmpty() && !lastId.isEmpty() && fragment.id != lastId;
+        index = m_calls.lastKey().index + 1;
+        key = newCall ? CallKey{index, 0} : m_lastCall;
     }
     // Checked before the call is kept: an index of 2000000000 costs nothing.
-    if (index >= maxToolCallsPerMessage
-        || (m_calls.size() >= maxToolCallsPerMessage && !m_calls.contains(index))) {
+    if (key.index >= maxToolCallsPerMessage
+        || (newCall && m_calls.size() >= maxToolCallsPerMessage)) {
         m_refused = true;
         return fail(tooManyToolCallsError());
     }
-    m_lastCallIndex = index;
+    if (newCall)
+        m_newestCallAt.insert(index, key);
+    m_lastCall = key;
     m_hasOutput = true;
 
-    ToolCall &call = m_calls[index];
+    ToolCall &call = m_calls[key];
     keepFirst(call.id, fragment.id);
     keepFirst(call.name, fragment.name);
+    for (auto it = fragment.extra.begin(); it != fragment.extra.end(); ++it) {
+        if (!call.extra.contains(it.key()))
+            call.extra.insert(it.key(), it.value());
+    }
     if (!fragment.arguments)
         return {};
     if (fragment.argumentsAreWhole)
@@ -290,18 +322,23 @@ Result<Completion> StreamAssembler::result() const
         QJsonArray calls;
         for (const ToolCall &call : m_calls)
             calls.append(toJson(call));
+        assignMissingToolCallIds(calls, m_id);
         message.insert(u"tool_calls"_s, calls);
     }
-    // On the message, as a non-streamed answer carries it: providers that require it back get it.
-    if (!m_reasoning.isEmpty())
-        message.insert(u"reasoning_content"_s, m_reasoning);
+    // On the message, as a non-streamed answer carries it, under the name it came as.
+    if (!m_reasoning.isEmpty()) {
+        message.insert(m_reasoningField == ReasoningField::ReasoningContent ? u"reasoning_content"_s
+                                                                            : u"reasoning"_s,
+                       m_reasoning);
+    }
     Result<Message> parsed = Message::fromJson(message);
     if (!parsed)
         return parsed.error();
 
     Completion completion;
     completion.message = *parsed;
-    completion.finishReason = m_finishReason;
+    completion.providerFinishReason = m_finishReason;
+    completion.finishReason = finishReasonFromProvider(m_finishReason);
     completion.usage = m_usage;
     completion.id = m_id;
     completion.model = m_model;

@@ -1,11 +1,12 @@
 #pragma once
 
+#include "base/result.h"
 #include "protocol/chunkscanner.h"
 #include "protocol/completion.h"
-#include "base/result.h"
 #include "protocol/sseparser.h"
 
 #include <QByteArrayView>
+#include <QHash>
 #include <QMap>
 #include <QString>
 
@@ -32,7 +33,10 @@ namespace AgentLoop {
 // Only choice 0 is used (n > 1 gives several). Text, refusal and reasoning deltas are
 // concatenated; tool-call fragments are assembled by `index`, in index order, wherever the id,
 // name and argument pieces arrive (a fragment without an index continues the last call unless it
-// brings a new id); the first id and name sent for a call are kept, later repeats are ignored.
+// brings a new id; a new id at an index whose call has another id starts a call after the others,
+// which later fragments at that index continue); the first id and name sent for a call are kept,
+// later repeats are ignored, and the call's other members (Gemini's extra_content) are kept. Calls
+// that came without an id get one (assignMissingToolCallIds).
 // More than maxToolCallsPerMessage calls (an index at or past it, or one call too many) fail the
 // stream at once, before anything is kept for that call.
 // `[DONE]` ends the stream; payloads after it are ignored. An `error` object (or an `event: error`)
@@ -77,6 +81,8 @@ public:
     // DeepSeek's `reasoning_content` (or `reasoning`, as some gateways name it): kept apart from
     // the answer; some providers require it on the assistant message sent back.
     QString reasoningContent() const { return m_reasoning; }
+    // ReasoningContent when any of it came as `reasoning_content` (then it is sent back).
+    ReasoningField reasoningField() const { return m_reasoningField; }
     QList<ToolCall> toolCalls() const;
     QString finishReason() const { return m_finishReason; }
 
@@ -107,9 +113,19 @@ private:
     QString m_reasoning;
     QString m_textDelta;
     QString m_reasoningDelta;
-    bool m_contentSeen = false;  // a `content` string arrived, even "" (else content is null)
-    QMap<int, ToolCall> m_calls; // by index, arguments still growing
-    int m_lastCallIndex = -1;
+    bool m_contentSeen = false; // a `content` string arrived, even "" (else content is null)
+    // Calls in the order they are sent back: by the provider's index, then, for calls started at
+    // an index that already had one (another id at the same index), in the order they came.
+    struct CallKey
+    {
+        int index = 0;
+        int serial = 0;
+        friend auto operator<=>(const CallKey &, const CallKey &) = default;
+    };
+    QMap<CallKey, ToolCall> m_calls;    // arguments still growing
+    QHash<int, CallKey> m_newestCallAt; // the provider's index → the call it continues
+    CallKey m_lastCall;
+    ReasoningField m_reasoningField = ReasoningField::Reasoning;
     QString m_finishReason;
     std::optional<Usage> m_usage;
     QString m_id;

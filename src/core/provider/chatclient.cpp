@@ -164,7 +164,10 @@ Message redactedMessage(const Message &message, const QString &key)
     const std::optional<QString> content = message.hasContent()
                                                    ? std::optional(redacted(message.content(), key))
                                                    : std::nullopt;
-    return Message::assistant(content, calls, redacted(message.reasoningContent(), key));
+    return Message::assistant(content,
+                              calls,
+                              redacted(message.reasoningContent(), key),
+                              message.reasoningField());
 }
 
 } // namespace

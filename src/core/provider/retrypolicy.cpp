@@ -146,6 +146,7 @@ bool isRetryableStatus(int httpStatus)
     case 502:
     case 503:
     case 504:
+    case 529: // Anthropic's "Overloaded" (its OpenAI-compatible endpoint too): like a 503
         return true;
     default:
         return false;

@@ -396,7 +396,7 @@ Result<void> ConversationWriter::open(const QString &path)
 
 Result<void> ConversationWriter::append(const Message &message)
 {
-    return writeLine(jsonLine(message.toJson()));
+    return writeLine(jsonLine(message.toStoredJson()));
 }
 
 // One write() of a whole line, then flush(). What survives a crash or kill -9 of this process is
