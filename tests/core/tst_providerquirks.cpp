@@ -14,6 +14,7 @@
 #include "agent/agentsetup.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
+#include "protocol/providerpresets.h"
 #include "testjson.h"
 #include "testpaths.h"
 
@@ -45,6 +46,7 @@ struct Outcome
     QString reasoningShown;        // the reasoning deltas the user saw while streaming
     QList<Completion> completions; // what the controller received, turn by turn
     int retries = 0;
+    QList<ProviderAdjustment> adjustments; // fields left out after a refusal, in order
 };
 
 // One provider × quirk.
@@ -62,6 +64,9 @@ struct QuirkRow
     QStringList commands{u"echo 42"_s};
     QString answer = {};  // the run finishes with exactly this...
     QString failure = {}; // ...or, when set, fails with a message that contains this
+    // Requests the provider refuses on the way to an answer (a field it refuses by name, left
+    // out when the request is sent again).
+    int refusals = 0;
     // More about what the provider received or the user saw.
     std::function<void(const Outcome &)> check = {};
     QString skip = {}; // set when the row's data is not there (the shared vectors)
@@ -80,6 +85,10 @@ private slots:
     void initTestCase();
     void quirks_data();
     void quirks();
+    // Every preset, the seed's flow: its base URL's path, its way of sending the key, and the
+    // refusals of its provider.
+    void presets_data();
+    void presets();
 };
 
 namespace {
@@ -368,6 +377,66 @@ std::optional<FakeResponse> pairingRejects(const RecordedRequest &request)
     return std::nullopt;
 }
 
+// Mistral's request schema is closed: stream_options is "extra_forbidden" too, as recorded from
+// api.mistral.ai (the same FastAPI 422 as for a message field).
+std::optional<FakeResponse> mistralRejectsStreamOptions(const RecordedRequest &request)
+{
+    if (!request.json().contains(u"stream_options"_s))
+        return std::nullopt;
+    return badRequest(R"({"object":"error","message":{"detail":[{"type":"extra_forbidden",)"
+                      R"("loc":["body","stream_options"],"msg":"Extra inputs are not permitted",)"
+                      R"("input":{"include_usage":true}}]},"type":"invalid_request_message_error",)"
+                      R"("param":null,"code":null})",
+                      422);
+}
+
+// llama.cpp's server before streamed tool calls (ggml-org/llama.cpp#12379, server.cpp's
+// "Cannot use tools with stream").
+std::optional<FakeResponse> llamaCppRejectsStreamingWithTools(const RecordedRequest &request)
+{
+    if (!request.json().value(u"stream"_s).toBool()
+        || request.json()[u"tools"_s].toArray().isEmpty())
+        return std::nullopt;
+    return badRequest(R"({"error":{"code":500,"message":"Cannot use tools with stream",)"
+                      R"("type":"server_error"}})",
+                      500);
+}
+
+// Azure OpenAI: POST {endpoint}/openai/deployments/{deployment}/chat/completions?api-version=…
+// with the key in an api-key header (learn.microsoft.com/azure/ai-foundry/openai/reference);
+// anything else is a 401 or a 404 in Azure's words.
+Rejecter azureRejects(const QByteArray &deploymentPath)
+{
+    return [deploymentPath](const RecordedRequest &request) -> std::optional<FakeResponse> {
+        if (request.header("api-key") != apiKey.toUtf8())
+            return badRequest(R"({"error":{"code":"401","message":"Access denied due to invalid )"
+                              R"(subscription key or wrong API endpoint. Make sure to provide a )"
+                              R"(valid key for an active subscription and use a correct regional )"
+                              R"(API endpoint for your resource."}})",
+                              401);
+        if (request.path != deploymentPath + "/chat/completions?api-version=2024-10-21")
+            return badRequest(R"({"error":{"code":"404","message":"Resource not found"}})", 404);
+        return std::nullopt;
+    };
+}
+
+// How a hosted provider checks the key: a Bearer header (or Azure's api-key header).
+Rejecter keyRejects(AuthStyle auth)
+{
+    return [auth](const RecordedRequest &request) -> std::optional<FakeResponse> {
+        const bool accepted = auth == AuthStyle::None
+                              || (auth == AuthStyle::Bearer
+                                  && request.header("Authorization") == "Bearer " + apiKey.toUtf8())
+                              || (auth == AuthStyle::ApiKeyHeader
+                                  && request.header("api-key") == apiKey.toUtf8());
+        if (accepted)
+            return std::nullopt;
+        return badRequest(R"({"error":{"message":"Incorrect API key provided",)"
+                          R"("type":"invalid_request_error","code":"invalid_api_key"}})",
+                          401);
+    };
+}
+
 // --- checks shared by rows -----------------------------------------------------------------
 
 // What the follow-up request sent back as the assistant's tool-calling message.
@@ -415,6 +484,139 @@ void nothingKeptFromTheTurn(const Outcome &outcome)
     QCOMPARE(outcome.history.last().role(), Role::User);
 }
 
+// The chat requests, whatever the base URL's path (Azure's deployments, GLM's /api/paas/v4).
+QList<RecordedRequest> chatRequests(const FakeChatServer &server)
+{
+    QList<RecordedRequest> requests;
+    for (const RecordedRequest &request : server.allRequests()) {
+        const QByteArray path = request.path.split('?').first();
+        if (request.method == "POST" && path.endsWith("/chat/completions"))
+            requests.append(request);
+    }
+    return requests;
+}
+
+// Runs one row end to end and checks what every row promises; then the row's own checks.
+void runRow(const QuirkRow &row)
+{
+    QVERIFY2(!row.source.isEmpty(), "every row names its source");
+    QVERIFY2(row.answer.isEmpty() != row.failure.isEmpty(), "a row expects an answer or a failure");
+
+    FakeChatServer server;
+    QVERIFY(server.isListening());
+    qsizetype answered = 0;
+    QStringList rejections;
+    server.setHandler([&](const RecordedRequest &request) {
+        if (row.rejects) {
+            if (std::optional<FakeResponse> rejection = row.rejects(request)) {
+                rejections.append(QString::fromUtf8(rejection->body));
+                return *rejection;
+            }
+        }
+        if (answered >= row.answers.size())
+            return FakeResponse::httpError(500, u"the fake provider's script ran out"_s);
+        return row.answers.at(answered++);
+    });
+
+    ProviderSettings settings;
+    settings.baseUrl = server.baseUrl();
+    settings.apiKey = apiKey;
+    settings.model = model;
+    settings.requestTimeout = 10s;
+    settings.stream = row.stream;
+    settings.retry.maxRetries = 2;
+    settings.retry.baseDelay = 2ms;
+    settings.retry.maxDelay = 20ms;
+    if (row.settings)
+        row.settings(settings);
+
+    FakeCommandRunner runner;
+    for (qsizetype i = 0; i < row.commands.size(); ++i)
+        runner.enqueue(0, u"output %1\n"_s.arg(i + 1));
+    AgentController agent;
+    agent.setProvider(settings);
+    ShellToolOptions options;
+    options.workspace = u"/tmp/agentloop-workspace"_s;
+    installStandardTools(agent, std::make_shared<FakeCommandRunner>(runner), options);
+    QStringList approved;
+    QObject::connect(&agent,
+                     &AgentController::approvalRequested,
+                     &agent,
+                     [&](const ApprovalRequest &r) {
+                         approved.append(r.arguments);
+                         QTimer::singleShot(0, &agent, [&agent, id = r.id] {
+                             agent.resolveApproval(id, Decision::Allow); // the user says yes
+                         });
+                     });
+    QSignalSpy finished(&agent, &AgentController::finished);
+    QSignalSpy failed(&agent, &AgentController::failed);
+    QSignalSpy completions(&agent, &AgentController::completionReceived);
+    QSignalSpy retries(&agent, &AgentController::retryScheduled);
+    QSignalSpy adjustments(&agent, &AgentController::providerAdjusted);
+    QString reasoningShown;
+    QObject::connect(&agent,
+                     &AgentController::assistantReasoningDelta,
+                     &agent,
+                     [&](const QString &text) { reasoningShown += text; });
+
+    QVERIFY(agent.run(u"Run echo 42 and tell me the output"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), endTimeoutMs);
+
+    Outcome outcome;
+    outcome.requests = chatRequests(server);
+    outcome.history = agent.history();
+    outcome.answer = finished.isEmpty() ? QString() : finished.first().first().toString();
+    outcome.error = failed.isEmpty() ? Error() : failed.first().first().value<Error>();
+    outcome.reasoningShown = reasoningShown;
+    for (const QList<QVariant> &arguments : completions)
+        outcome.completions.append(arguments.at(1).value<Completion>());
+    outcome.retries = int(retries.size());
+    for (const QList<QVariant> &arguments : adjustments)
+        outcome.adjustments.append(arguments.first().value<ProviderAdjustment>());
+
+    if (!row.failure.isEmpty()) {
+        QVERIFY2(finished.isEmpty(), qPrintable(outcome.answer));
+        QVERIFY2(outcome.error.message.contains(row.failure), qPrintable(outcome.error.toString()));
+    } else {
+        QVERIFY2(failed.isEmpty(), qPrintable(outcome.error.toString()));
+        QCOMPARE(outcome.answer, row.answer);
+    }
+    // A run that succeeds met only the refusals it expects; one that fails may have met any (its
+    // message says so).
+    if (row.failure.isEmpty())
+        QVERIFY2(rejections.size() == row.refusals, qPrintable(rejections.join(u'\n')));
+    QCOMPARE(answered, row.answers.size()); // every scripted answer used, no more
+    QCOMPARE(outcome.requests.size(), answered + rejections.size());
+
+    // Each call was shown for approval, allowed, run once, and answered by its id.
+    QStringList expectedArguments;
+    for (const QString &command : row.commands)
+        expectedArguments.append(shellArguments(command));
+    QCOMPARE(approved, expectedArguments);
+    QStringList ran;
+    for (const CommandRequest &request : runner.requests())
+        ran.append(request.command);
+    QCOMPARE(ran, row.commands);
+    if (!row.commands.isEmpty()) {
+        const RecordedRequest &followUp = outcome.requests.last();
+        const QJsonArray calls = sentBackCallMessage(followUp)[u"tool_calls"_s].toArray();
+        const QList<QJsonObject> results = followUp.toolMessages();
+        QCOMPARE(calls.size(), row.commands.size());
+        QCOMPARE(results.size(), row.commands.size());
+        for (qsizetype i = 0; i < results.size(); ++i) {
+            QVERIFY(!calls[i][u"id"_s].toString().isEmpty());
+            QCOMPARE(results[i][u"tool_call_id"_s].toString(), calls[i][u"id"_s].toString());
+            QVERIFY2(results[i][u"content"_s].toString().contains(u"output %1"_s.arg(i + 1)),
+                     qPrintable(results[i][u"content"_s].toString()));
+        }
+    }
+    if (row.check) {
+        row.check(outcome);
+        if (QTest::currentTestFailed())
+            return;
+    }
+}
+
 } // namespace
 
 void tst_ProviderQuirks::initTestCase()
@@ -422,6 +624,7 @@ void tst_ProviderQuirks::initTestCase()
     qRegisterMetaType<Error>();
     qRegisterMetaType<Completion>();
     qRegisterMetaType<ApprovalRequest>();
+    qRegisterMetaType<ProviderAdjustment>();
 }
 
 void tst_ProviderQuirks::quirks_data()
@@ -796,6 +999,88 @@ void tst_ProviderQuirks::quirks_data()
              QCOMPARE(outcome.retries, 1);
          }});
 
+    // --- 9. fields a provider refuses by name: sent again without them -----------------------
+    add("Mistral, streamed: stream_options refused (422 extra_forbidden)",
+        {.source = u"https://docs.mistral.ai/api/ (closed request schema)"_s,
+         .answers = {streamedCall(QJsonValue::Null, callFragment(0, u"Tq0bPz9aX"_s)),
+                     streamedAnswer()},
+         .rejects = anyOf({mistralRejectsStreamOptions, mistralRejects}),
+         .settings = [](ProviderSettings &settings) { settings.providerId = u"mistral"_s; },
+         .answer = finalAnswer,
+         .refusals = 1,
+         .check =
+                 [](const Outcome &outcome) {
+                     QCOMPARE(outcome.adjustments.size(), 1);
+                     QCOMPARE(outcome.adjustments.first().change,
+                              ProviderAdjustment::StreamUsageOff);
+                     QVERIFY(outcome.adjustments.first().notice.startsWith(
+                             u"Mistral refused the stream_options field (HTTP 422)"_s));
+                     // Only the first request had it; the next turn leaves it out at once.
+                     for (const RecordedRequest &request : outcome.requests.mid(1)) {
+                         QVERIFY(!request.json().contains(u"stream_options"_s));
+                         QVERIFY(request.json().value(u"stream"_s).toBool());
+                     }
+                     QCOMPARE(outcome.retries, 0);
+                 }});
+    add("llama.cpp server: \"Cannot use tools with stream\" (500)",
+        {.source = u"ggml-org/llama.cpp#12379"_s,
+         .answers = {FakeResponse::toolCall(u"chatcmpl-tool-1"_s,
+                                            u"shell"_s,
+                                            shellArguments(u"echo 42"_s)),
+                     plainAnswer()},
+         .rejects = llamaCppRejectsStreamingWithTools,
+         .answer = finalAnswer,
+         .refusals = 1,
+         .check = [](const Outcome &outcome) {
+             QCOMPARE(outcome.adjustments.size(), 1);
+             QCOMPARE(outcome.adjustments.first().change, ProviderAdjustment::StreamingOff);
+             // Not three retries of a 500 that cannot work: once more, without streaming.
+             QCOMPARE(outcome.retries, 0);
+             QCOMPARE(outcome.requests.size(), 3);
+             for (const RecordedRequest &request : outcome.requests.mid(1))
+                 QVERIFY(!request.json().contains(u"stream"_s));
+         }});
+
+    // --- 10. Azure OpenAI: the api-key header and the api-version query ---------------------
+    const auto azureDeployment = [](ProviderSettings &settings) {
+        settings.baseUrl.setPath(u"/openai/deployments/gpt41"_s);
+        settings.baseUrl.setQuery(u"api-version=2024-10-21"_s);
+    };
+    add("Azure, from the base URL alone: api-key header, api-version kept",
+        {.source = u"https://learn.microsoft.com/azure/ai-foundry/openai/reference"_s,
+         .answers = {streamedCall(QJsonValue::Null, callFragment(0, u"call_az2"_s)),
+                     streamedAnswer()},
+         .rejects = azureRejects("/openai/deployments/gpt41"),
+         // What loadConfig() does for OPENAI_BASE_URL: nothing but the URL says it is Azure.
+         .settings =
+                 [azureDeployment](ProviderSettings &settings) {
+                     azureDeployment(settings);
+                     recogniseProvider(settings);
+                 },
+         .answer = finalAnswer,
+         .check =
+                 [](const Outcome &outcome) {
+                     for (const RecordedRequest &request : outcome.requests)
+                         QVERIFY(request.header("Authorization").isEmpty());
+                 }});
+    add("Azure: a wrong key gets Azure's hint",
+        {.source = u"https://learn.microsoft.com/azure/ai-foundry/openai/reference"_s,
+         .rejects = azureRejects("/openai/deployments/gpt41"),
+         .settings =
+                 [azureDeployment](ProviderSettings &settings) {
+                     azureDeployment(settings);
+                     recogniseProvider(settings);
+                     settings.apiKey = u"sk-not-the-azure-key"_s;
+                 },
+         .commands = {},
+         .failure = u"HTTP 401: Access denied due to invalid subscription key"_s,
+         .check =
+                 [](const Outcome &outcome) {
+                     QVERIFY2(outcome.error.hint.startsWith(
+                                      u"Azure uses the api-key header; check the deployment's key"_s),
+                              qPrintable(outcome.error.hint));
+                 }});
+
     // --- what already works and must keep working --------------------------------------------
     add("Azure: an empty first chunk with prompt_filter_results",
         {.source = u"https://learn.microsoft.com/azure/ai-services/openai/concepts/content-filter"_s,
@@ -876,114 +1161,66 @@ void tst_ProviderQuirks::quirks()
     QFETCH(QuirkRow, row);
     if (!row.skip.isEmpty())
         QSKIP(qPrintable(row.skip));
-    QVERIFY2(!row.source.isEmpty(), "every row names its source");
-    QVERIFY2(row.answer.isEmpty() != row.failure.isEmpty(), "a row expects an answer or a failure");
+    runRow(row);
+}
 
-    FakeChatServer server;
-    QVERIFY(server.isListening());
-    qsizetype answered = 0;
-    QStringList rejections;
-    server.setHandler([&](const RecordedRequest &request) {
-        if (row.rejects) {
-            if (std::optional<FakeResponse> rejection = row.rejects(request)) {
-                rejections.append(QString::fromUtf8(rejection->body));
-                return *rejection;
-            }
-        }
-        if (answered >= row.answers.size())
-            return FakeResponse::httpError(500, u"the fake provider's script ran out"_s);
-        return row.answers.at(answered++);
-    });
+void tst_ProviderQuirks::presets_data()
+{
+    QTest::addColumn<QString>("presetId");
+    for (const ProviderPreset &preset : providerPresets())
+        QTest::newRow(qPrintable(preset.id)) << preset.id;
+}
 
-    ProviderSettings settings;
-    settings.baseUrl = server.baseUrl();
-    settings.apiKey = apiKey;
-    settings.model = model;
-    settings.requestTimeout = 10s;
-    settings.stream = row.stream;
-    settings.retry.maxRetries = 2;
-    settings.retry.baseDelay = 2ms;
-    settings.retry.maxDelay = 20ms;
-    if (row.settings)
-        row.settings(settings);
-
-    FakeCommandRunner runner;
-    for (qsizetype i = 0; i < row.commands.size(); ++i)
-        runner.enqueue(0, u"output %1\n"_s.arg(i + 1));
-    AgentController agent;
-    agent.setProvider(settings);
-    ShellToolOptions options;
-    options.workspace = u"/tmp/agentloop-workspace"_s;
-    installStandardTools(agent, std::make_shared<FakeCommandRunner>(runner), options);
-    QStringList approved;
-    connect(&agent, &AgentController::approvalRequested, &agent, [&](const ApprovalRequest &r) {
-        approved.append(r.arguments);
-        QTimer::singleShot(0, &agent, [&agent, id = r.id] {
-            agent.resolveApproval(id, Decision::Allow); // the user says yes
-        });
-    });
-    QSignalSpy finished(&agent, &AgentController::finished);
-    QSignalSpy failed(&agent, &AgentController::failed);
-    QSignalSpy completions(&agent, &AgentController::completionReceived);
-    QSignalSpy retries(&agent, &AgentController::retryScheduled);
-    QString reasoningShown;
-    connect(&agent, &AgentController::assistantReasoningDelta, &agent, [&](const QString &text) {
-        reasoningShown += text;
-    });
-
-    QVERIFY(agent.run(u"Run echo 42 and tell me the output"_s));
-    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), endTimeoutMs);
-
-    Outcome outcome;
-    outcome.requests = server.requests();
-    outcome.history = agent.history();
-    outcome.answer = finished.isEmpty() ? QString() : finished.first().first().toString();
-    outcome.error = failed.isEmpty() ? Error() : failed.first().first().value<Error>();
-    outcome.reasoningShown = reasoningShown;
-    for (const QList<QVariant> &arguments : completions)
-        outcome.completions.append(arguments.at(1).value<Completion>());
-    outcome.retries = int(retries.size());
-
-    if (!row.failure.isEmpty()) {
-        QVERIFY2(finished.isEmpty(), qPrintable(outcome.answer));
-        QVERIFY2(outcome.error.message.contains(row.failure), qPrintable(outcome.error.toString()));
-    } else {
-        QVERIFY2(failed.isEmpty(), qPrintable(outcome.error.toString()));
-        QCOMPARE(outcome.answer, row.answer);
-    }
-    // A run that succeeds never met a refusal; one that fails may have (its message says so).
-    if (row.failure.isEmpty())
-        QVERIFY2(rejections.isEmpty(), qPrintable(rejections.join(u'\n')));
-    QCOMPARE(answered, row.answers.size()); // every scripted answer used, no more
-    QCOMPARE(outcome.requests.size(), answered + rejections.size());
-
-    // Each call was shown for approval, allowed, run once, and answered by its id.
-    QStringList expectedArguments;
-    for (const QString &command : row.commands)
-        expectedArguments.append(shellArguments(command));
-    QCOMPARE(approved, expectedArguments);
-    QStringList ran;
-    for (const CommandRequest &request : runner.requests())
-        ran.append(request.command);
-    QCOMPARE(ran, row.commands);
-    if (!row.commands.isEmpty()) {
-        const RecordedRequest &followUp = outcome.requests.last();
-        const QJsonArray calls = sentBackCallMessage(followUp)[u"tool_calls"_s].toArray();
-        const QList<QJsonObject> results = followUp.toolMessages();
-        QCOMPARE(calls.size(), row.commands.size());
-        QCOMPARE(results.size(), row.commands.size());
-        for (qsizetype i = 0; i < results.size(); ++i) {
-            QVERIFY(!calls[i][u"id"_s].toString().isEmpty());
-            QCOMPARE(results[i][u"tool_call_id"_s].toString(), calls[i][u"id"_s].toString());
-            QVERIFY2(results[i][u"content"_s].toString().contains(u"output %1"_s.arg(i + 1)),
-                     qPrintable(results[i][u"content"_s].toString()));
-        }
-    }
-    if (row.check) {
-        row.check(outcome);
-        if (QTest::currentTestFailed())
-            return;
-    }
+void tst_ProviderQuirks::presets()
+{
+    QFETCH(QString, presetId);
+    const ProviderPreset preset = providerPreset(presetId);
+    // The preset's own path and query (Azure's placeholders filled), on the fake server.
+    QString presetUrl = preset.baseUrl;
+    presetUrl.replace(u"<resource>"_s, u"contoso"_s).replace(u"<deployment>"_s, u"gpt41"_s);
+    const QUrl url(presetUrl);
+    // Refusals of the providers that have them; every hosted one checks its key.
+    QList<Rejecter> rejecters{keyRejects(preset.auth), pairingRejects};
+    if (presetId == u"kimi")
+        rejecters << kimiRejects;
+    else if (presetId == u"glm")
+        rejecters << glmRejects;
+    else if (presetId == u"groq")
+        rejecters << groqRejects;
+    else if (presetId == u"mistral")
+        rejecters << mistralRejectsStreamOptions << mistralRejects;
+    else if (presetId == u"azure")
+        rejecters << azureRejects(url.path().toUtf8());
+    QuirkRow row{.source = u"src/core/protocol/providerpresets.cpp (the preset's own source)"_s,
+                 .stream = preset.stream,
+                 // A streamed call with content "" (what Kimi and GLM refuse back), then the answer.
+                 .answers = {streamedCall(u""_s, callFragment(0, u"call_preset"_s)),
+                             streamedAnswer()},
+                 .rejects = anyOf(rejecters),
+                 .settings =
+                         [preset, url](ProviderSettings &settings) {
+                             settings.baseUrl.setPath(url.path());
+                             settings.baseUrl.setQuery(url.query());
+                             settings.auth = preset.auth;
+                             settings.providerId = preset.id;
+                             settings.streamUsage = preset.streamUsage;
+                             if (preset.auth == AuthStyle::None)
+                                 settings.apiKey.clear();
+                         },
+                 .answer = finalAnswer,
+                 .check =
+                         [preset, url](const Outcome &outcome) {
+                             for (const RecordedRequest &request : outcome.requests) {
+                                 const QByteArray target = url.path().toUtf8()
+                                                           + "/chat/completions";
+                                 QVERIFY2(request.path.startsWith(target), request.path.constData());
+                                 if (preset.auth == AuthStyle::None)
+                                     QVERIFY(request.header("Authorization").isEmpty());
+                                 QCOMPARE(request.json().contains(u"stream_options"_s),
+                                          preset.streamUsage);
+                             }
+                         }};
+    runRow(row);
 }
 
 QTEST_GUILESS_MAIN(tst_ProviderQuirks)
