@@ -167,6 +167,16 @@ void tst_Inspector::turnRowsFollowTheExchange()
     QCOMPARE(model.index(0, TurnModel::TokensColumn).data(TurnModel::TotalTokensRole).toLongLong(),
              150);
 
+    // A synonym is read as the standard value; the table shows both (what came, what it meant).
+    QCOMPARE(model.addRequest(sent), 2);
+    model.setResponse(exchange(R"({"model":"m"})", R"({"choices":[]})"));
+    completion.finishReason = u"stop"_s;
+    completion.providerFinishReason = u"end_turn"_s;
+    model.setCompletion(completion);
+    QCOMPARE(cell(1, TurnModel::FinishReasonColumn), u"end_turn → stop"_s);
+    model.clear();
+
+    QCOMPARE(model.addRequest(sent), 1);
     QCOMPARE(model.addRequest(sent), 2);
     model.abortPending();
     QCOMPARE(cell(1, TurnModel::StatusColumn), u"stopped"_s);

@@ -200,7 +200,11 @@ void TurnModel::setCompletion(const AgentLoop::Completion &completion)
     if (m_records.isEmpty())
         return;
     TurnRecord &record = m_records.last();
-    record.finishReason = completion.finishReason;
+    // What came on the wire, and what it was read as when that differs ("end_turn → stop").
+    const QString &sent = completion.providerFinishReason;
+    record.finishReason = sent.isEmpty() || sent == completion.finishReason
+                                  ? completion.finishReason
+                                  : u"%1 → %2"_s.arg(sent, completion.finishReason);
     record.usage = completion.usage;
     changed(int(m_records.size()) - 1);
 }
