@@ -112,6 +112,18 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
             showError(error.message, error.hint, m_currentRequest);
         }
     });
+    // The client dropped a field the provider refused and sent the request again: said once, as
+    // a quiet line (the window keeps the change in the profile).
+    connect(&controller,
+            &AgentController::providerAdjusted,
+            this,
+            [this](const AgentLoop::ProviderAdjustment &adjustment) {
+                ChatItem item;
+                item.kind = ChatItem::Notice;
+                item.text = adjustment.notice;
+                item.turn = m_currentRequest;
+                m_chatModel->append(item);
+            });
     connect(&controller, &AgentController::finished, this, &RunFeed::whenIdle);
     connect(&controller, &AgentController::failed, this, &RunFeed::whenIdle);
     connect(&session, &AgentLoop::AgentSession::saveFailed, this, [this](const AgentLoop::Error &error) {
