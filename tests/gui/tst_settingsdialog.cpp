@@ -1,6 +1,8 @@
 #include "fakechatserver.h"
 #include "mainwindow.h"
 #include "protocol/completion.h"
+#include "protocol/providerpresets.h"
+#include "provider/capabilitycheck.h"
 #include "settings/appsettings.h"
 #include "settings/settingsdialog.h"
 #include "storage/config.h"
@@ -18,6 +20,9 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRandomGenerator>
@@ -27,6 +32,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+
+#include <algorithm>
 
 #include <memory>
 
@@ -99,6 +106,13 @@ private slots:
     void outOfRangeNumbersInTheFileAreClamped_data();
     void outOfRangeNumbersInTheFileAreClamped();
     void settingsFileKeepsItsKeys();
+    // Provider profiles.
+    void newProfileFromPresetFillsItIn();
+    void presetPlaceholdersAreAnError();
+    void localPresetNeedsNoKey();
+    void profileKeysAreReadWhenSelected();
+    void removingAProfileAsksAndDeletesItsKey();
+    void capabilityFindingsAreListedAndSuggestionsApplied();
     void savedWindowLayoutComesBack();
     void windowReopensWithItsLayout();
 
@@ -843,6 +857,217 @@ void tst_SettingsDialog::windowReopensWithItsLayout()
     QVERIFY(window.conversationsDock()->isVisible());
     // The window's file is the settings file: the settings in it are as they were.
     QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).baseUrl, settings.baseUrl);
+}
+
+// The preset's entry in the "New from preset…" menu, as a user picks it.
+static QAction *presetAction(QMenu *menu, const QString &presetId)
+{
+    const QList<QAction *> actions = menu->actions();
+    const auto found = std::find_if(actions.begin(), actions.end(), [&](QAction *action) {
+        return action->data().toString() == presetId;
+    });
+    return found == actions.end() ? nullptr : *found;
+}
+
+void tst_SettingsDialog::newProfileFromPresetFillsItIn()
+{
+    KeyStore store(KeyStore::Backend::SessionOnly, u"agentloop-tests"_s);
+    openDialog(configured(u"https://api.openai.com/v1"_s), &store);
+    auto *profiles = child<QComboBox>("profileCombo");
+    QCOMPARE(profiles->count(), 1);
+    QCOMPARE(profiles->currentText(), u"Default"_s);
+    QVERIFY(!child<QToolButton>("removeProfileButton")->isEnabled()); // not the default one
+    QVERIFY(!child<QLabel>("keyPageLabel")->isVisible());
+
+    QMenu *menu = m_dialog->presetMenu();
+    QCOMPARE(child<QToolButton>("newProfileButton")->menu(), menu);
+    QAction *deepseek = presetAction(menu, u"deepseek"_s);
+    QVERIFY(deepseek);
+    QCOMPARE(deepseek->text(), u"DeepSeek — https://api.deepseek.com/v1"_s);
+    QVERIFY(presetAction(menu, u"ollama"_s)->text().endsWith(u"(local, no key)"_s));
+    QCOMPARE(menu->actions().size(), AgentLoop::providerPresets().size());
+    deepseek->trigger();
+
+    QCOMPARE(profiles->count(), 2);
+    QCOMPARE(profiles->currentText(), u"DeepSeek"_s);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), u"https://api.deepseek.com/v1"_s);
+    QCOMPARE(child<QComboBox>("modelCombo")->currentText(), u"deepseek-chat"_s);
+    QVERIFY(child<QLineEdit>("apiKeyEdit")->text().isEmpty());
+    QVERIFY(child<QToolButton>("removeProfileButton")->isEnabled());
+    auto *keyPage = child<QLabel>("keyPageLabel");
+    QVERIFY(keyPage->isVisible());
+    QVERIFY2(keyPage->text().startsWith(
+                     u"Get a key at <a href=\"https://platform.deepseek.com/api_keys\">"_s),
+             qPrintable(keyPage->text()));
+    QVERIFY(keyPage->textInteractionFlags() & Qt::LinksAccessibleByMouse);
+    // It needs its own key before OK.
+    QVERIFY(child<QLabel>("summaryLabel")->text().contains(u"OPENAI_API_KEY"_s));
+    QVERIFY(!child<QDialogButtonBox>("buttonBox")->button(QDialogButtonBox::Ok)->isEnabled());
+    QTest::keyClicks(child<QLineEdit>("apiKeyEdit"), u"sk-deepseek-7777"_s);
+    QVERIFY(m_dialog->isValid());
+
+    // The default profile keeps its own fields and key.
+    profiles->setCurrentIndex(0);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), u"https://api.openai.com/v1"_s);
+    QCOMPARE(child<QLineEdit>("apiKeyEdit")->text(), u"sk-test"_s);
+    QVERIFY(!keyPage->isVisible());
+    profiles->setCurrentIndex(1);
+    QCOMPARE(child<QLineEdit>("apiKeyEdit")->text(), u"sk-deepseek-7777"_s);
+
+    QSignalSpy applied(m_dialog.get(), &SettingsDialog::settingsApplied);
+    clickOk();
+    QCOMPARE(applied.size(), 1);
+    const auto chosen = applied.first().at(0).value<AppSettings>();
+    QCOMPARE(chosen.currentProfile().name, u"DeepSeek"_s);
+    QCOMPARE(chosen.provider().baseUrl, QUrl(u"https://api.deepseek.com/v1"_s));
+    QCOMPARE(chosen.provider().apiKey, u"sk-deepseek-7777"_s);
+
+    const AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(reloaded.profiles.size(), 1);
+    QCOMPARE(reloaded.profiles.first().presetId, u"deepseek"_s);
+    QCOMPARE(reloaded.currentProfileId, reloaded.profiles.first().id);
+    QCOMPARE(reloaded.baseUrl, u"https://api.openai.com/v1"_s);
+    KeyStore &deepseekStore = AppSettings::keyStoreFor(store, reloaded.currentProfileId);
+    QSignalSpy read(&deepseekStore, &KeyStore::keyRead);
+    deepseekStore.readKey();
+    QTRY_COMPARE(read.size(), 1);
+    QCOMPARE(read.first().at(0).toString(), u"sk-deepseek-7777"_s);
+    QVERIFY(!AgentLoop::readFile(AppSettings::settingsFilePath()).contains("sk-deepseek-7777"));
+}
+
+void tst_SettingsDialog::presetPlaceholdersAreAnError()
+{
+    openDialog(configured(u"https://api.openai.com/v1"_s), nullptr);
+    m_dialog->addProfileFromPreset(u"azure"_s);
+    QTest::keyClicks(child<QLineEdit>("apiKeyEdit"), u"azure-key"_s);
+    auto *message = child<QLabel>("baseUrlMessage");
+    QVERIFY2(message->text().contains(u"<angle brackets>"_s), qPrintable(message->text()));
+    QVERIFY(!m_dialog->isValid());
+    QVERIFY(!child<QPushButton>("testButton")->isEnabled());
+    QCOMPARE(child<QComboBox>("authCombo")->currentData().toInt(),
+             int(AgentLoop::AuthStyle::ApiKeyHeader));
+
+    child<QLineEdit>("baseUrlEdit")
+            ->setText(
+                    u"https://acme.openai.azure.com/openai/deployments/gpt-4o?api-version=2024-10-21"_s);
+    child<QComboBox>("modelCombo")->setEditText(u"gpt-4o"_s);
+    QVERIFY(!message->text().contains(u"<angle brackets>"_s));
+    QVERIFY(m_dialog->isValid());
+}
+
+void tst_SettingsDialog::localPresetNeedsNoKey()
+{
+    openDialog(configured(u"https://api.openai.com/v1"_s), nullptr);
+    m_dialog->addProfileFromPreset(u"ollama"_s);
+    QVERIFY(m_dialog->isValid());
+    QVERIFY(!child<QLineEdit>("apiKeyEdit")->isEnabled());
+    QVERIFY(child<QLabel>("summaryLabel")->text().isEmpty());
+    QVERIFY(!child<QLabel>("keyPageLabel")->isVisible()); // nothing to get
+    QVERIFY(m_dialog->settings().isConfigured());
+}
+
+void tst_SettingsDialog::profileKeysAreReadWhenSelected()
+{
+    KeyStore store(KeyStore::Backend::SessionOnly, u"agentloop-tests"_s);
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    AgentLoop::ProviderProfile other;
+    other.id = u"p12345678"_s;
+    other.name = u"Other"_s;
+    other.baseUrl = u"https://other.example/v1"_s;
+    other.model = u"m"_s;
+    settings.profiles = {other};
+    AppSettings::keyStoreFor(store, other.id).writeKey(u"sk-other-stored"_s);
+    openDialog(settings, &store); // knows no key of Other yet
+
+    m_dialog->selectProfile(other.id);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), other.baseUrl);
+    QTRY_COMPARE(child<QLineEdit>("apiKeyEdit")->text(), u"sk-other-stored"_s);
+    QVERIFY(child<QLabel>("baseUrlNote")->text().isEmpty());
+    QCOMPARE(m_dialog->settings().keyOf(other.id), u"sk-other-stored"_s);
+}
+
+void tst_SettingsDialog::removingAProfileAsksAndDeletesItsKey()
+{
+    KeyStore store(KeyStore::Backend::SessionOnly, u"agentloop-tests"_s);
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    AgentLoop::ProviderProfile other;
+    other.id = u"p87654321"_s;
+    other.name = u"Doomed"_s;
+    other.baseUrl = u"https://doomed.example/v1"_s;
+    other.model = u"m"_s;
+    settings.profiles = {other};
+    settings.profileKeys = {{other.id, u"sk-doomed"_s}};
+    settings.currentProfileId = other.id;
+    settings.save(store);
+    openDialog(settings, &store);
+    QCOMPARE(m_dialog->selectedProfileId(), other.id);
+
+    child<QToolButton>("removeProfileButton")->click();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = m_dialog->findChild<QMessageBox *>()) && box->isVisible());
+    QVERIFY(box->text().contains(u"Doomed"_s));
+    QCOMPARE(m_dialog->profiles().size(), 2); // not yet
+    box->button(QMessageBox::Yes)->click();
+    QCOMPARE(m_dialog->profiles().size(), 1);
+    QCOMPARE(child<QComboBox>("profileCombo")->currentText(), u"Default"_s);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), u"https://api.openai.com/v1"_s);
+
+    clickOk();
+    const AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QVERIFY(reloaded.profiles.isEmpty());
+    QVERIFY(reloaded.currentProfileId.isEmpty());
+    KeyStore &doomed = AppSettings::keyStoreFor(store, other.id);
+    QSignalSpy read(&doomed, &KeyStore::keyRead);
+    doomed.readKey();
+    QTRY_COMPARE(read.size(), 1);
+    QCOMPARE(read.first().at(0).toString(), QString());
+}
+
+void tst_SettingsDialog::capabilityFindingsAreListedAndSuggestionsApplied()
+{
+    using AgentLoop::CapabilityFinding;
+    openDialog(configured(u"https://api.mistral.ai/v1"_s), nullptr);
+    auto *apply = child<QPushButton>("applySuggestionsButton");
+    QVERIFY(!apply->isVisible());
+    QVERIFY(child<QCheckBox>("streamUsageCheck")->isChecked());
+
+    AgentLoop::CapabilityReport report;
+    report.findings = {{CapabilityFinding::Reachable, CapabilityFinding::Yes, u"Reachable"_s, {}},
+                       {CapabilityFinding::ModelExists,
+                        CapabilityFinding::Unknown,
+                        u"Model: not listed"_s,
+                        {}},
+                       {CapabilityFinding::UsageReporting,
+                        CapabilityFinding::No,
+                        u"Usage: refused stream_options"_s,
+                        u"HTTP 422: <i>extra</i>\u202Eforbidden sk-test"_s}};
+    report.models = {u"mistral-large-latest"_s, u"mistral-small\u2066"_s};
+    report.suggestedStreamUsage = false;
+    m_dialog->showCapabilityReport(report);
+
+    const QString shown = child<QLabel>("testResult")->text();
+    QCOMPARE(child<QLabel>("testResult")->textFormat(), Qt::PlainText);
+    const QStringList lines = shown.split(u'\n');
+    QCOMPARE(lines.value(0), u"✓ Reachable"_s);
+    QCOMPARE(lines.value(1), u"? Model: not listed"_s);
+    QCOMPARE(lines.value(2), u"✗ Usage: refused stream_options"_s);
+    // The provider's words under it: escaped, and without the key.
+    QVERIFY2(lines.value(3).startsWith(u"    HTTP 422: <i>extra</i>⟨U+202E⟩forbidden"_s),
+             qPrintable(lines.value(3)));
+    QVERIFY(!shown.contains(u"sk-test"_s));
+    QCOMPARE(lines.value(4), u"2 models listed"_s);
+    auto *models = child<QComboBox>("modelCombo");
+    QCOMPARE(models->count(), 2);
+    QCOMPARE(models->itemText(1), u"mistral-small⟨U+2066⟩"_s);
+
+    QVERIFY(apply->isVisible());
+    apply->click();
+    QVERIFY(!child<QCheckBox>("streamUsageCheck")->isChecked());
+    QVERIFY(child<QCheckBox>("streamUsageCheck")->isVisible()); // the Advanced section opened
+    QVERIFY(child<QCheckBox>("streamCheck")->isChecked());      // not suggested: unchanged
+    QVERIFY(!apply->isVisible());
+    clickOk();
+    QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).streamUsage, false);
 }
 
 QTEST_MAIN(tst_SettingsDialog)
