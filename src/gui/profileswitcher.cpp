@@ -52,7 +52,7 @@ void ProfileSwitcher::showProfiles(const AppSettings &settings)
     m_menu->addSeparator();
     m_menu->addAction(tr("&Edit Profiles…"), this, &ProfileSwitcher::editRequested);
     m_button->setText(settings.demoMode
-                              ? tr("Demo")
+                              ? tr("Provider")
                               : AgentLoop::displayedLine(settings.currentProfile().name, 60));
 }
 

@@ -112,6 +112,7 @@ private slots:
     void localPresetNeedsNoKey();
     void profileKeysAreReadWhenSelected();
     void removingAProfileAsksAndDeletesItsKey();
+    void duplicateAndRenameKeepNamesUnique();
     void capabilityFindingsAreListedAndSuggestionsApplied();
     void savedWindowLayoutComesBack();
     void windowReopensWithItsLayout();
@@ -1021,6 +1022,31 @@ void tst_SettingsDialog::removingAProfileAsksAndDeletesItsKey()
     doomed.readKey();
     QTRY_COMPARE(read.size(), 1);
     QCOMPARE(read.first().at(0).toString(), QString());
+}
+
+void tst_SettingsDialog::duplicateAndRenameKeepNamesUnique()
+{
+    openDialog(configured(u"https://api.openai.com/v1"_s), nullptr);
+    QVERIFY(!child<QToolButton>("renameProfileButton")->isEnabled()); // "Default" stays
+    child<QToolButton>("duplicateProfileButton")->click();
+    auto *profiles = child<QComboBox>("profileCombo");
+    QCOMPARE(profiles->count(), 2);
+    QCOMPARE(profiles->currentText(), u"Default (copy)"_s);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), u"https://api.openai.com/v1"_s);
+    QCOMPARE(child<QLineEdit>("apiKeyEdit")->text(), u"sk-test"_s);
+    QVERIFY(child<QToolButton>("renameProfileButton")->isEnabled());
+
+    m_dialog->renameProfile(u"  Work  "_s);
+    QCOMPARE(profiles->currentText(), u"Work"_s);
+    m_dialog->renameProfile(u"default"_s); // taken, whatever the case
+    QCOMPARE(profiles->currentText(), u"default 2"_s);
+    child<QLineEdit>("baseUrlEdit")->setText(u"https://work.example/v1"_s);
+    clickOk();
+    const AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(reloaded.profiles.size(), 1);
+    QCOMPARE(reloaded.currentProfile().name, u"default 2"_s);
+    QCOMPARE(reloaded.currentProfile().baseUrl, u"https://work.example/v1"_s);
+    QCOMPARE(reloaded.baseUrl, u"https://api.openai.com/v1"_s);
 }
 
 void tst_SettingsDialog::capabilityFindingsAreListedAndSuggestionsApplied()

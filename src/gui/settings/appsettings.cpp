@@ -152,6 +152,9 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
     // A shell that sets all three means "use this provider", whatever was chosen before.
     const bool environmentComplete = settings.environmentOverrides.size() == 3;
     settings.demoMode = environmentComplete ? false : read(*file, SettingsFile::demoMode);
+    // And it is the default profile that the environment sets.
+    if (environmentComplete)
+        settings.currentProfileId.clear();
     return settings;
 }
 

@@ -135,14 +135,12 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     m_keys.insert(QString::fromLatin1(ProviderProfile::defaultId), settings.apiKey);
     for (auto it = settings.profileKeys.cbegin(); it != settings.profileKeys.cend(); ++it)
         m_keys.insert(it.key(), it.value());
-    m_ui->authCombo->addItem(tr("Bearer token (Authorization header)"), int(AuthStyle::Bearer));
-    m_ui->authCombo->addItem(tr("api-key header (Azure)"), int(AuthStyle::ApiKeyHeader));
-    m_ui->authCombo->addItem(tr("None (a local server)"), int(AuthStyle::None));
+    for (const AuthStyle auth : {AuthStyle::Bearer, AuthStyle::ApiKeyHeader, AuthStyle::None})
+        m_ui->authCombo->addItem({}, int(auth));
     m_ui->maxTokensSpin->setRange(0, 10'000'000);
-    m_ui->maxTokensSpin->setSpecialValueText(tr("Provider default"));
     m_ui->newProfileButton->setMenu(m_presetMenu);
     m_ui->newProfileButton->setPopupMode(QToolButton::InstantPopup);
-    fillPresetMenu();
+    retranslateProfiles();
 
     m_ui->demoCheck->setChecked(settings.demoMode);
     offer(m_ui->maxTurnsSpin, SettingsFile::maxTurns, settings.maxTurns);
@@ -317,14 +315,27 @@ void SettingsDialog::fillProfileCombo()
         m_ui->profileCombo->setCurrentIndex(m_shown);
 }
 
+// What the form (.ui) does not know: the auth styles, the presets, the default profile's name.
+void SettingsDialog::retranslateProfiles()
+{
+    m_ui->authCombo->setItemText(0, tr("Bearer token (Authorization header)"));
+    m_ui->authCombo->setItemText(1, tr("api-key header (Azure)"));
+    m_ui->authCombo->setItemText(2, tr("None (a local server)"));
+    m_ui->maxTokensSpin->setSpecialValueText(tr("Provider default"));
+    if (!m_profiles.isEmpty())
+        m_profiles.first().name = AppSettings().defaultProfile().name;
+    fillPresetMenu();
+}
+
 void SettingsDialog::fillPresetMenu()
 {
     m_presetMenu->clear();
     for (const AgentLoop::ProviderPreset &preset : AgentLoop::providerPresets()) {
         //: A preset in the "New from preset" menu: its name, then its base URL
         QString text = tr("%1 — %2").arg(preset.name, preset.baseUrl);
-        if (preset.local)
-            text += u' ' + tr("(local, no key)");
+        if (preset.local) {
+            text += u' ' + (preset.auth == AuthStyle::None ? tr("(local, no key)") : tr("(local)"));
+        }
         QAction *action = m_presetMenu->addAction(text);
         action->setData(preset.id);
         const QString id = preset.id;
@@ -778,6 +789,9 @@ void SettingsDialog::changeEvent(QEvent *event)
     QDialog::changeEvent(event);
     if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
+        retranslateProfiles();
+        fillProfileCombo();
+        updateKeyPage();
         setKeyVisible(m_showKeyAction->isChecked());
         validate();
     } else if (event->type() == QEvent::PaletteChange) {

@@ -87,6 +87,7 @@ private:
     void chooseWorkspace();
     void setKeyVisible(bool visible);
     void finishTest(bool ok, const QString &message);
+    void retranslateProfiles();
     void fillPresetMenu();
     void fillProfileCombo();
     void showProfile(int index);
