@@ -30,7 +30,13 @@ ProfileSwitcher::ProfileSwitcher(AgentStatusBar *statusBar, QWidget *parent)
     m_group->setExclusive(true);
     m_popupAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     m_popupAction->setStatusTip(tr("Choose the provider profile the next run uses"));
-    connect(m_popupAction, &QAction::triggered, m_button, &QToolButton::showMenu);
+    // popup(), not QToolButton::showMenu(), which waits in a nested event loop.
+    connect(m_popupAction, &QAction::triggered, this, [this] {
+        const QPoint above(0, -m_menu->sizeHint().height());
+        m_menu->popup(m_button->mapToGlobal(above));
+        if (QAction *checked = m_group->checkedAction())
+            m_menu->setActiveAction(checked);
+    });
     statusBar->setProfileSwitcher(m_button);
 }
 

@@ -258,6 +258,11 @@ void tst_ProviderProfiles::switchingAppliesToTheNextRun()
     // Reachable from the keyboard and the menu bar.
     QCOMPARE(switcher->popupAction()->shortcut(), QKeySequence(u"Ctrl+Shift+P"_s));
     QVERIFY(f.window->menuBar()->actions().contains(switcher->menu()->menuAction()));
+    QTest::keyClick(f.window.get(), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_VERIFY(switcher->menu()->isVisible());
+    QCOMPARE(switcher->menu()->activeAction(), switcher->actionFor(u"default"_s));
+    QTest::keyClick(switcher->menu(), Qt::Key_Escape);
+    QTRY_VERIFY(!switcher->menu()->isVisible());
 
     // A run that waits for an approval while the profile is switched.
     f.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, shellArguments(u"echo hi"_s)),
