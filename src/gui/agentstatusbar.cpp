@@ -64,13 +64,15 @@ void AgentStatusBar::follow(const AgentController &controller)
             [this](const QString &, qint64 delayMs, int nextAttempt, int maxAttempts) {
                 retryScheduled(delayMs, nextAttempt, maxAttempts);
             });
-    connect(&controller, &AgentController::toolStarted, this, [this](const AgentLoop::ToolCall &call) {
-        toolStarted(call.name);
-    });
+    connect(&controller,
+            &AgentController::toolStarted,
+            this,
+            [this](const AgentLoop::ToolCall &call) { toolStarted(call.name); });
     connect(&controller, &AgentController::finished, this, [this] { setIdleText(tr("Finished")); });
     connect(&controller, &AgentController::failed, this, [this](const AgentLoop::Error &error) {
-        setIdleText(error.kind == AgentLoop::Error::Cancelled ? tr("Stopped")
-                                                              : tr("Failed: %1").arg(error.message));
+        setIdleText(error.kind == AgentLoop::Error::Cancelled
+                            ? tr("Stopped")
+                            : tr("Failed: %1").arg(error.message));
     });
 }
 
@@ -82,12 +84,30 @@ void AgentStatusBar::showConfiguration(const AgentLoop::SessionConfiguration &co
         m_providerLabel->hide();
     } else {
         //: The status bar's provider: "<model> at <host:port>"
-        const QString text = tr("%1 at %2").arg(provider.model, provider.baseUrl.authority());
+        QString text = tr("%1 at %2").arg(provider.model, provider.baseUrl.authority());
+        if (!provider.profileName.isEmpty()) {
+            //: The status bar's provider with its profile: "<profile> · <model> at <host:port>"
+            text = tr("%1 · %2").arg(provider.profileName, text);
+        }
         m_providerLabel->setText(AgentLoop::displayedLine(text, 200)); // a model id from /models
         m_providerLabel->setToolTip(provider.baseUrl.toString());
         m_providerLabel->show();
     }
     m_demoLabel->setVisible(configuration.demoMode);
+}
+
+void AgentStatusBar::setProfileSwitcher(QWidget *switcher)
+{
+    const bool providerShown = !m_providerLabel->isHidden();
+    const bool demoShown = !m_demoLabel->isHidden();
+    removeWidget(m_providerLabel);
+    removeWidget(m_demoLabel);
+    addPermanentWidget(switcher);
+    addPermanentWidget(m_providerLabel);
+    addPermanentWidget(m_demoLabel);
+    switcher->show();
+    m_providerLabel->setVisible(providerShown);
+    m_demoLabel->setVisible(demoShown);
 }
 
 void AgentStatusBar::setIdleText(const QString &text)

@@ -19,8 +19,8 @@ namespace Gui {
 
 // The window's status bar, which always says what the agent is doing: the phase and its
 // seconds ("Waiting for the model… 12 s", "Running shell… 3 s"), the countdown to a retry
-// ("Retrying in 2 s (attempt 2 of 4)"), or the last idle message; then the turn, the provider and
-// a "Demo mode" badge.
+// ("Retrying in 2 s (attempt 2 of 4)"), or the last idle message; then the turn, the profile
+// switcher, the provider (its profile, model and host) and a "Demo mode" badge.
 class AgentStatusBar final : public QStatusBar
 {
     Q_OBJECT
@@ -31,6 +31,8 @@ public:
     void follow(const AgentLoop::AgentController &controller);
     // The provider label and the demo badge for this configuration.
     void showConfiguration(const AgentLoop::SessionConfiguration &configuration);
+    // Puts the profile switcher's button before the provider label.
+    void setProfileSwitcher(QWidget *switcher);
     // What the bar says while no run is going on.
     void setIdleText(const QString &text);
     // The conversation was cleared: no turn to show.

@@ -20,7 +20,6 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -66,6 +65,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_approvals(new Approvals(m_session.controller(), this))
     , m_conversationActions(
               new ConversationActions(m_session, m_conversations, m_conversationPanel, this))
+    , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))
 {
     setObjectName(u"mainWindow"_s);
     if (!m_keyStore)
@@ -85,6 +85,8 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     centralLayout->addWidget(m_promptBar);
     setCentralWidget(central);
     setStatusBar(m_statusBar);
+    connect(m_profileSwitcher, &ProfileSwitcher::profileChosen, this, &MainWindow::switchProfile);
+    connect(m_profileSwitcher, &ProfileSwitcher::editRequested, this, &MainWindow::openSettings);
 
     createDocks();
     createActions();
@@ -134,7 +136,9 @@ void MainWindow::createDocks()
 void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *newAction = file->addAction(tr("&New conversation"), this, &MainWindow::newConversation);
+    QAction *newAction = file->addAction(tr("&New conversation"),
+                                         this,
+                                         &MainWindow::newConversation);
     newAction->setShortcut(QKeySequence::New);
     newAction->setStatusTip(tr("Clear the conversation and its history"));
     QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
@@ -166,6 +170,8 @@ void MainWindow::createActions()
     conversations->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     conversations->setStatusTip(tr("Show or hide the list of saved conversations"));
     view->addAction(conversations);
+    menuBar()->addMenu(m_profileSwitcher->menu());
+    addAction(m_profileSwitcher->popupAction()); // Ctrl+Shift+P, also while the menu is rebuilt
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Agent Loop"), this, &MainWindow::showAbout);
@@ -187,6 +193,7 @@ void MainWindow::connectSession()
             &AgentLoop::AgentSession::configurationApplied,
             this,
             &MainWindow::showConfiguration);
+    connect(&controller, &AgentController::providerAdjusted, this, &MainWindow::keepAdjustment);
 }
 
 void MainWindow::start(const QString &task)
@@ -199,11 +206,8 @@ void MainWindow::start(const QString &task)
         setIdleStatus(m_settings.loadWarning);
     const bool firstStart = !QFile::exists(AppSettings::settingsFilePath());
     m_settings.readStoredKey(*m_keyStore, this, [this, firstStart, task](const QString &key) {
-        if (!key.isEmpty() && m_settings.apiKey.isEmpty()) {
-            AppSettings settings = m_settings;
-            settings.apiKey = key;
-            applySettings(settings);
-        }
+        if (!key.isEmpty() && m_settings.keyOf(m_settings.currentProfileId).isEmpty())
+            applySettings(m_settings.withCurrentKey(key));
         if (firstStart || (!m_settings.demoMode && !m_settings.isConfigured()))
             openSettings();
         offerStartupTask(task);
@@ -231,9 +235,29 @@ void MainWindow::showConfiguration()
     if (m_pendingSettings)
         m_settings = *std::exchange(m_pendingSettings, std::nullopt);
     m_statusBar->showConfiguration(m_session.configuration());
+    m_profileSwitcher->showProfiles(m_settings);
     m_chatView->setDemoMode(m_settings.demoMode);
     m_promptBar->setReady(m_settings.demoMode || m_settings.isConfigured());
     setWindowTitle(m_settings.demoMode ? tr("Agent Loop — Demo") : tr("Agent Loop"));
+}
+
+void MainWindow::switchProfile(const QString &profileId)
+{
+    std::optional<AppSettings> chosen = m_pendingSettings.value_or(m_settings).withProfile(profileId);
+    if (!chosen)
+        return;
+    chosen->save();
+    chosen->readStoredKey(*m_keyStore, this, [this, settings = *chosen](const QString &key) {
+        applySettings(key.isEmpty() ? settings : settings.withCurrentKey(key));
+    });
+}
+
+void MainWindow::keepAdjustment(const AgentLoop::ProviderAdjustment &adjustment)
+{
+    const AgentLoop::ProviderProfile profile = m_settings.keepAdjustment(adjustment);
+    AppSettings settings = m_pendingSettings.value_or(m_settings);
+    settings.updateProfile(profile); // a switch waiting for the run's end stays
+    applySettings(settings);
 }
 
 void MainWindow::newConversation()
@@ -272,26 +296,6 @@ void MainWindow::openSettings()
     dialog->open();
 }
 
-void MainWindow::showAbout()
-{
-    auto *box = new QMessageBox(this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setWindowTitle(tr("About Agent Loop"));
-    box->setIconPixmap(windowIcon().pixmap(64, 64));
-    box->setTextFormat(Qt::RichText);
-    box->setText(tr("<h3>Agent Loop %1</h3>"
-                    "<p>A desktop coding agent for OpenAI-compatible Chat Completions "
-                    "endpoints.</p>"
-                    "<p>It sends your task with its tools to the model, shows you every command "
-                    "the model wants to run, runs it only after your yes, and feeds the result "
-                    "back, until the model answers. Every request and response is in the "
-                    "inspector.</p>"
-                    "<p>Built with Qt %2.</p>")
-                         .arg(QStringLiteral(AGENTLOOP_VERSION), QString::fromLatin1(qVersion())));
-    box->setStandardButtons(QMessageBox::Ok);
-    box->open();
-}
-
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     // Closing stops the run: the request is aborted or the command's process tree is killed, and
@@ -315,19 +319,14 @@ void MainWindow::showEvent(QShowEvent *event)
 
 void MainWindow::saveLayout() const
 {
-    if (!m_options.persist || !m_started)
-        return;
-    AppSettings::saveWindowLayout(
-            {saveGeometry(), saveState(AppSettings::WindowLayout::stateVersion)});
+    if (m_options.persist && m_started)
+        AppSettings::saveWindowLayout(AppSettings::WindowLayout::of(*this));
 }
 
 void MainWindow::restoreLayout()
 {
-    if (!m_options.persist)
-        return;
-    const AppSettings::WindowLayout layout = AppSettings::loadWindowLayout();
-    restoreGeometry(layout.geometry);
-    restoreState(layout.state, AppSettings::WindowLayout::stateVersion);
+    if (m_options.persist)
+        AppSettings::loadWindowLayout().restore(*this);
 }
 
 void MainWindow::updateActions()

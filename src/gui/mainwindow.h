@@ -1,11 +1,13 @@
 #pragma once
 
+#include "aboutbox.h"
 #include "agent/agentsession.h"
 #include "agentstatusbar.h"
 #include "approvals.h"
 #include "chat/promptbar.h"
 #include "chat/runfeed.h"
 #include "conversations/conversationactions.h"
+#include "profileswitcher.h"
 #include "settings/appsettings.h"
 
 #include <QMainWindow>
@@ -81,6 +83,11 @@ public:
     // The status bar's account of what the agent is doing.
     QString statusText() const { return m_statusBar->statusText(); }
     QString turnText() const { return m_statusBar->turnText(); }
+    // The provider profile switch in the status bar and the Provider menu.
+    ProfileSwitcher *profileSwitcher() const { return m_profileSwitcher; }
+    // Makes a profile the current one: saved at once, used from the next run (a run in progress
+    // keeps its provider).
+    void switchProfile(const QString &profileId);
     // The open approval box's prompt, or null.
     ApprovalPrompt *pendingApproval() const { return m_approvals->pending(); }
 
@@ -110,7 +117,7 @@ public slots:
     void deleteConversation(const QString &id) { m_conversationActions->remove(id); }
     void exportConversationAs(ExportFormat format) { m_conversationActions->exportAs(format); }
     void openSettings();
-    void showAbout();
+    void showAbout() { showAboutBox(this); }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -123,6 +130,9 @@ private:
     void offerStartupTask(const QString &task);
     void showConfiguration();
     void updateActions();
+    // The client left a field out for a provider that refused it: the profile the run uses keeps
+    // that, in this session and in the settings file.
+    void keepAdjustment(const AgentLoop::ProviderAdjustment &adjustment);
     void setIdleStatus(const QString &text);
     void saveLayout() const;
     void restoreLayout();
@@ -151,6 +161,7 @@ private:
     QAction *m_exportJsonAction = nullptr;
     QAction *m_exportMarkdownAction = nullptr;
     QPointer<SettingsDialog> m_settingsDialog;
+    ProfileSwitcher *m_profileSwitcher;
 
     bool m_started = false;
 };

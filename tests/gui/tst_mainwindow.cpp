@@ -132,7 +132,7 @@ void tst_MainWindow::startsReadyWithFocusInThePrompt()
     QStringList menus;
     for (QAction *action : f.window->menuBar()->actions())
         menus << action->text();
-    QCOMPARE(menus, (QStringList{u"&File"_s, u"&View"_s, u"&Help"_s}));
+    QCOMPARE(menus, (QStringList{u"&File"_s, u"&View"_s, u"&Provider"_s, u"&Help"_s}));
 }
 
 void tst_MainWindow::promptKeys()

@@ -1,6 +1,8 @@
 #include "fakechatserver.h"
 #include "mainwindow.h"
 #include "protocol/completion.h"
+#include "protocol/providerpresets.h"
+#include "provider/capabilitycheck.h"
 #include "settings/appsettings.h"
 #include "settings/settingsdialog.h"
 #include "storage/config.h"
@@ -18,6 +20,9 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRandomGenerator>
@@ -27,6 +32,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+
+#include <algorithm>
 
 #include <memory>
 
@@ -99,6 +106,14 @@ private slots:
     void outOfRangeNumbersInTheFileAreClamped_data();
     void outOfRangeNumbersInTheFileAreClamped();
     void settingsFileKeepsItsKeys();
+    // Provider profiles.
+    void newProfileFromPresetFillsItIn();
+    void presetPlaceholdersAreAnError();
+    void localPresetNeedsNoKey();
+    void profileKeysAreReadWhenSelected();
+    void removingAProfileAsksAndDeletesItsKey();
+    void duplicateAndRenameKeepNamesUnique();
+    void capabilityFindingsAreListedAndSuggestionsApplied();
     void savedWindowLayoutComesBack();
     void windowReopensWithItsLayout();
 
@@ -310,8 +325,10 @@ void tst_SettingsDialog::testConnectionFillsTheModelList()
     QVERIFY(child<QProgressBar>("testProgress")->isVisible());
     QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, testTimeoutMs);
     QCOMPARE(tested.first().at(0).toBool(), true);
+    // One line per finding, then the models: "✓ ..." for what works.
     auto *result = child<QLabel>("testResult");
-    QVERIFY(result->text().startsWith(u"Connected: 2 models"_s));
+    QVERIFY2(result->text().startsWith(u"✓ "_s), qPrintable(result->text()));
+    QVERIFY2(result->text().contains(u"2 models listed"_s), qPrintable(result->text()));
     auto *combo = child<QComboBox>("modelCombo");
     QCOMPARE(combo->count(), 2);
     QCOMPARE(combo->itemText(0), u"alpha-1"_s);
@@ -319,7 +336,7 @@ void tst_SettingsDialog::testConnectionFillsTheModelList()
     QCOMPARE(combo->currentText(), u"my-own-model"_s);
     QVERIFY(button->isEnabled());
     QVERIFY(!child<QProgressBar>("testProgress")->isVisible());
-    QCOMPARE(server.allRequests().size(), 1);
+    QVERIFY(!server.allRequests().isEmpty());
     QCOMPARE(server.allRequests().first().method, QByteArray("GET"));
     QCOMPARE(server.allRequests().first().header("Authorization"), QByteArray("Bearer sk-test"));
 }
@@ -338,8 +355,10 @@ void tst_SettingsDialog::testConnectionWithAWrongKeyShowsTheKeyHint()
     QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, testTimeoutMs);
     QCOMPARE(tested.first().at(0).toBool(), false);
     const QString shown = child<QLabel>("testResult")->text();
-    QVERIFY2(shown.startsWith(u"HTTP 401: Incorrect API key provided"_s), qPrintable(shown));
-    QVERIFY2(shown.endsWith(u'\n' + AgentLoop::httpError(401, {}).hint), qPrintable(shown));
+    // A "✗" line, with the provider's words and the hint under it.
+    QVERIFY2(shown.contains(u"\n✗ "_s) || shown.startsWith(u"✗ "_s), qPrintable(shown));
+    QVERIFY2(shown.contains(u"HTTP 401: Incorrect API key provided"_s), qPrintable(shown));
+    QVERIFY2(shown.contains(AgentLoop::httpError(401, {}).hint), qPrintable(shown));
     QVERIFY(!shown.contains(settings.apiKey));
     QCOMPARE(child<QComboBox>("modelCombo")->currentText(), settings.model);
 }
@@ -498,15 +517,19 @@ void tst_SettingsDialog::streamAndRetriesArePersisted()
     QCOMPARE(retries->minimum(), SettingsFile::maxRetries.minimum);
     QCOMPARE(retries->maximum(), SettingsFile::maxRetries.maximum);
     QCOMPARE(child<QLabel>("retriesLabel")->buddy(), retries);
+    // Streaming is the profile's, in the provider's Advanced section, closed at first.
+    QVERIFY(!stream->isVisible());
+    child<QToolButton>("advancedToggle")->click();
+    QVERIFY(stream->isVisible());
     QVERIFY(child<QLabel>("streamNote")->isVisible()); // why one would untick it
     QVERIFY(!stream->accessibleName().isEmpty());
     QVERIFY(!retries->accessibleName().isEmpty());
-    // In the tab order right after the request timeout, as they sit in the form.
+    // In the tab order as they sit in their forms.
     QCOMPARE(nextTabStop(child<QSpinBox>("timeoutSpin")), retries);
-    QCOMPARE(nextTabStop(retries), stream);
-    // They stay usable in demo mode (the demo answers without streaming anyway).
+    QCOMPARE(nextTabStop(stream), child<QCheckBox>("streamUsageCheck"));
+    // The retries stay usable in demo mode.
     child<QCheckBox>("demoCheck")->setChecked(true);
-    QVERIFY(stream->isEnabled() && retries->isEnabled());
+    QVERIFY(retries->isEnabled());
     child<QCheckBox>("demoCheck")->setChecked(false);
 
     stream->setChecked(false);
@@ -557,7 +580,7 @@ void tst_SettingsDialog::answerLimitsAreOfferedAndPersisted()
     QVERIFY(!size->toolTip().isEmpty() && !time->toolTip().isEmpty());
     // In the form with the timeout and the retries, and in the tab order as they sit there.
     QCOMPARE(size->parentWidget(), child<QSpinBox>("timeoutSpin")->parentWidget());
-    QCOMPARE(nextTabStop(child<QCheckBox>("streamCheck")), size);
+    QCOMPARE(nextTabStop(child<QSpinBox>("retriesSpin")), size);
     QCOMPARE(nextTabStop(size), time);
 
     size->setValue(200);
@@ -614,7 +637,7 @@ void tst_SettingsDialog::testConnectionKeepsToTheSizeLimit()
     QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, testTimeoutMs);
     QCOMPARE(tested.first().at(0).toBool(), false);
     const QString shown = child<QLabel>("testResult")->text();
-    QVERIFY2(shown.startsWith(u"The answer passed the 1 MB limit; it was given up."_s),
+    QVERIFY2(shown.contains(u"The answer passed the 1 MB limit; it was given up."_s),
              qPrintable(shown));
 }
 
@@ -635,7 +658,10 @@ void tst_SettingsDialog::modelIdsAndProviderErrorsAreShownEscaped()
     QCOMPARE(combo->count(), 2);
     QCOMPARE(combo->itemText(1), u"gpt-4⟨U+202E⟩ini-m"_s);
     auto *result = child<QLabel>("testResult");
-    QCOMPARE(result->text(), u"Connected: 2 models (gpt-⟨U+2066⟩x is not among them.)"_s);
+    // The check's words for the model, with the typed id escaped under them.
+    QVERIFY2(result->text().contains(u"\n    gpt-⟨U+2066⟩x\n"_s), qPrintable(result->text()));
+    QVERIFY(result->text().endsWith(u"2 models listed"_s));
+    QVERIFY(!result->text().contains(QChar(u'\x2066')));
     // Picked, it is the provider's id that is asked for, not what the list shows.
     combo->setCurrentIndex(1);
     QCOMPARE(combo->currentText(), u"gpt-4⟨U+202E⟩ini-m"_s);
@@ -648,7 +674,7 @@ void tst_SettingsDialog::modelIdsAndProviderErrorsAreShownEscaped()
     child<QPushButton>("testButton")->click();
     QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 2, testTimeoutMs);
     QCOMPARE(result->textFormat(), Qt::PlainText);
-    QVERIFY2(result->text().startsWith(u"HTTP 400: <b>No</b> ⟨U+202E⟩yek"_s),
+    QVERIFY2(result->text().contains(u"HTTP 400: <b>No</b> ⟨U+202E⟩yek"_s),
              qPrintable(result->text()));
     QVERIFY(!result->text().contains(QChar(u'\x202E')));
 }
@@ -752,15 +778,22 @@ void tst_SettingsDialog::settingsFileKeepsItsKeys()
     const QStringList expected{u"agent/demoMode"_s,
                                u"agent/maxTurns"_s,
                                u"agent/workspace"_s,
+                               u"profiles/current"_s,
+                               u"profiles/order"_s,
                                u"provider/apiKey"_s,
+                               u"provider/auth"_s,
                                u"provider/baseUrl"_s,
+                               u"provider/extraHeaders"_s,
                                u"provider/maxAnswerMinutes"_s,
                                u"provider/maxResponseMegabytes"_s,
                                u"provider/maxRetries"_s,
+                               u"provider/maxTokens"_s,
                                u"provider/model"_s,
+                               u"provider/preset"_s,
                                u"provider/requestTimeoutSeconds"_s,
                                u"provider/storeKeyInPlainText"_s,
                                u"provider/stream"_s,
+                               u"provider/streamUsage"_s,
                                u"window/geometry"_s,
                                u"window/state"_s};
     QCOMPARE(keys, expected);
@@ -825,6 +858,242 @@ void tst_SettingsDialog::windowReopensWithItsLayout()
     QVERIFY(window.conversationsDock()->isVisible());
     // The window's file is the settings file: the settings in it are as they were.
     QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).baseUrl, settings.baseUrl);
+}
+
+// The preset's entry in the "New from preset…" menu, as a user picks it.
+static QAction *presetAction(QMenu *menu, const QString &presetId)
+{
+    const QList<QAction *> actions = menu->actions();
+    const auto found = std::find_if(actions.begin(), actions.end(), [&](QAction *action) {
+        return action->data().toString() == presetId;
+    });
+    return found == actions.end() ? nullptr : *found;
+}
+
+void tst_SettingsDialog::newProfileFromPresetFillsItIn()
+{
+    KeyStore store(KeyStore::Backend::SessionOnly, u"agentloop-tests"_s);
+    openDialog(configured(u"https://api.openai.com/v1"_s), &store);
+    auto *profiles = child<QComboBox>("profileCombo");
+    QCOMPARE(profiles->count(), 1);
+    QCOMPARE(profiles->currentText(), u"Default"_s);
+    QVERIFY(!child<QToolButton>("removeProfileButton")->isEnabled()); // not the default one
+    QVERIFY(!child<QLabel>("keyPageLabel")->isVisible());
+
+    QMenu *menu = m_dialog->presetMenu();
+    QCOMPARE(child<QToolButton>("newProfileButton")->menu(), menu);
+    QAction *deepseek = presetAction(menu, u"deepseek"_s);
+    QVERIFY(deepseek);
+    QCOMPARE(deepseek->text(), u"DeepSeek — https://api.deepseek.com/v1"_s);
+    QVERIFY(presetAction(menu, u"ollama"_s)->text().endsWith(u"(local, no key)"_s));
+    QCOMPARE(menu->actions().size(), AgentLoop::providerPresets().size());
+    deepseek->trigger();
+
+    QCOMPARE(profiles->count(), 2);
+    QCOMPARE(profiles->currentText(), u"DeepSeek"_s);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), u"https://api.deepseek.com/v1"_s);
+    QCOMPARE(child<QComboBox>("modelCombo")->currentText(), u"deepseek-chat"_s);
+    QVERIFY(child<QLineEdit>("apiKeyEdit")->text().isEmpty());
+    QVERIFY(child<QToolButton>("removeProfileButton")->isEnabled());
+    auto *keyPage = child<QLabel>("keyPageLabel");
+    QVERIFY(keyPage->isVisible());
+    QVERIFY2(keyPage->text().startsWith(
+                     u"Get a key at <a href=\"https://platform.deepseek.com/api_keys\">"_s),
+             qPrintable(keyPage->text()));
+    QVERIFY(keyPage->textInteractionFlags() & Qt::LinksAccessibleByMouse);
+    // It needs its own key before OK.
+    QVERIFY(child<QLabel>("summaryLabel")->text().contains(u"OPENAI_API_KEY"_s));
+    QVERIFY(!child<QDialogButtonBox>("buttonBox")->button(QDialogButtonBox::Ok)->isEnabled());
+    QTest::keyClicks(child<QLineEdit>("apiKeyEdit"), u"sk-deepseek-7777"_s);
+    QVERIFY(m_dialog->isValid());
+
+    // The default profile keeps its own fields and key.
+    profiles->setCurrentIndex(0);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), u"https://api.openai.com/v1"_s);
+    QCOMPARE(child<QLineEdit>("apiKeyEdit")->text(), u"sk-test"_s);
+    QVERIFY(!keyPage->isVisible());
+    profiles->setCurrentIndex(1);
+    QCOMPARE(child<QLineEdit>("apiKeyEdit")->text(), u"sk-deepseek-7777"_s);
+
+    QSignalSpy applied(m_dialog.get(), &SettingsDialog::settingsApplied);
+    clickOk();
+    QCOMPARE(applied.size(), 1);
+    const auto chosen = applied.first().at(0).value<AppSettings>();
+    QCOMPARE(chosen.currentProfile().name, u"DeepSeek"_s);
+    QCOMPARE(chosen.provider().baseUrl, QUrl(u"https://api.deepseek.com/v1"_s));
+    QCOMPARE(chosen.provider().apiKey, u"sk-deepseek-7777"_s);
+
+    const AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(reloaded.profiles.size(), 1);
+    QCOMPARE(reloaded.profiles.first().presetId, u"deepseek"_s);
+    QCOMPARE(reloaded.currentProfileId, reloaded.profiles.first().id);
+    QCOMPARE(reloaded.baseUrl, u"https://api.openai.com/v1"_s);
+    KeyStore &deepseekStore = AppSettings::keyStoreFor(store, reloaded.currentProfileId);
+    QSignalSpy read(&deepseekStore, &KeyStore::keyRead);
+    deepseekStore.readKey();
+    QTRY_COMPARE(read.size(), 1);
+    QCOMPARE(read.first().at(0).toString(), u"sk-deepseek-7777"_s);
+    QVERIFY(!AgentLoop::readFile(AppSettings::settingsFilePath()).contains("sk-deepseek-7777"));
+}
+
+void tst_SettingsDialog::presetPlaceholdersAreAnError()
+{
+    openDialog(configured(u"https://api.openai.com/v1"_s), nullptr);
+    m_dialog->addProfileFromPreset(u"azure"_s);
+    QTest::keyClicks(child<QLineEdit>("apiKeyEdit"), u"azure-key"_s);
+    auto *message = child<QLabel>("baseUrlMessage");
+    QVERIFY2(message->text().contains(u"<angle brackets>"_s), qPrintable(message->text()));
+    QVERIFY(!m_dialog->isValid());
+    QVERIFY(!child<QPushButton>("testButton")->isEnabled());
+    QCOMPARE(child<QComboBox>("authCombo")->currentData().toInt(),
+             int(AgentLoop::AuthStyle::ApiKeyHeader));
+
+    child<QLineEdit>("baseUrlEdit")
+            ->setText(
+                    u"https://acme.openai.azure.com/openai/deployments/gpt-4o?api-version=2024-10-21"_s);
+    child<QComboBox>("modelCombo")->setEditText(u"gpt-4o"_s);
+    QVERIFY(!message->text().contains(u"<angle brackets>"_s));
+    QVERIFY(m_dialog->isValid());
+}
+
+void tst_SettingsDialog::localPresetNeedsNoKey()
+{
+    openDialog(configured(u"https://api.openai.com/v1"_s), nullptr);
+    m_dialog->addProfileFromPreset(u"ollama"_s);
+    QVERIFY(m_dialog->isValid());
+    QVERIFY(!child<QLineEdit>("apiKeyEdit")->isEnabled());
+    QVERIFY(child<QLabel>("summaryLabel")->text().isEmpty());
+    QVERIFY(!child<QLabel>("keyPageLabel")->isVisible()); // nothing to get
+    QVERIFY(m_dialog->settings().isConfigured());
+}
+
+void tst_SettingsDialog::profileKeysAreReadWhenSelected()
+{
+    KeyStore store(KeyStore::Backend::SessionOnly, u"agentloop-tests"_s);
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    AgentLoop::ProviderProfile other;
+    other.id = u"p12345678"_s;
+    other.name = u"Other"_s;
+    other.baseUrl = u"https://other.example/v1"_s;
+    other.model = u"m"_s;
+    settings.profiles = {other};
+    AppSettings::keyStoreFor(store, other.id).writeKey(u"sk-other-stored"_s);
+    openDialog(settings, &store); // knows no key of Other yet
+
+    m_dialog->selectProfile(other.id);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), other.baseUrl);
+    QTRY_COMPARE(child<QLineEdit>("apiKeyEdit")->text(), u"sk-other-stored"_s);
+    QVERIFY(child<QLabel>("baseUrlNote")->text().isEmpty());
+    QCOMPARE(m_dialog->settings().keyOf(other.id), u"sk-other-stored"_s);
+}
+
+void tst_SettingsDialog::removingAProfileAsksAndDeletesItsKey()
+{
+    KeyStore store(KeyStore::Backend::SessionOnly, u"agentloop-tests"_s);
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    AgentLoop::ProviderProfile other;
+    other.id = u"p87654321"_s;
+    other.name = u"Doomed"_s;
+    other.baseUrl = u"https://doomed.example/v1"_s;
+    other.model = u"m"_s;
+    settings.profiles = {other};
+    settings.profileKeys = {{other.id, u"sk-doomed"_s}};
+    settings.currentProfileId = other.id;
+    settings.save(store);
+    openDialog(settings, &store);
+    QCOMPARE(m_dialog->selectedProfileId(), other.id);
+
+    child<QToolButton>("removeProfileButton")->click();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = m_dialog->findChild<QMessageBox *>()) && box->isVisible());
+    QVERIFY(box->text().contains(u"Doomed"_s));
+    QCOMPARE(m_dialog->profiles().size(), 2); // not yet
+    box->button(QMessageBox::Yes)->click();
+    QCOMPARE(m_dialog->profiles().size(), 1);
+    QCOMPARE(child<QComboBox>("profileCombo")->currentText(), u"Default"_s);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), u"https://api.openai.com/v1"_s);
+
+    clickOk();
+    const AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QVERIFY(reloaded.profiles.isEmpty());
+    QVERIFY(reloaded.currentProfileId.isEmpty());
+    KeyStore &doomed = AppSettings::keyStoreFor(store, other.id);
+    QSignalSpy read(&doomed, &KeyStore::keyRead);
+    doomed.readKey();
+    QTRY_COMPARE(read.size(), 1);
+    QCOMPARE(read.first().at(0).toString(), QString());
+}
+
+void tst_SettingsDialog::duplicateAndRenameKeepNamesUnique()
+{
+    openDialog(configured(u"https://api.openai.com/v1"_s), nullptr);
+    QVERIFY(!child<QToolButton>("renameProfileButton")->isEnabled()); // "Default" stays
+    child<QToolButton>("duplicateProfileButton")->click();
+    auto *profiles = child<QComboBox>("profileCombo");
+    QCOMPARE(profiles->count(), 2);
+    QCOMPARE(profiles->currentText(), u"Default (copy)"_s);
+    QCOMPARE(child<QLineEdit>("baseUrlEdit")->text(), u"https://api.openai.com/v1"_s);
+    QCOMPARE(child<QLineEdit>("apiKeyEdit")->text(), u"sk-test"_s);
+    QVERIFY(child<QToolButton>("renameProfileButton")->isEnabled());
+
+    m_dialog->renameProfile(u"  Work  "_s);
+    QCOMPARE(profiles->currentText(), u"Work"_s);
+    m_dialog->renameProfile(u"default"_s); // taken, whatever the case
+    QCOMPARE(profiles->currentText(), u"default 2"_s);
+    child<QLineEdit>("baseUrlEdit")->setText(u"https://work.example/v1"_s);
+    clickOk();
+    const AppSettings reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(reloaded.profiles.size(), 1);
+    QCOMPARE(reloaded.currentProfile().name, u"default 2"_s);
+    QCOMPARE(reloaded.currentProfile().baseUrl, u"https://work.example/v1"_s);
+    QCOMPARE(reloaded.baseUrl, u"https://api.openai.com/v1"_s);
+}
+
+void tst_SettingsDialog::capabilityFindingsAreListedAndSuggestionsApplied()
+{
+    using AgentLoop::CapabilityFinding;
+    openDialog(configured(u"https://api.mistral.ai/v1"_s), nullptr);
+    auto *apply = child<QPushButton>("applySuggestionsButton");
+    QVERIFY(!apply->isVisible());
+    QVERIFY(child<QCheckBox>("streamUsageCheck")->isChecked());
+
+    AgentLoop::CapabilityReport report;
+    report.findings = {{CapabilityFinding::Reachable, CapabilityFinding::Yes, u"Reachable"_s, {}},
+                       {CapabilityFinding::ModelExists,
+                        CapabilityFinding::Unknown,
+                        u"Model: not listed"_s,
+                        {}},
+                       {CapabilityFinding::UsageReporting,
+                        CapabilityFinding::No,
+                        u"Usage: refused stream_options"_s,
+                        u"HTTP 422: <i>extra</i>\u202Eforbidden sk-test"_s}};
+    report.models = {u"mistral-large-latest"_s, u"mistral-small\u2066"_s};
+    report.suggestedStreamUsage = false;
+    m_dialog->showCapabilityReport(report);
+
+    const QString shown = child<QLabel>("testResult")->text();
+    QCOMPARE(child<QLabel>("testResult")->textFormat(), Qt::PlainText);
+    const QStringList lines = shown.split(u'\n');
+    QCOMPARE(lines.value(0), u"✓ Reachable"_s);
+    QCOMPARE(lines.value(1), u"? Model: not listed"_s);
+    QCOMPARE(lines.value(2), u"✗ Usage: refused stream_options"_s);
+    // The provider's words under it: escaped, and without the key.
+    QVERIFY2(lines.value(3).startsWith(u"    HTTP 422: <i>extra</i>⟨U+202E⟩forbidden"_s),
+             qPrintable(lines.value(3)));
+    QVERIFY(!shown.contains(u"sk-test"_s));
+    QCOMPARE(lines.value(4), u"2 models listed"_s);
+    auto *models = child<QComboBox>("modelCombo");
+    QCOMPARE(models->count(), 2);
+    QCOMPARE(models->itemText(1), u"mistral-small⟨U+2066⟩"_s);
+
+    QVERIFY(apply->isVisible());
+    apply->click();
+    QVERIFY(!child<QCheckBox>("streamUsageCheck")->isChecked());
+    QVERIFY(child<QCheckBox>("streamUsageCheck")->isVisible()); // the Advanced section opened
+    QVERIFY(child<QCheckBox>("streamCheck")->isChecked());      // not suggested: unchanged
+    QVERIFY(!apply->isVisible());
+    clickOk();
+    QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).streamUsage, false);
 }
 
 QTEST_MAIN(tst_SettingsDialog)

@@ -1,19 +1,21 @@
 // Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
-// approval box (and the approval of a hostile call, with its warnings) and the settings dialog,
-// in one language and one theme per run (a process can install its translators only once). Run
-// it through make-screenshots.sh.
+// approval box (and the approval of a hostile call, with its warnings), the settings dialog (as
+// on first use, and with a few provider profiles) and the menu of provider presets, in one
+// language and one theme per run (a process can install its translators only once). Run it
+// through make-screenshots.sh.
 
 #include "approvalprompt.h"
-#include "settings/appsettings.h"
+#include "base/i18n.h"
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
-#include "storage/conversationstore.h"
-#include "base/i18n.h"
-#include "inspector/inspector.h"
-#include "storage/keystore.h"
-#include "mainwindow.h"
 #include "chat/promptedit.h"
+#include "inspector/inspector.h"
+#include "mainwindow.h"
+#include "protocol/providerpresets.h"
+#include "settings/appsettings.h"
 #include "settings/settingsdialog.h"
+#include "storage/conversationstore.h"
+#include "storage/keystore.h"
 #include "tools/shelltool.h"
 
 #include <QAbstractButton>
@@ -25,6 +27,7 @@
 #include <QIcon>
 #include <QJsonDocument>
 #include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPalette>
 #include <QPlainTextEdit>
@@ -37,6 +40,7 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
+#include <QToolButton>
 
 #include <cstdio>
 #include <functional>
@@ -233,6 +237,37 @@ bool isSettled(QMessageBox *box)
     return allow && allow->isEnabled();
 }
 
+// The settings with a few profiles as a user would have them: the default one, two from presets
+// (the first selected, its key page shown) and a company gateway with a header of its own.
+Gui::AppSettings withProfiles(Gui::AppSettings settings)
+{
+    const auto fromPreset = [](const QString &id, const QString &presetId) {
+        const AgentLoop::ProviderPreset preset = AgentLoop::providerPreset(presetId);
+        AgentLoop::ProviderProfile profile;
+        profile.id = id;
+        profile.name = preset.name;
+        profile.presetId = preset.id;
+        profile.baseUrl = preset.baseUrl;
+        profile.model = preset.model;
+        profile.auth = preset.auth;
+        profile.streamUsage = preset.streamUsage;
+        return profile;
+    };
+    AgentLoop::ProviderProfile gateway;
+    gateway.id = u"p00000003"_s;
+    gateway.name = QLocale().language() == QLocale::Chinese ? u"公司网关"_s : u"Company gateway"_s;
+    gateway.baseUrl = u"https://llm-gateway.example.com/v1"_s;
+    gateway.model = u"gpt-4.1"_s;
+    gateway.extraHeaders = {{"X-Team", "platform"}};
+    settings.profiles = {fromPreset(u"p00000001"_s, u"deepseek"_s),
+                         fromPreset(u"p00000002"_s, u"ollama"_s),
+                         gateway};
+    settings.profileKeys = {{u"p00000001"_s, u"sk-screenshot-not-a-real-key"_s},
+                            {u"p00000003"_s, u"sk-screenshot-not-a-real-key"_s}};
+    settings.currentProfileId = u"p00000001"_s;
+    return settings;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -360,19 +395,39 @@ int main(int argc, char *argv[])
                          auto *dialog = new Gui::SettingsDialog(filled, &keyStore, &window);
                          dialog->setAttribute(Qt::WA_DeleteOnClose);
                          dialog->open();
-                         QTimer::singleShot(500, &window, [&, dialog] {
+                         QTimer::singleShot(500, &window, [&, dialog, filled] {
                              save(dialog, outDir + u"/settings"_s + suffix);
                              dialog->reject();
-                             // 4. The approval of a hostile call, with its warnings.
-                             Gui::ApprovalPrompt::ask(hostileRequest(), &window);
-                             when([] { return isSettled(openMessageBox()); },
-                                  [&] {
-                                      QMessageBox *hostile = openMessageBox();
-                                      save(hostile, outDir + u"/approval-hostile"_s + suffix);
-                                      hostile->reject();
-                                      QApplication::quit();
-                                  },
-                                  u"the hostile approval box"_s);
+                             // 4. A few provider profiles, one from a preset selected, and the
+                             // presets to make more from.
+                             auto *profiles = new Gui::SettingsDialog(withProfiles(filled),
+                                                                      &keyStore,
+                                                                      &window);
+                             profiles->setAttribute(Qt::WA_DeleteOnClose);
+                             profiles->open();
+                             profiles->findChild<QToolButton *>(u"advancedToggle"_s)
+                                     ->setChecked(true);
+                             QTimer::singleShot(500, &window, [&, profiles] {
+                                 save(profiles, outDir + u"/settings-profiles"_s + suffix);
+                                 QMenu *presets = profiles->presetMenu();
+                                 presets->popup(profiles->mapToGlobal(QPoint(40, 40)));
+                                 QTimer::singleShot(300, &window, [&, profiles, presets] {
+                                     save(presets, outDir + u"/profile-presets"_s + suffix);
+                                     presets->close();
+                                     profiles->reject();
+                                     // 5. The approval of a hostile call, with its warnings.
+                                     Gui::ApprovalPrompt::ask(hostileRequest(), &window);
+                                     when([] { return isSettled(openMessageBox()); },
+                                          [&] {
+                                              QMessageBox *hostile = openMessageBox();
+                                              save(hostile,
+                                                   outDir + u"/approval-hostile"_s + suffix);
+                                              hostile->reject();
+                                              QApplication::quit();
+                                          },
+                                          u"the hostile approval box"_s);
+                                 });
+                             });
                          });
                      },
                      u"the final answer"_s);

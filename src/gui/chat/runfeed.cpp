@@ -59,14 +59,17 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
     , m_turnModel(new TurnModel(this))
 {
     const AgentController &controller = session.controller();
-    connect(&controller, &AgentController::requestSent, this, [this](const AgentLoop::Exchange &exchange) {
-        m_currentRequest = m_turnModel->addRequest(exchange);
-        // A retry is only made before any byte of an answer arrived, so no live answer can be
-        // waiting here; if one were, it would never be completed.
-        if (m_liveAnswer->isActive())
-            m_liveAnswer->abandon();
-        m_liveAnswer->setTurn(m_currentRequest);
-    });
+    connect(&controller,
+            &AgentController::requestSent,
+            this,
+            [this](const AgentLoop::Exchange &exchange) {
+                m_currentRequest = m_turnModel->addRequest(exchange);
+                // A retry is only made before any byte of an answer arrived, so no live answer can be
+                // waiting here; if one were, it would never be completed.
+                if (m_liveAnswer->isActive())
+                    m_liveAnswer->abandon();
+                m_liveAnswer->setTurn(m_currentRequest);
+            });
     connect(&controller, &AgentController::responseReceived, m_turnModel, &TurnModel::setResponse);
     connect(&controller,
             &AgentController::completionReceived,
@@ -112,15 +115,30 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
             showError(error.message, error.hint, m_currentRequest);
         }
     });
+    // The client dropped a field the provider refused and sent the request again: said once, as
+    // a quiet line (the window keeps the change in the profile).
+    connect(&controller,
+            &AgentController::providerAdjusted,
+            this,
+            [this](const AgentLoop::ProviderAdjustment &adjustment) {
+                ChatItem item;
+                item.kind = ChatItem::Notice;
+                item.text = adjustment.notice;
+                item.turn = m_currentRequest;
+                m_chatModel->append(item);
+            });
     connect(&controller, &AgentController::finished, this, &RunFeed::whenIdle);
     connect(&controller, &AgentController::failed, this, &RunFeed::whenIdle);
-    connect(&session, &AgentLoop::AgentSession::saveFailed, this, [this](const AgentLoop::Error &error) {
-        showError(error.message,
-                  tr("%1 The run goes on, but this conversation is not saved from here on.")
-                          .arg(error.hint)
-                          .trimmed(),
-                  0);
-    });
+    connect(&session,
+            &AgentLoop::AgentSession::saveFailed,
+            this,
+            [this](const AgentLoop::Error &error) {
+                showError(error.message,
+                          tr("%1 The run goes on, but this conversation is not saved from here on.")
+                                  .arg(error.hint)
+                                  .trimmed(),
+                          0);
+            });
 }
 
 void RunFeed::showMessage(const AgentLoop::Message &message)

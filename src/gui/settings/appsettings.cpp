@@ -1,19 +1,23 @@
 #include "settings/appsettings.h"
 
-#include "storage/config.h"
-#include "provider/demoprovider.h"
 #include "base/environmentscrub.h"
+#include "protocol/providerpresets.h"
+#include "provider/chatclient.h"
+#include "provider/demoprovider.h"
+#include "storage/config.h"
 #include "storage/keystore.h"
 #include "storage/providerprofiles.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QMainWindow>
 #include <QSettings>
 
 #include <memory>
 
 using namespace Qt::StringLiterals;
+using AgentLoop::KeyStore;
 
 namespace Gui {
 
@@ -55,6 +59,20 @@ void write(QSettings &file, const SettingSpec<T> &setting, const T &value)
     file.setValue(QLatin1String(setting.key), value);
 }
 
+// Where a profile other than the default one keeps its key when the user chose plain text.
+QString plainTextKeyOf(const QString &profileId)
+{
+    return u"profiles/%1/apiKey"_s.arg(profileId);
+}
+
+// By id only (findProfile() also takes a name).
+bool hasProfile(const QList<AgentLoop::ProviderProfile> &profiles, const QString &id)
+{
+    return std::any_of(profiles.cbegin(),
+                       profiles.cend(),
+                       [&](const AgentLoop::ProviderProfile &p) { return p.id == id; });
+}
+
 } // namespace
 
 AppSettings AppSettings::load()
@@ -85,6 +103,22 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
     settings.workspace = read(*file, SettingsFile::workspace);
     if (settings.workspace.isEmpty())
         settings.workspace = QDir::homePath();
+    AgentLoop::ProviderProfile extras;
+    AgentLoop::readDefaultProfileExtras(*file, extras);
+    settings.presetId = extras.presetId;
+    settings.auth = extras.auth;
+    settings.extraHeaders = extras.extraHeaders;
+    settings.streamUsage = extras.streamUsage;
+    settings.maxTokens = extras.maxTokens;
+    settings.profiles = AgentLoop::loadProfiles(*file);
+    for (const AgentLoop::ProviderProfile &profile : std::as_const(settings.profiles)) {
+        if (settings.storeKeyInPlainText)
+            settings.profileKeys.insert(profile.id,
+                                        file->value(plainTextKeyOf(profile.id)).toString());
+    }
+    settings.currentProfileId = AgentLoop::loadCurrentProfileId(*file);
+    if (!hasProfile(settings.profiles, settings.currentProfileId))
+        settings.currentProfileId.clear();
 
     const QString dotEnvPath = QDir(directory).absoluteFilePath(u".env"_s);
     QMap<QString, QString> dotEnv;
@@ -118,6 +152,9 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
     // A shell that sets all three means "use this provider", whatever was chosen before.
     const bool environmentComplete = settings.environmentOverrides.size() == 3;
     settings.demoMode = environmentComplete ? false : read(*file, SettingsFile::demoMode);
+    // And it is the default profile that the environment sets.
+    if (environmentComplete)
+        settings.currentProfileId.clear();
     return settings;
 }
 
@@ -141,6 +178,13 @@ void AppSettings::save() const
     write(*file, SettingsFile::maxTurns, maxTurns);
     write(*file, SettingsFile::workspace, workspace);
     write(*file, SettingsFile::demoMode, demoMode);
+    AgentLoop::writeDefaultProfileExtras(*file, defaultProfile());
+    AgentLoop::saveProfiles(*file, profiles);
+    if (storeKeyInPlainText) {
+        for (const AgentLoop::ProviderProfile &profile : profiles)
+            file->setValue(plainTextKeyOf(profile.id), keyOf(profile.id).trimmed());
+    }
+    AgentLoop::saveCurrentProfileId(*file, currentProfileId);
     file->sync();
     // Owner-only on Unix: the file may hold a key the user chose to keep there.
     QFile::setPermissions(file->fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
@@ -148,7 +192,24 @@ void AppSettings::save() const
 
 void AppSettings::save(AgentLoop::KeyStore &keyStore) const
 {
+    QList<AgentLoop::ProviderProfile> saved;
+    {
+        const std::unique_ptr<QSettings> file = settingsFile();
+        saved = AgentLoop::loadProfiles(*file);
+    }
     save();
+    // A profile that is gone takes its key with it.
+    for (const AgentLoop::ProviderProfile &profile : std::as_const(saved)) {
+        if (!hasProfile(profiles, profile.id))
+            keyStoreFor(keyStore, profile.id).deleteKey();
+    }
+    for (const AgentLoop::ProviderProfile &profile : profiles) {
+        KeyStore &store = keyStoreFor(keyStore, profile.id);
+        if (storeKeyInPlainText)
+            store.deleteKey();
+        else if (profileKeys.contains(profile.id)) // a key never read is left as it is
+            store.writeKey(profileKeys.value(profile.id).trimmed());
+    }
     if (isInherited(AgentLoop::apiKeyVariable, apiKey))
         return;
     if (storeKeyInPlainText)
@@ -157,10 +218,99 @@ void AppSettings::save(AgentLoop::KeyStore &keyStore) const
         keyStore.writeKey(apiKey.trimmed());
 }
 
+AgentLoop::ProviderProfile AppSettings::defaultProfile() const
+{
+    AgentLoop::ProviderProfile profile;
+    profile.id = QString::fromLatin1(AgentLoop::ProviderProfile::defaultId);
+    profile.name = AppSettingsText::tr("Default");
+    profile.presetId = presetId;
+    profile.baseUrl = baseUrl;
+    profile.model = model;
+    profile.auth = auth;
+    profile.extraHeaders = extraHeaders;
+    profile.stream = stream;
+    profile.streamUsage = streamUsage;
+    profile.maxTokens = maxTokens;
+    return profile;
+}
+
+QList<AgentLoop::ProviderProfile> AppSettings::allProfiles() const
+{
+    return QList<AgentLoop::ProviderProfile>{defaultProfile()} + profiles;
+}
+
+AgentLoop::ProviderProfile AppSettings::currentProfile() const
+{
+    if (!currentProfileId.isEmpty()) {
+        for (const AgentLoop::ProviderProfile &profile : profiles) {
+            if (profile.id == currentProfileId)
+                return profile;
+        }
+    }
+    return defaultProfile();
+}
+
+bool AppSettings::updateProfile(const AgentLoop::ProviderProfile &profile)
+{
+    if (profile.isDefault()) {
+        presetId = profile.presetId;
+        baseUrl = profile.baseUrl;
+        model = profile.model;
+        auth = profile.auth;
+        extraHeaders = profile.extraHeaders;
+        stream = profile.stream;
+        streamUsage = profile.streamUsage;
+        maxTokens = profile.maxTokens;
+        return true;
+    }
+    for (AgentLoop::ProviderProfile &existing : profiles) {
+        if (existing.id == profile.id) {
+            existing = profile;
+            return true;
+        }
+    }
+    return false;
+}
+
+QString AppSettings::keyOf(const QString &profileId) const
+{
+    if (profileId.isEmpty() || profileId == QLatin1String(AgentLoop::ProviderProfile::defaultId))
+        return apiKey;
+    return profileKeys.value(profileId);
+}
+
+void AppSettings::setKeyOf(const QString &profileId, const QString &key)
+{
+    if (profileId.isEmpty() || profileId == QLatin1String(AgentLoop::ProviderProfile::defaultId))
+        apiKey = key;
+    else
+        profileKeys.insert(profileId, key);
+}
+
+AppSettings AppSettings::withCurrentKey(const QString &key) const
+{
+    AppSettings settings = *this;
+    settings.setKeyOf(currentProfileId, key);
+    return settings;
+}
+
+KeyStore &AppSettings::keyStoreFor(KeyStore &base, const QString &profileId)
+{
+    if (profileId.isEmpty() || profileId == QLatin1String(AgentLoop::ProviderProfile::defaultId))
+        return base;
+    const QString entry = KeyStore::entryForProfile(profileId);
+    if (auto *store = base.findChild<KeyStore *>(entry, Qt::FindDirectChildrenOnly))
+        return *store;
+    auto *store = new KeyStore(base.backend(), base.service(), entry, &base);
+    store->setObjectName(entry);
+    return *store;
+}
+
 bool AppSettings::isConfigured() const
 {
-    return AgentLoop::baseUrlError(baseUrl).isEmpty() && !model.trimmed().isEmpty()
-           && !apiKey.trimmed().isEmpty();
+    const AgentLoop::ProviderProfile profile = currentProfile();
+    return AgentLoop::baseUrlError(profile.baseUrl).isEmpty() && !profile.model.trimmed().isEmpty()
+           && (profile.auth == AgentLoop::AuthStyle::None || !keyOf(profile.id).trimmed().isEmpty());
 }
 
 AgentLoop::SessionConfiguration AppSettings::sessionConfiguration() const
@@ -175,21 +325,28 @@ AgentLoop::SessionConfiguration AppSettings::sessionConfiguration() const
 
 AgentLoop::ProviderSettings AppSettings::provider() const
 {
-    AgentLoop::ProviderSettings provider;
+    AgentLoop::ProviderSettings shared;
+    shared.requestTimeout = std::chrono::seconds(requestTimeoutSeconds);
+    shared.retry.maxRetries = maxRetries;
+    shared.maxResponseBytes = qint64(maxResponseMegabytes) * 1024 * 1024;
+    shared.maxAnswerTime = std::chrono::minutes(maxAnswerMinutes);
+    const AgentLoop::ProviderProfile profile = currentProfile();
     if (demoMode) {
-        provider = AgentLoop::demoProviderSettings();
-    } else {
-        provider.baseUrl = QUrl(baseUrl.trimmed());
-        provider.apiKey = apiKey.trimmed();
-        provider.model = model.trimmed();
+        AgentLoop::ProviderSettings provider = AgentLoop::demoProviderSettings();
+        provider.requestTimeout = shared.requestTimeout;
+        provider.retry.maxRetries = shared.retry.maxRetries;
+        provider.maxResponseBytes = shared.maxResponseBytes;
+        provider.maxAnswerTime = shared.maxAnswerTime;
+        // The demo too: it answers with plain JSON whatever it is asked, which the client reads
+        // as well as a stream.
+        provider.stream = profile.stream;
+        return provider;
     }
-    provider.requestTimeout = std::chrono::seconds(requestTimeoutSeconds);
-    // The demo too: it answers with plain JSON whatever it is asked, which the client reads as
-    // well as a stream.
-    provider.stream = stream;
-    provider.retry.maxRetries = maxRetries;
-    provider.maxResponseBytes = qint64(maxResponseMegabytes) * 1024 * 1024;
-    provider.maxAnswerTime = std::chrono::minutes(maxAnswerMinutes);
+    AgentLoop::ProviderSettings provider = profile.settings(keyOf(profile.id), shared);
+    // The default profile may come from the environment alone: its base URL says which provider.
+    if (profile.isDefault() && profile.presetId.isEmpty()
+        && profile.auth == AgentLoop::AuthStyle::Bearer)
+        AgentLoop::recogniseProvider(provider);
     return provider;
 }
 
@@ -197,17 +354,20 @@ void AppSettings::readStoredKey(AgentLoop::KeyStore &keyStore,
                                 QObject *context,
                                 std::function<void(const QString &key)> done) const
 {
-    if (!keyIsInStore() || !apiKey.isEmpty()) {
+    if (!keyIsInStore() || !keyOf(currentProfileId).isEmpty()) {
         done({});
         return;
     }
-    QObject::connect(&keyStore, &AgentLoop::KeyStore::keyRead, context, done, Qt::SingleShotConnection);
-    keyStore.readKey();
+    KeyStore &store = keyStoreFor(keyStore, currentProfileId);
+    QObject::connect(&store, &AgentLoop::KeyStore::keyRead, context, done, Qt::SingleShotConnection);
+    store.readKey();
 }
 
 bool AppSettings::keyIsInStore() const
 {
-    return !storeKeyInPlainText && !isOverridden(AgentLoop::apiKeyVariable);
+    if (storeKeyInPlainText)
+        return false;
+    return !currentProfile().isDefault() || !isOverridden(AgentLoop::apiKeyVariable);
 }
 
 bool AppSettings::isOverridden(const char *variable) const
@@ -236,6 +396,71 @@ QString AppSettings::overrideNote(const char *variable) const
 QString AppSettings::settingsFilePath()
 {
     return settingsFile()->fileName();
+}
+
+std::optional<AppSettings> AppSettings::withProfile(const QString &profileId) const
+{
+    const bool isDefault = profileId == QLatin1String(AgentLoop::ProviderProfile::defaultId);
+    if (!isDefault && !hasProfile(profiles, profileId))
+        return std::nullopt;
+    AppSettings settings = *this;
+    settings.currentProfileId = isDefault ? QString() : profileId;
+    settings.demoMode = false; // choosing a provider means using it
+    return settings;
+}
+
+AgentLoop::ProviderProfile AppSettings::keepAdjustment(
+        const AgentLoop::ProviderAdjustment &adjustment)
+{
+    AgentLoop::ProviderProfile profile = currentProfile();
+    if (adjustment.change == AgentLoop::ProviderAdjustment::StreamingOff)
+        profile.stream = false;
+    else
+        profile.streamUsage = false;
+    updateProfile(profile);
+    saveProfileSwitches(profile);
+    return profile;
+}
+
+void AppSettings::saveProfileSwitches(const AgentLoop::ProviderProfile &profile)
+{
+    const std::unique_ptr<QSettings> file = settingsFile();
+    if (profile.isDefault()) {
+        AgentLoop::ProviderProfile saved;
+        AgentLoop::readDefaultProfileExtras(*file, saved);
+        saved.streamUsage = profile.streamUsage;
+        AgentLoop::writeDefaultProfileExtras(*file, saved);
+        write(*file, SettingsFile::stream, profile.stream);
+        return;
+    }
+    QList<AgentLoop::ProviderProfile> saved = AgentLoop::loadProfiles(*file);
+    bool found = false;
+    QHash<QString, QVariant> plainTextKeys; // saveProfiles() rewrites the profiles' groups
+    for (AgentLoop::ProviderProfile &existing : saved) {
+        if (const QVariant key = file->value(plainTextKeyOf(existing.id)); key.isValid())
+            plainTextKeys.insert(existing.id, key);
+        if (existing.id == profile.id) {
+            existing.stream = profile.stream;
+            existing.streamUsage = profile.streamUsage;
+            found = true;
+        }
+    }
+    if (!found)
+        return;
+    AgentLoop::saveProfiles(*file, saved);
+    for (auto it = plainTextKeys.cbegin(); it != plainTextKeys.cend(); ++it)
+        file->setValue(plainTextKeyOf(it.key()), it.value());
+}
+
+AppSettings::WindowLayout AppSettings::WindowLayout::of(const QMainWindow &window)
+{
+    return {window.saveGeometry(), window.saveState(stateVersion)};
+}
+
+void AppSettings::WindowLayout::restore(QMainWindow &window) const
+{
+    window.restoreGeometry(geometry);
+    window.restoreState(state, stateVersion);
 }
 
 AppSettings::WindowLayout AppSettings::loadWindowLayout()

@@ -1,11 +1,14 @@
 #pragma once
 
 #include "agent/agentsession.h"
+#include "storage/providerprofiles.h"
 
 #include <QByteArray>
+#include <QHash>
+#include <QList>
 #include <QMap>
-#include <QObject>
 #include <QMetaType>
+#include <QObject>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -13,9 +16,13 @@
 #include <algorithm>
 #include <functional>
 
+class QMainWindow;
+#include <optional>
+
 namespace AgentLoop {
 class KeyStore;
-}
+struct ProviderAdjustment;
+} // namespace AgentLoop
 
 namespace Gui {
 
@@ -71,6 +78,13 @@ const SettingSpec<QByteArray> windowState{"window/state", {}};
 // configured app); environmentOverrides records which did, and save() never copies an inherited
 // value into the file or the credential store.
 //
+// Provider profiles: the fields above (baseUrl, apiKey, model, stream and the default profile's
+// extras) are the default profile, named "Default", which the environment overrides as before;
+// profiles holds the others (under profiles/<id>/ in the file, each key in its own entry of the
+// credential store, or under profiles/<id>/apiKey with storeKeyInPlainText), and
+// currentProfileId the one in use (empty: the default profile). provider() and isConfigured()
+// speak of the current profile.
+//
 // The API key is not in the file unless storeKeyInPlainText is set. Otherwise it lives in the
 // credential store, which answers asynchronously: load() leaves apiKey empty when the key is in
 // the store (keyIsInStore()), and the caller fills it in when KeyStore::keyRead() arrives (see
@@ -100,6 +114,19 @@ struct AppSettings
     // Only when the user ticks it: the key goes into the settings file in plain text.
     bool storeKeyInPlainText = SettingsFile::storeKeyInPlainText.defaultValue;
 
+    // The default profile's fields beyond baseUrl, model and stream (kept under provider/).
+    QString presetId;
+    AgentLoop::AuthStyle auth = AgentLoop::AuthStyle::Bearer;
+    AgentLoop::ExtraHeaders extraHeaders;
+    bool streamUsage = true;
+    int maxTokens = 0;
+    // The profiles other than the default one, in the order they were made.
+    QList<AgentLoop::ProviderProfile> profiles;
+    // The keys of those profiles known so far, by profile id (the default profile's is apiKey).
+    QHash<QString, QString> profileKeys;
+    // The profile in use; empty: the default profile.
+    QString currentProfileId;
+
     // Names of the OPENAI_* variables that set a value, from the environment or the .env file.
     QStringList environmentOverrides;
     // Those of them that came from the .env file, and its path.
@@ -124,17 +151,37 @@ struct AppSettings
     // file). Asynchronous for the key: keyStore reports with keyWritten() / keyDeleted().
     void save(AgentLoop::KeyStore &keyStore) const;
 
-    // A real provider can be used: a valid base URL, a model and a key.
+    // The default profile (its name translated: "Default"), and every profile, default first.
+    AgentLoop::ProviderProfile defaultProfile() const;
+    QList<AgentLoop::ProviderProfile> allProfiles() const;
+    // The profile in use: the one currentProfileId names, else the default profile.
+    AgentLoop::ProviderProfile currentProfile() const;
+    // Replaces the profile with profile.id (the default one: its fields above); false when no
+    // profile has that id.
+    bool updateProfile(const AgentLoop::ProviderProfile &profile);
+    // A profile's key as far as known (apiKey for the default one), and setting it.
+    QString keyOf(const QString &profileId) const;
+    void setKeyOf(const QString &profileId, const QString &key);
+    // These settings with key as the current profile's.
+    AppSettings withCurrentKey(const QString &key) const;
+    // The key store of a profile: base itself for the default profile, else a store of the same
+    // backend and service for the profile's own entry, kept as base's child.
+    static AgentLoop::KeyStore &keyStoreFor(AgentLoop::KeyStore &base, const QString &profileId);
+
+    // A real provider can be used with the current profile: a valid base URL, a model and a key
+    // (no key when the profile sends none).
     bool isConfigured() const;
     // What ChatClient needs: the demo's settings in demo mode, else the entered ones.
     AgentLoop::ProviderSettings provider() const;
     // What the agent session runs with: the provider, the turn limit, the workspace, demo mode.
     AgentLoop::SessionConfiguration sessionConfiguration() const;
 
-    // The key belongs in the credential store: not set by the environment, not kept in the file.
+    // The current profile's key belongs in the credential store: not set by the environment, not
+    // kept in the file.
     bool keyIsInStore() const;
-    // Calls done with the key read from keyStore when keyIsInStore() and no key is known yet
-    // (later, from the store's answer; empty when it has none), else at once with an empty one.
+    // Calls done with the current profile's key read from its store (keyStoreFor(keyStore)) when
+    // keyIsInStore() and no key is known yet (later, from the store's answer; empty when it has
+    // none), else at once with an empty one.
     void readStoredKey(AgentLoop::KeyStore &keyStore,
                        QObject *context,
                        std::function<void(const QString &key)> done) const;
@@ -144,6 +191,14 @@ struct AppSettings
     QString overrideNote(const char *variable) const;
 
     static QString settingsFilePath();
+    // These settings with another current profile, and not the demo (the main window's quick
+    // switch); nullopt when there is no such profile.
+    std::optional<AppSettings> withProfile(const QString &profileId) const;
+    // The current profile with what the client learned from a provider that refused a field
+    // (stream_options, or streaming with tools) turned off, here and in the settings file (only
+    // that profile's stream and streamUsage switches are written); the profile as it is now.
+    AgentLoop::ProviderProfile keepAdjustment(const AgentLoop::ProviderAdjustment &adjustment);
+    static void saveProfileSwitches(const AgentLoop::ProviderProfile &profile);
 
     // The main window's size, position and docks, kept in the same file (under window/).
     struct WindowLayout
@@ -154,6 +209,9 @@ struct AppSettings
         // Given to saveState() and restoreState(): a state saved with another version is not
         // restored (raise it when the docks change).
         static constexpr int stateVersion = 1;
+
+        static WindowLayout of(const QMainWindow &window);
+        void restore(QMainWindow &window) const;
     };
     // Empty when nothing is saved.
     static WindowLayout loadWindowLayout();

@@ -2,27 +2,34 @@
 
 #include "ui_settingsdialog.h"
 
-#include "provider/chatclient.h"
-#include "storage/config.h"
 #include "base/displaytext.h"
 #include "base/error.h"
 #include "base/redaction.h"
+#include "protocol/providerpresets.h"
+#include "provider/chatclient.h"
+#include "storage/config.h"
 
 #include <QAction>
 #include <QCoreApplication>
+#include <QDesktopServices>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QIconEngine>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPushButton>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
+using AgentLoop::AuthStyle;
 using AgentLoop::KeyStore;
+using AgentLoop::ProviderProfile;
 
 namespace Gui {
 
@@ -111,7 +118,9 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     , m_ui(std::make_unique<Ui::SettingsDialog>())
     , m_initial(settings)
     , m_keyStore(keyStore)
-    , m_client(new AgentLoop::ChatClient(this))
+    , m_check(new AgentLoop::CapabilityCheck(this))
+    , m_presetMenu(new QMenu(this))
+    , m_profiles(settings.allProfiles())
 {
     m_ui->setupUi(this);
     setMinimumWidth(fontMetrics().averageCharWidth() * 72);
@@ -123,23 +132,27 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     connect(m_showKeyAction, &QAction::toggled, this, &SettingsDialog::setKeyVisible);
     setKeyVisible(false);
 
+    m_keys.insert(QString::fromLatin1(ProviderProfile::defaultId), settings.apiKey);
+    for (auto it = settings.profileKeys.cbegin(); it != settings.profileKeys.cend(); ++it)
+        m_keys.insert(it.key(), it.value());
+    for (const AuthStyle auth : {AuthStyle::Bearer, AuthStyle::ApiKeyHeader, AuthStyle::None})
+        m_ui->authCombo->addItem({}, int(auth));
+    m_ui->maxTokensSpin->setRange(0, 10'000'000);
+    m_ui->newProfileButton->setMenu(m_presetMenu);
+    m_ui->newProfileButton->setPopupMode(QToolButton::InstantPopup);
+    retranslateProfiles();
+
     m_ui->demoCheck->setChecked(settings.demoMode);
-    m_ui->baseUrlEdit->setText(settings.baseUrl);
-    m_ui->apiKeyEdit->setText(settings.apiKey);
-    m_ui->modelCombo->setEditText(settings.model);
     offer(m_ui->maxTurnsSpin, SettingsFile::maxTurns, settings.maxTurns);
     offer(m_ui->timeoutSpin, SettingsFile::requestTimeoutSeconds, settings.requestTimeoutSeconds);
     offer(m_ui->retriesSpin, SettingsFile::maxRetries, settings.maxRetries);
     offer(m_ui->maxResponseSpin, SettingsFile::maxResponseMegabytes, settings.maxResponseMegabytes);
     offer(m_ui->maxAnswerTimeSpin, SettingsFile::maxAnswerMinutes, settings.maxAnswerMinutes);
-    m_ui->streamCheck->setChecked(settings.stream);
     m_ui->workspaceEdit->setText(QDir::toNativeSeparators(settings.workspace));
     m_ui->plainTextCheck->setChecked(settings.storeKeyInPlainText);
     m_ui->testProgress->hide();
+    m_ui->applySuggestionsButton->hide();
 
-    showMessage(m_ui->baseUrlNote, settings.overrideNote(AgentLoop::baseUrlVariable), Tone::Note);
-    showMessage(m_ui->apiKeyNote, settings.overrideNote(AgentLoop::apiKeyVariable), Tone::Note);
-    showMessage(m_ui->modelNote, settings.overrideNote(AgentLoop::modelVariable), Tone::Note);
     showMessage(m_ui->testResult, {}, Tone::None);
     showMessage(m_ui->demoNote, m_ui->demoNote->text(), Tone::Note);
     showMessage(m_ui->streamNote, m_ui->streamNote->text(), Tone::Note);
@@ -150,25 +163,66 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     // A test result speaks of the values it was made with; it goes once they change.
     for (QLineEdit *edit : {m_ui->baseUrlEdit, m_ui->apiKeyEdit}) {
         connect(edit, &QLineEdit::textChanged, this, [this] {
-            if (!m_testing)
+            if (!m_testing) {
                 showMessage(m_ui->testResult, {}, Tone::None);
+                m_ui->applySuggestionsButton->hide();
+            }
         });
     }
     connect(m_ui->modelCombo, &QComboBox::editTextChanged, this, &SettingsDialog::validate);
+    connect(m_ui->authCombo, &QComboBox::currentIndexChanged, this, &SettingsDialog::validate);
     connect(m_ui->workspaceEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
     connect(m_ui->plainTextCheck, &QCheckBox::toggled, this, &SettingsDialog::updateKeyStorage);
     connect(m_ui->browseButton, &QPushButton::clicked, this, &SettingsDialog::chooseWorkspace);
     connect(m_ui->testButton, &QPushButton::clicked, this, &SettingsDialog::testConnection);
+    connect(m_ui->applySuggestionsButton,
+            &QPushButton::clicked,
+            this,
+            &SettingsDialog::applySuggestions);
     connect(m_ui->buttonBox, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
-    connect(m_client, &AgentLoop::ChatClient::modelsListed, this, &SettingsDialog::onModelsListed);
-    connect(m_client, &AgentLoop::ChatClient::modelsFailed, this, &SettingsDialog::onModelsFailed);
+    connect(m_check, &AgentLoop::CapabilityCheck::progress, this, [this](const QString &step) {
+        if (m_testing)
+            showMessage(m_ui->testResult, AgentLoop::displayedLine(step, 300), Tone::Note);
+    });
+    connect(m_check,
+            &AgentLoop::CapabilityCheck::finished,
+            this,
+            &SettingsDialog::showCapabilityReport);
+    connect(m_ui->profileCombo, &QComboBox::currentIndexChanged, this, &SettingsDialog::showProfile);
+    connect(m_ui->duplicateProfileButton,
+            &QToolButton::clicked,
+            this,
+            &SettingsDialog::duplicateProfile);
+    connect(m_ui->renameProfileButton, &QToolButton::clicked, this, &SettingsDialog::askForNewName);
+    connect(m_ui->removeProfileButton,
+            &QToolButton::clicked,
+            this,
+            &SettingsDialog::askToRemoveProfile);
+    connect(m_ui->keyPageLabel, &QLabel::linkActivated, this, [](const QString &link) {
+        QDesktopServices::openUrl(QUrl(link));
+    });
+    connect(m_ui->advancedToggle, &QToolButton::toggled, this, &SettingsDialog::setAdvancedVisible);
 
     if (m_keyStore) {
         connect(m_keyStore, &KeyStore::availabilityChanged, this, &SettingsDialog::updateKeyStorage);
         m_keyStore->checkAvailability();
     }
-    validate();
+    fillProfileCombo();
+    int current = 0;
+    for (int i = 0; i < m_profiles.size(); ++i) {
+        if (m_profiles.at(i).id == settings.currentProfile().id)
+            current = i;
+    }
+    {
+        const QSignalBlocker blocker(m_ui->profileCombo);
+        m_ui->profileCombo->setCurrentIndex(current);
+    }
+    showProfile(current);
+    // Open when the profile in use has something there the user changed.
+    const ProviderProfile shown = m_profiles.at(current);
+    setAdvancedVisible(shown.auth != AuthStyle::Bearer || !shown.extraHeaders.isEmpty()
+                       || !shown.stream || !shown.streamUsage || shown.maxTokens > 0);
 }
 
 SettingsDialog::~SettingsDialog() = default;
@@ -177,49 +231,349 @@ AppSettings SettingsDialog::settings() const
 {
     AppSettings settings = m_initial;
     settings.demoMode = m_ui->demoCheck->isChecked();
-    settings.baseUrl = m_ui->baseUrlEdit->text().trimmed();
-    settings.apiKey = m_ui->apiKeyEdit->text().trimmed();
-    settings.model = modelIdOf(m_ui->modelCombo).trimmed();
     settings.maxTurns = m_ui->maxTurnsSpin->value();
     settings.requestTimeoutSeconds = m_ui->timeoutSpin->value();
     settings.maxRetries = m_ui->retriesSpin->value();
     settings.maxResponseMegabytes = m_ui->maxResponseSpin->value();
     settings.maxAnswerMinutes = m_ui->maxAnswerTimeSpin->value();
-    settings.stream = m_ui->streamCheck->isChecked();
     settings.storeKeyInPlainText = m_ui->plainTextCheck->isChecked();
     const QString workspace = m_ui->workspaceEdit->text().trimmed();
     settings.workspace = workspace.isEmpty()
                                  ? QString()
                                  : QDir::cleanPath(QDir::fromNativeSeparators(workspace));
+
+    const QList<ProviderProfile> edited = profiles();
+    settings.profiles = edited.mid(1);
+    settings.updateProfile(edited.first());
+    settings.profileKeys.clear();
+    for (auto it = m_keys.cbegin(); it != m_keys.cend(); ++it)
+        settings.setKeyOf(it.key(), it.value().trimmed());
+    const ProviderProfile shown = enteredProfile();
+    const QString key = enteredKey();
+    if (!key.isEmpty() || m_keys.contains(shown.id))
+        settings.setKeyOf(shown.id, key);
+    settings.currentProfileId = shown.isDefault() ? QString() : shown.id;
     return settings;
+}
+
+QList<ProviderProfile> SettingsDialog::profiles() const
+{
+    QList<ProviderProfile> profiles = m_profiles;
+    if (m_shown >= 0 && m_shown < profiles.size())
+        profiles[m_shown] = enteredProfile();
+    return profiles;
+}
+
+QString SettingsDialog::selectedProfileId() const
+{
+    return m_shown >= 0 ? m_profiles.at(m_shown).id : QString();
+}
+
+void SettingsDialog::selectProfile(const QString &id)
+{
+    for (int i = 0; i < m_profiles.size(); ++i) {
+        if (m_profiles.at(i).id == id)
+            m_ui->profileCombo->setCurrentIndex(i);
+    }
+}
+
+ProviderProfile SettingsDialog::enteredProfile() const
+{
+    ProviderProfile profile = m_shown >= 0 ? m_profiles.at(m_shown) : ProviderProfile{};
+    profile.baseUrl = m_ui->baseUrlEdit->text().trimmed();
+    profile.model = modelIdOf(m_ui->modelCombo).trimmed();
+    profile.auth = AuthStyle(m_ui->authCombo->currentData().toInt());
+    profile.extraHeaders = AgentLoop::parseExtraHeaders(m_ui->extraHeadersEdit->toPlainText());
+    profile.stream = m_ui->streamCheck->isChecked();
+    profile.streamUsage = m_ui->streamUsageCheck->isChecked();
+    profile.maxTokens = m_ui->maxTokensSpin->value();
+    return profile;
+}
+
+QString SettingsDialog::enteredKey() const
+{
+    return m_ui->apiKeyEdit->text().trimmed();
+}
+
+void SettingsDialog::storeFields()
+{
+    if (m_shown < 0 || m_shown >= m_profiles.size())
+        return;
+    const ProviderProfile profile = enteredProfile();
+    m_profiles[m_shown] = profile;
+    if (!enteredKey().isEmpty() || m_keys.contains(profile.id))
+        m_keys.insert(profile.id, enteredKey());
+}
+
+void SettingsDialog::fillProfileCombo()
+{
+    const QSignalBlocker blocker(m_ui->profileCombo);
+    m_ui->profileCombo->clear();
+    for (const ProviderProfile &profile : std::as_const(m_profiles))
+        m_ui->profileCombo->addItem(AgentLoop::displayedLine(profile.name, 100), profile.id);
+    if (m_shown >= 0)
+        m_ui->profileCombo->setCurrentIndex(m_shown);
+}
+
+// What the form (.ui) does not know: the auth styles, the presets, the default profile's name.
+void SettingsDialog::retranslateProfiles()
+{
+    m_ui->authCombo->setItemText(0, tr("Bearer token (Authorization header)"));
+    m_ui->authCombo->setItemText(1, tr("api-key header (Azure)"));
+    m_ui->authCombo->setItemText(2, tr("None (a local server)"));
+    m_ui->maxTokensSpin->setSpecialValueText(tr("Provider default"));
+    if (!m_profiles.isEmpty())
+        m_profiles.first().name = AppSettings().defaultProfile().name;
+    fillPresetMenu();
+}
+
+void SettingsDialog::fillPresetMenu()
+{
+    m_presetMenu->clear();
+    for (const AgentLoop::ProviderPreset &preset : AgentLoop::providerPresets()) {
+        //: A preset in the "New from preset" menu: its name, then its base URL
+        QString text = tr("%1 — %2").arg(preset.name, preset.baseUrl);
+        if (preset.local) {
+            text += u' ' + (preset.auth == AuthStyle::None ? tr("(local, no key)") : tr("(local)"));
+        }
+        QAction *action = m_presetMenu->addAction(text);
+        action->setData(preset.id);
+        const QString id = preset.id;
+        connect(action, &QAction::triggered, this, [this, id] { addProfileFromPreset(id); });
+    }
+}
+
+void SettingsDialog::showProfile(int index)
+{
+    if (index < 0 || index >= m_profiles.size())
+        return;
+    if (index != m_shown)
+        storeFields();
+    m_shown = index;
+    const ProviderProfile profile = m_profiles.at(index);
+    {
+        const QSignalBlocker urlBlocker(m_ui->baseUrlEdit);
+        const QSignalBlocker keyBlocker(m_ui->apiKeyEdit);
+        const QSignalBlocker modelBlocker(m_ui->modelCombo);
+        const QSignalBlocker authBlocker(m_ui->authCombo);
+        m_ui->baseUrlEdit->setText(profile.baseUrl);
+        m_ui->apiKeyEdit->setText(m_keys.value(profile.id));
+        m_ui->modelCombo->clear();
+        m_ui->modelCombo->setEditText(profile.model);
+        m_ui->authCombo->setCurrentIndex(m_ui->authCombo->findData(int(profile.auth)));
+        m_ui->extraHeadersEdit->setPlainText(AgentLoop::extraHeadersText(profile.extraHeaders));
+        m_ui->streamCheck->setChecked(profile.stream);
+        m_ui->streamUsageCheck->setChecked(profile.streamUsage);
+        m_ui->maxTokensSpin->setValue(profile.maxTokens);
+    }
+    // The environment overrides only the default profile.
+    const auto note = [&](const char *variable) {
+        return profile.isDefault() ? m_initial.overrideNote(variable) : QString();
+    };
+    showMessage(m_ui->baseUrlNote, note(AgentLoop::baseUrlVariable), Tone::Note);
+    showMessage(m_ui->apiKeyNote, note(AgentLoop::apiKeyVariable), Tone::Note);
+    showMessage(m_ui->modelNote, note(AgentLoop::modelVariable), Tone::Note);
+    showMessage(m_ui->testResult, {}, Tone::None);
+    m_ui->applySuggestionsButton->hide();
+    if (!m_keys.contains(profile.id))
+        readKeyOf(profile.id);
+    updateProfileButtons();
+    updateKeyPage();
+    validate();
+}
+
+void SettingsDialog::readKeyOf(const QString &profileId)
+{
+    if (!m_keyStore || m_ui->plainTextCheck->isChecked())
+        return;
+    KeyStore &store = AppSettings::keyStoreFor(*m_keyStore, profileId);
+    connect(
+            &store,
+            &KeyStore::keyRead,
+            this,
+            [this, profileId](const QString &key) {
+                if (m_keys.contains(profileId))
+                    return; // typed meanwhile
+                m_keys.insert(profileId, key);
+                if (selectedProfileId() == profileId && enteredKey().isEmpty())
+                    m_ui->apiKeyEdit->setText(key);
+            },
+            Qt::SingleShotConnection);
+    store.readKey();
+}
+
+void SettingsDialog::updateProfileButtons()
+{
+    const bool isDefault = m_shown <= 0;
+    m_ui->renameProfileButton->setEnabled(!isDefault);
+    m_ui->removeProfileButton->setEnabled(!isDefault);
+}
+
+void SettingsDialog::updateKeyPage()
+{
+    const ProviderProfile profile = m_shown >= 0 ? m_profiles.at(m_shown) : ProviderProfile{};
+    const AgentLoop::ProviderPreset preset = AgentLoop::providerPreset(profile.presetId);
+    if (preset.keyPage.isEmpty()) {
+        showMessage(m_ui->keyPageLabel, {}, Tone::None);
+        return;
+    }
+    const QString url = preset.keyPage.toString(QUrl::FullyEncoded);
+    const QString link = u"<a href=\"%1\">%2</a>"_s
+                                 .arg(url.toHtmlEscaped(),
+                                      preset.keyPage.toDisplayString().toHtmlEscaped());
+    //: %1 is a link to the provider's page where keys are made
+    showMessage(m_ui->keyPageLabel, tr("Get a key at %1").arg(link), Tone::None);
+    m_ui->keyPageLabel->setToolTip(url);
+}
+
+QString SettingsDialog::addProfileFromPreset(const QString &presetId)
+{
+    const AgentLoop::ProviderPreset preset = AgentLoop::providerPreset(presetId);
+    storeFields();
+    const QList<ProviderProfile> existing = m_profiles;
+    ProviderProfile profile;
+    profile.id = AgentLoop::newProfileId(existing);
+    profile.name = AgentLoop::uniqueProfileName(existing,
+                                                preset.id.isEmpty() ? tr("Custom") : preset.name);
+    profile.presetId = preset.id;
+    profile.baseUrl = preset.baseUrl;
+    profile.model = preset.model;
+    profile.auth = preset.auth;
+    profile.stream = preset.stream;
+    profile.streamUsage = preset.streamUsage;
+    m_profiles.append(profile);
+    m_keys.insert(profile.id, QString());
+    fillProfileCombo();
+    m_ui->profileCombo->setCurrentIndex(int(m_profiles.size()) - 1);
+    if (preset.needsEditing()) {
+        m_ui->baseUrlEdit->setFocus();
+        m_ui->baseUrlEdit->setSelection(int(preset.baseUrl.indexOf(u'<')),
+                                        int(preset.baseUrl.indexOf(u'>')
+                                            - preset.baseUrl.indexOf(u'<') + 1));
+    } else if (profile.auth != AuthStyle::None) {
+        m_ui->apiKeyEdit->setFocus();
+    }
+    return profile.id;
+}
+
+void SettingsDialog::duplicateProfile()
+{
+    storeFields();
+    ProviderProfile copy = m_profiles.at(m_shown);
+    const QString from = copy.id;
+    copy.id = AgentLoop::newProfileId(m_profiles);
+    //: The name of a duplicated profile: %1 is the original's
+    copy.name = AgentLoop::uniqueProfileName(m_profiles, tr("%1 (copy)").arg(copy.name));
+    m_profiles.append(copy);
+    if (m_keys.contains(from))
+        m_keys.insert(copy.id, m_keys.value(from));
+    fillProfileCombo();
+    m_ui->profileCombo->setCurrentIndex(int(m_profiles.size()) - 1);
+}
+
+void SettingsDialog::renameProfile(const QString &name)
+{
+    const QString trimmed = name.trimmed();
+    if (m_shown <= 0 || trimmed.isEmpty())
+        return;
+    QList<ProviderProfile> others = m_profiles;
+    others.removeAt(m_shown);
+    m_profiles[m_shown].name = AgentLoop::uniqueProfileName(others, trimmed);
+    fillProfileCombo();
+}
+
+void SettingsDialog::askForNewName()
+{
+    if (m_shown <= 0)
+        return;
+    auto *dialog = new QInputDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Rename Profile"));
+    dialog->setLabelText(tr("New name:"));
+    dialog->setTextValue(m_profiles.at(m_shown).name);
+    connect(dialog, &QInputDialog::textValueSelected, this, &SettingsDialog::renameProfile);
+    dialog->open();
+}
+
+void SettingsDialog::removeProfile()
+{
+    if (m_shown <= 0)
+        return;
+    const int removed = m_shown;
+    m_keys.remove(m_profiles.at(removed).id);
+    m_profiles.removeAt(removed);
+    m_shown = -1; // nothing of the removed one's fields is kept
+    fillProfileCombo();
+    m_ui->profileCombo->setCurrentIndex(removed - 1);
+    showProfile(removed - 1);
+}
+
+void SettingsDialog::askToRemoveProfile()
+{
+    if (m_shown <= 0)
+        return;
+    auto *box = new QMessageBox(QMessageBox::Question,
+                                tr("Remove Profile"),
+                                tr("Remove the profile “%1” and its key?")
+                                        .arg(AgentLoop::displayedLine(m_profiles.at(m_shown).name,
+                                                                      100)),
+                                QMessageBox::Yes | QMessageBox::Cancel,
+                                this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->button(QMessageBox::Yes)->setText(tr("Remove"));
+    connect(box->button(QMessageBox::Yes),
+            &QPushButton::clicked,
+            this,
+            &SettingsDialog::removeProfile);
+    box->open();
+}
+
+void SettingsDialog::setAdvancedVisible(bool visible)
+{
+    {
+        const QSignalBlocker blocker(m_ui->advancedToggle);
+        m_ui->advancedToggle->setChecked(visible);
+    }
+    m_ui->advancedToggle->setArrowType(visible ? Qt::DownArrow : Qt::RightArrow);
+    m_ui->advancedPanel->setVisible(visible);
+    scheduleFit();
 }
 
 void SettingsDialog::validate()
 {
     const AppSettings entered = settings();
+    const ProviderProfile profile = enteredProfile();
     const bool demo = entered.demoMode;
     m_ui->providerGroup->setEnabled(!demo);
 
+    const QString baseUrl = profile.baseUrl;
     QString baseUrlProblem;
     Tone baseUrlTone = Tone::None;
-    if (!entered.baseUrl.isEmpty()) {
-        baseUrlProblem = AgentLoop::baseUrlError(entered.baseUrl);
+    if (!baseUrl.isEmpty()) {
+        // A preset's <resource> and <deployment> are for the user to fill in.
+        baseUrlProblem = baseUrl.contains(u'<') || baseUrl.contains(u'>')
+                                 ? tr("Replace the parts in <angle brackets> of the base URL with "
+                                      "your own values.")
+                                 : AgentLoop::baseUrlError(baseUrl);
         baseUrlTone = Tone::Error;
         if (baseUrlProblem.isEmpty()) {
-            baseUrlProblem = AgentLoop::baseUrlWarning(entered.baseUrl);
+            baseUrlProblem = AgentLoop::baseUrlWarning(baseUrl);
             baseUrlTone = Tone::Warning;
         }
     }
+    m_ui->baseUrlMessage->setTextFormat(Qt::PlainText);
     showMessage(m_ui->baseUrlMessage, baseUrlProblem, baseUrlTone);
-    const bool baseUrlValid = !entered.baseUrl.isEmpty()
-                              && AgentLoop::baseUrlError(entered.baseUrl).isEmpty();
+    const bool baseUrlValid = !baseUrl.isEmpty() && baseUrlTone != Tone::Error;
 
+    const bool needsKey = profile.auth != AuthStyle::None;
+    m_ui->apiKeyEdit->setEnabled(needsKey);
     QStringList missing;
-    if (entered.baseUrl.isEmpty())
+    if (baseUrl.isEmpty())
         missing << QString::fromLatin1(AgentLoop::baseUrlVariable);
-    if (entered.apiKey.isEmpty())
+    if (needsKey && enteredKey().isEmpty())
         missing << QString::fromLatin1(AgentLoop::apiKeyVariable);
-    if (entered.model.isEmpty())
+    if (profile.model.isEmpty() || profile.model.contains(u'<'))
         missing << QString::fromLatin1(AgentLoop::modelVariable);
     QString missingText;
     if (!missing.isEmpty() && !demo) {
@@ -259,7 +613,8 @@ void SettingsDialog::updateKeyStorage()
 
     QString location;
     QString details;
-    if (entered.isInherited(AgentLoop::apiKeyVariable, entered.apiKey)) {
+    if (enteredProfile().isDefault()
+        && entered.isInherited(AgentLoop::apiKeyVariable, entered.apiKey)) {
         location = tr("Key storage: not stored; %1 supplies it at every start.")
                            .arg(QString::fromLatin1(AgentLoop::apiKeyVariable));
     } else if (plainText) {
@@ -318,59 +673,81 @@ void SettingsDialog::chooseWorkspace()
 void SettingsDialog::testConnection()
 {
     const AppSettings entered = settings();
-    if (entered.demoMode || !AgentLoop::baseUrlError(entered.baseUrl).isEmpty()
-        || entered.baseUrl.isEmpty())
+    if (entered.demoMode || !m_ui->testButton->isEnabled())
         return;
-    AgentLoop::ProviderSettings provider;
-    provider.baseUrl = QUrl(entered.baseUrl);
-    provider.apiKey = entered.apiKey;
-    provider.model = entered.model;
-    provider.requestTimeout = std::chrono::seconds(entered.requestTimeoutSeconds);
-    provider.maxResponseBytes = qint64(entered.maxResponseMegabytes) * 1024 * 1024;
-    provider.maxAnswerTime = std::chrono::minutes(entered.maxAnswerMinutes);
-    m_client->setSettings(provider);
+    AgentLoop::ProviderSettings shared;
+    shared.requestTimeout = std::chrono::seconds(entered.requestTimeoutSeconds);
+    shared.maxResponseBytes = qint64(entered.maxResponseMegabytes) * 1024 * 1024;
+    shared.maxAnswerTime = std::chrono::minutes(entered.maxAnswerMinutes);
+    shared.retry.maxRetries = 0; // a test says what is, at once
+    const AgentLoop::ProviderSettings provider = enteredProfile().settings(enteredKey(), shared);
 
     m_testing = true;
     m_ui->testButton->setEnabled(false);
+    m_ui->applySuggestionsButton->hide();
     m_ui->testProgress->show();
     showMessage(m_ui->testResult,
-                tr("Asking %1 for its models…")
-                        .arg(AgentLoop::ChatClient::endpoint(provider.baseUrl, u"/models"_s)
-                                     .toDisplayString()),
+                tr("Testing %1…")
+                        .arg(AgentLoop::ChatClient::endpoint(provider.baseUrl, {}).toDisplayString()),
                 Tone::Note);
-    m_client->listModels();
+    m_check->start(provider);
 }
 
-void SettingsDialog::onModelsListed(const QStringList &models)
+void SettingsDialog::showCapabilityReport(const AgentLoop::CapabilityReport &report)
 {
-    const QString typed = modelIdOf(m_ui->modelCombo);
-    {
+    m_report = report;
+    const QString key = enteredKey();
+    AgentLoop::DisplayOptions shown;
+    shown.maxLength = 2000;
+    QStringList lines;
+    for (const AgentLoop::CapabilityFinding &finding : report.findings) {
+        const QString mark = finding.outcome == AgentLoop::CapabilityFinding::Yes  ? u"✓"_s
+                             : finding.outcome == AgentLoop::CapabilityFinding::No ? u"✗"_s
+                                                                                   : u"?"_s;
+        QString line = mark + u' ' + AgentLoop::displayedLine(finding.summary, 300);
+        if (!finding.detail.isEmpty()) {
+            // The provider's own words: escaped, without the key, indented under the summary.
+            QString detail = AgentLoop::displayed(AgentLoop::redacted(finding.detail, key), shown);
+            line += u"\n    "_s + detail.replace(u'\n', u"\n    "_s);
+        }
+        lines << line;
+    }
+    const bool errorShown = report.error
+                            && std::any_of(report.findings.cbegin(),
+                                           report.findings.cend(),
+                                           [&](const AgentLoop::CapabilityFinding &finding) {
+                                               return finding.detail == report.error->toString();
+                                           });
+    if (report.error && !errorShown)
+        lines << AgentLoop::displayed(AgentLoop::redacted(report.error->toString(), key), shown);
+
+    if (!report.models.isEmpty()) {
+        const QString typed = modelIdOf(m_ui->modelCombo);
         const QSignalBlocker blocker(m_ui->modelCombo);
         m_ui->modelCombo->clear();
-        for (const QString &model : models)
+        for (const QString &model : report.models)
             m_ui->modelCombo->addItem(AgentLoop::displayedLine(model, 200), model);
         if (const int index = m_ui->modelCombo->findData(typed); index >= 0)
             m_ui->modelCombo->setCurrentIndex(index);
         else
             m_ui->modelCombo->setEditText(typed);
+        // Two sources rather than %n: English has no catalogue to pick a plural form from.
+        lines << (report.models.size() == 1 ? tr("1 model listed")
+                                            : tr("%1 models listed").arg(report.models.size()));
     }
-    // Two sources rather than %n: English has no catalogue to pick a plural form from.
-    QString message = models.size() == 1 ? tr("Connected: 1 model")
-                                         : tr("Connected: %1 models").arg(models.size());
-    if (!typed.isEmpty() && !models.contains(typed))
-        message += u' ' + tr("(%1 is not among them.)").arg(AgentLoop::displayedLine(typed, 200));
-    finishTest(true, message);
+    m_ui->applySuggestionsButton->setVisible(report.hasSuggestions());
+    finishTest(report.ok, lines.join(u'\n'));
 }
 
-void SettingsDialog::onModelsFailed(const AgentLoop::Error &error)
+void SettingsDialog::applySuggestions()
 {
-    // The provider's own words are in it.
-    AgentLoop::DisplayOptions shown;
-    shown.maxLength = 4000;
-    finishTest(false,
-               AgentLoop::displayed(AgentLoop::redacted(error.toString(),
-                                                        m_client->settings().apiKey),
-                                    shown));
+    if (m_report.suggestedStream)
+        m_ui->streamCheck->setChecked(*m_report.suggestedStream);
+    if (m_report.suggestedStreamUsage)
+        m_ui->streamUsageCheck->setChecked(*m_report.suggestedStreamUsage);
+    m_ui->applySuggestionsButton->hide();
+    setAdvancedVisible(true);
+    validate();
 }
 
 void SettingsDialog::finishTest(bool ok, const QString &message)
@@ -400,7 +777,7 @@ void SettingsDialog::accept()
 void SettingsDialog::done(int result)
 {
     if (m_testing) {
-        m_client->abort();
+        m_check->cancel();
         m_testing = false;
         m_ui->testProgress->hide();
     }
@@ -412,6 +789,9 @@ void SettingsDialog::changeEvent(QEvent *event)
     QDialog::changeEvent(event);
     if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
+        retranslateProfiles();
+        fillProfileCombo();
+        updateKeyPage();
         setKeyVisible(m_showKeyAction->isChecked());
         validate();
     } else if (event->type() == QEvent::PaletteChange) {

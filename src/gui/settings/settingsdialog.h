@@ -1,7 +1,9 @@
 #pragma once
 
+#include "provider/capabilitycheck.h"
 #include "settings/appsettings.h"
 #include "storage/keystore.h"
+#include "storage/providerprofiles.h"
 
 #include <QDialog>
 #include <QPointer>
@@ -11,10 +13,7 @@
 class QAction;
 class QLabel;
 
-namespace AgentLoop {
-class ChatClient;
-struct Error;
-} // namespace AgentLoop
+class QMenu;
 
 namespace Ui {
 class SettingsDialog;
@@ -27,6 +26,10 @@ namespace Gui {
 // Validation is inline and uses the core's rules and messages (AgentLoop::baseUrlError() in red,
 // baseUrlWarning() in amber, "Missing required settings: ..." as loadConfig() says it); OK stays
 // disabled while the entries are invalid. The demo needs nothing but an existing workspace.
+//
+// The provider section edits one profile at a time, chosen at its top (new ones from a preset,
+// duplicated, renamed, removed); the profile selected on OK is the one used from then on. Each
+// profile's key is read from its own store entry when the profile is first selected.
 //
 // OK saves: every field to the settings file and the key to keyStore (AppSettings::save()), then
 // settingsApplied() carries the new settings. keyStore may be null: the key is then kept for this
@@ -45,8 +48,24 @@ public:
     bool isValid() const { return m_valid; }
     bool isTestingConnection() const { return m_testing; }
 
-    // GET {base URL}/models with the entered values, asynchronously; fills the model list.
+    // The capability check (CapabilityCheck) with the entered values, asynchronously; shows its
+    // findings and fills the model list.
     void testConnection();
+    // What a finished check shows: a line per finding, the models, the suggestions' button.
+    void showCapabilityReport(const AgentLoop::CapabilityReport &report);
+
+    // The profiles as edited so far, the default one first, and the selected one's id.
+    QList<AgentLoop::ProviderProfile> profiles() const;
+    QString selectedProfileId() const;
+    void selectProfile(const QString &id);
+    // A new profile from the preset with this id, selected; its id.
+    QString addProfileFromPreset(const QString &presetId);
+    void duplicateProfile();
+    void renameProfile(const QString &name);
+    // Removes the selected profile at once (the Remove button asks first); not the default one.
+    void removeProfile();
+    // The "New from preset…" menu.
+    QMenu *presetMenu() const { return m_presetMenu; }
 
     void accept() override;
     void done(int result) override;
@@ -67,9 +86,21 @@ private:
     void updateKeyStorage();
     void chooseWorkspace();
     void setKeyVisible(bool visible);
-    void onModelsListed(const QStringList &models);
-    void onModelsFailed(const AgentLoop::Error &error);
     void finishTest(bool ok, const QString &message);
+    void retranslateProfiles();
+    void fillPresetMenu();
+    void fillProfileCombo();
+    void showProfile(int index);
+    void storeFields();
+    AgentLoop::ProviderProfile enteredProfile() const;
+    QString enteredKey() const;
+    void readKeyOf(const QString &profileId);
+    void updateProfileButtons();
+    void updateKeyPage();
+    void askToRemoveProfile();
+    void askForNewName();
+    void applySuggestions();
+    void setAdvancedVisible(bool visible);
     void showMessage(QLabel *label, const QString &text, Tone tone);
     void applyTone(QLabel *label);
     void scheduleFit();
@@ -78,8 +109,17 @@ private:
     std::unique_ptr<Ui::SettingsDialog> m_ui;
     AppSettings m_initial;
     QPointer<AgentLoop::KeyStore> m_keyStore;
-    AgentLoop::ChatClient *m_client = nullptr;
+    AgentLoop::CapabilityCheck *m_check = nullptr;
+    AgentLoop::CapabilityReport m_report;
     QAction *m_showKeyAction = nullptr;
+    QMenu *m_presetMenu = nullptr;
+    // Every profile, the default one first; the one shown in the fields is m_shown (its entries
+    // there are newer than its copy here until storeFields()).
+    QList<AgentLoop::ProviderProfile> m_profiles;
+    int m_shown = -1;
+    // The keys known so far, by profile id: read from the store, typed, or new (empty). A
+    // profile whose key was never read keeps its stored one.
+    QHash<QString, QString> m_keys;
     bool m_valid = false;
     bool m_testing = false;
     bool m_fitPending = false;
