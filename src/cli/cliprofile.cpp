@@ -40,15 +40,13 @@ QList<ProviderProfile> ProfileLoader::profiles()
     return all;
 }
 
-void ProfileLoader::saveSwitches(const QString &profileId, const ProviderSettings &provider)
+void ProfileLoader::saveSwitches(const QString &nameOrId, const ProviderSettings &provider)
 {
-    const std::unique_ptr<QSettings> file = openSettingsFile();
-    std::optional<ProviderProfile> profile = findProfile(profiles(), profileId);
+    const std::optional<ProviderProfile> profile = findProfile(profiles(), nameOrId);
     if (!profile)
         return;
-    profile->stream = provider.stream;
-    profile->streamUsage = provider.streamUsage;
-    saveProfile(*file, *profile);
+    const std::unique_ptr<QSettings> file = openSettingsFile();
+    AgentLoop::saveProfileSwitches(*file, profile->id, provider.stream, provider.streamUsage);
 }
 
 void ProfileLoader::start(const QString &nameOrId)

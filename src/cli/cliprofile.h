@@ -27,7 +27,7 @@ public:
     // Every profile the settings file has, the default one first.
     static QList<AgentLoop::ProviderProfile> profiles();
     // Keeps a change the client made (providerAdjusted) in the profile, for the next run.
-    static void saveSwitches(const QString &profileId, const AgentLoop::ProviderSettings &provider);
+    static void saveSwitches(const QString &nameOrId, const AgentLoop::ProviderSettings &provider);
 
 signals:
     void loaded(const AgentLoop::ProviderSettings &provider);

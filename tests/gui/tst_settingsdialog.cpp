@@ -311,6 +311,10 @@ void tst_SettingsDialog::testConnectionFillsTheModelList()
 {
     AgentLoop::FakeChatServer server;
     server.setModels({u"alpha-1"_s, u"beta-2"_s});
+    // The check's test request: the model calls the one tool it is offered.
+    server.script({AgentLoop::FakeResponse::toolCall(u"call_1"_s,
+                                                     u"report_ready"_s,
+                                                     u"{\"ready\":true}"_s)});
     AppSettings settings = configured(server.baseUrl().toString());
     settings.model = u"my-own-model"_s;
     openDialog(settings, nullptr);
@@ -328,7 +332,10 @@ void tst_SettingsDialog::testConnectionFillsTheModelList()
     // One line per finding, then the models: "✓ ..." for what works.
     auto *result = child<QLabel>("testResult");
     QVERIFY2(result->text().startsWith(u"✓ "_s), qPrintable(result->text()));
-    QVERIFY2(result->text().contains(u"2 models listed"_s), qPrintable(result->text()));
+    QVERIFY2(result->text().contains(u"✗ Model exists: no — my-own-model is not among the 2 "
+                                     u"models listed"_s),
+             qPrintable(result->text()));
+    QVERIFY2(result->text().contains(u"✓ Tool calling: yes"_s), qPrintable(result->text()));
     auto *combo = child<QComboBox>("modelCombo");
     QCOMPARE(combo->count(), 2);
     QCOMPARE(combo->itemText(0), u"alpha-1"_s);
@@ -658,9 +665,12 @@ void tst_SettingsDialog::modelIdsAndProviderErrorsAreShownEscaped()
     QCOMPARE(combo->count(), 2);
     QCOMPARE(combo->itemText(1), u"gpt-4⟨U+202E⟩ini-m"_s);
     auto *result = child<QLabel>("testResult");
-    // The check's words for the model, with the typed id escaped under them.
-    QVERIFY2(result->text().contains(u"\n    gpt-⟨U+2066⟩x\n"_s), qPrintable(result->text()));
-    QVERIFY(result->text().endsWith(u"2 models listed"_s));
+    // The check's words for the model, the typed id escaped in them.
+    QVERIFY2(result->text().contains(
+                     u"✗ Model exists: no — gpt-⟨U+2066⟩x is not among the 2 models listed"_s),
+             qPrintable(result->text()));
+    QVERIFY2(result->text().contains(u"Listed: alpha-1, gpt-4⟨U+202E⟩ini-m"_s),
+             qPrintable(result->text()));
     QVERIFY(!result->text().contains(QChar(u'\x2066')));
     // Picked, it is the provider's id that is asked for, not what the list shows.
     combo->setCurrentIndex(1);
@@ -778,8 +788,7 @@ void tst_SettingsDialog::settingsFileKeepsItsKeys()
     const QStringList expected{u"agent/demoMode"_s,
                                u"agent/maxTurns"_s,
                                u"agent/workspace"_s,
-                               u"profiles/current"_s,
-                               u"profiles/order"_s,
+                               u"profiles/current"_s, // no other profile: no profiles/order
                                u"provider/apiKey"_s,
                                u"provider/auth"_s,
                                u"provider/baseUrl"_s,

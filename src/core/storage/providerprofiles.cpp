@@ -161,6 +161,20 @@ void saveProfile(QSettings &file, const ProviderProfile &profile)
     file.endGroup();
 }
 
+void saveProfileSwitches(QSettings &file, const QString &profileId, bool stream, bool streamUsage)
+{
+    std::optional<ProviderProfile> profile;
+    if (profileId.isEmpty() || profileId == QLatin1String(ProviderProfile::defaultId))
+        profile = readDefaultProfile(file, {});
+    else
+        profile = findProfile(loadProfiles(file), profileId);
+    if (!profile || (!profile->isDefault() && profile->id != profileId))
+        return; // a name is not an id
+    profile->stream = stream;
+    profile->streamUsage = streamUsage;
+    saveProfile(file, *profile);
+}
+
 bool keysInPlainText(QSettings &file)
 {
     return file.value(u"provider/storeKeyInPlainText"_s, false).toBool();

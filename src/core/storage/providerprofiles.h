@@ -69,6 +69,10 @@ ProviderProfile readDefaultProfile(QSettings &file, const QString &defaultName);
 // the others as they are.
 void saveProfile(QSettings &file, const ProviderProfile &profile);
 
+// Keeps a profile's streaming switches (what the client learned: ProviderAdjustment), leaving
+// everything else of it as the file has it; nothing when there is no such profile.
+void saveProfileSwitches(QSettings &file, const QString &profileId, bool stream, bool streamUsage);
+
 // Where a profile's key is when it is not in the credential store: the settings file, in plain
 // text, when the user chose that (provider/storeKeyInPlainText).
 bool keysInPlainText(QSettings &file);

@@ -59,12 +59,6 @@ void write(QSettings &file, const SettingSpec<T> &setting, const T &value)
     file.setValue(QLatin1String(setting.key), value);
 }
 
-// Where a profile other than the default one keeps its key when the user chose plain text.
-QString plainTextKeyOf(const QString &profileId)
-{
-    return u"profiles/%1/apiKey"_s.arg(profileId);
-}
-
 // By id only (findProfile() also takes a name).
 bool hasProfile(const QList<AgentLoop::ProviderProfile> &profiles, const QString &id)
 {
@@ -113,8 +107,9 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
     settings.profiles = AgentLoop::loadProfiles(*file);
     for (const AgentLoop::ProviderProfile &profile : std::as_const(settings.profiles)) {
         if (settings.storeKeyInPlainText)
-            settings.profileKeys.insert(profile.id,
-                                        file->value(plainTextKeyOf(profile.id)).toString());
+            settings.profileKeys
+                    .insert(profile.id,
+                            file->value(AgentLoop::plainTextKeyName(profile.id)).toString());
     }
     settings.currentProfileId = AgentLoop::loadCurrentProfileId(*file);
     if (!hasProfile(settings.profiles, settings.currentProfileId))
@@ -180,9 +175,11 @@ void AppSettings::save() const
     write(*file, SettingsFile::demoMode, demoMode);
     AgentLoop::writeDefaultProfileExtras(*file, defaultProfile());
     AgentLoop::saveProfiles(*file, profiles);
-    if (storeKeyInPlainText) {
-        for (const AgentLoop::ProviderProfile &profile : profiles)
-            file->setValue(plainTextKeyOf(profile.id), keyOf(profile.id).trimmed());
+    for (const AgentLoop::ProviderProfile &profile : profiles) {
+        if (storeKeyInPlainText)
+            file->setValue(AgentLoop::plainTextKeyName(profile.id), keyOf(profile.id).trimmed());
+        else
+            file->remove(AgentLoop::plainTextKeyName(profile.id));
     }
     AgentLoop::saveCurrentProfileId(*file, currentProfileId);
     file->sync();
@@ -425,31 +422,7 @@ AgentLoop::ProviderProfile AppSettings::keepAdjustment(
 void AppSettings::saveProfileSwitches(const AgentLoop::ProviderProfile &profile)
 {
     const std::unique_ptr<QSettings> file = settingsFile();
-    if (profile.isDefault()) {
-        AgentLoop::ProviderProfile saved;
-        AgentLoop::readDefaultProfileExtras(*file, saved);
-        saved.streamUsage = profile.streamUsage;
-        AgentLoop::writeDefaultProfileExtras(*file, saved);
-        write(*file, SettingsFile::stream, profile.stream);
-        return;
-    }
-    QList<AgentLoop::ProviderProfile> saved = AgentLoop::loadProfiles(*file);
-    bool found = false;
-    QHash<QString, QVariant> plainTextKeys; // saveProfiles() rewrites the profiles' groups
-    for (AgentLoop::ProviderProfile &existing : saved) {
-        if (const QVariant key = file->value(plainTextKeyOf(existing.id)); key.isValid())
-            plainTextKeys.insert(existing.id, key);
-        if (existing.id == profile.id) {
-            existing.stream = profile.stream;
-            existing.streamUsage = profile.streamUsage;
-            found = true;
-        }
-    }
-    if (!found)
-        return;
-    AgentLoop::saveProfiles(*file, saved);
-    for (auto it = plainTextKeys.cbegin(); it != plainTextKeys.cend(); ++it)
-        file->setValue(plainTextKeyOf(it.key()), it.value());
+    AgentLoop::saveProfileSwitches(*file, profile.id, profile.stream, profile.streamUsage);
 }
 
 AppSettings::WindowLayout AppSettings::WindowLayout::of(const QMainWindow &window)

@@ -61,7 +61,7 @@ QByteArray settingsFileBytes()
 
 } // namespace
 
-class tst_ProviderProfiles : public QObject
+class tst_ProviderProfilesGui : public QObject
 {
     Q_OBJECT
 
@@ -80,7 +80,7 @@ private:
     QTemporaryDir m_workDir;
 };
 
-void tst_ProviderProfiles::init()
+void tst_ProviderProfilesGui::init()
 {
     for (const char *variable : {baseUrlVariable, apiKeyVariable, modelVariable})
         qunsetenv(variable);
@@ -88,7 +88,7 @@ void tst_ProviderProfiles::init()
     rejectVisibleMessageBoxes();
 }
 
-void tst_ProviderProfiles::profilesSurviveARestart()
+void tst_ProviderProfilesGui::profilesSurviveARestart()
 {
     AppSettings settings;
     settings.baseUrl = u"https://api.openai.com/v1"_s;
@@ -129,7 +129,7 @@ void tst_ProviderProfiles::profilesSurviveARestart()
     QCOMPARE(provider.providerId, u"azure"_s);
 }
 
-void tst_ProviderProfiles::oldSettingsFilesAreTheDefaultProfile()
+void tst_ProviderProfilesGui::oldSettingsFilesAreTheDefaultProfile()
 {
     {
         QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
@@ -156,7 +156,7 @@ void tst_ProviderProfiles::oldSettingsFilesAreTheDefaultProfile()
     QCOMPARE(overridden.provider().baseUrl, QUrl(u"http://127.0.0.1:9/v1"_s));
 }
 
-void tst_ProviderProfiles::eachProfileKeepsItsOwnKey()
+void tst_ProviderProfilesGui::eachProfileKeepsItsOwnKey()
 {
     KeyStore store(KeyStore::Backend::SessionOnly, u"agentloop-tests"_s);
     AppSettings settings;
@@ -202,7 +202,7 @@ void tst_ProviderProfiles::eachProfileKeepsItsOwnKey()
     QCOMPARE(storedKey(store, u"default"_s), u"sk-default-key-1111"_s);
 }
 
-void tst_ProviderProfiles::plainTextKeysArePerProfile()
+void tst_ProviderProfilesGui::plainTextKeysArePerProfile()
 {
     KeyStore store(KeyStore::Backend::SessionOnly, u"agentloop-tests"_s);
     AppSettings settings;
@@ -228,7 +228,7 @@ void tst_ProviderProfiles::plainTextKeysArePerProfile()
     QCOMPARE(storedKey(store, u"p0000000c"_s), u"sk-three-plain"_s);
 }
 
-void tst_ProviderProfiles::profileWithoutAuthNeedsNoKey()
+void tst_ProviderProfilesGui::profileWithoutAuthNeedsNoKey()
 {
     AppSettings settings;
     settings.workspace = m_workDir.path();
@@ -241,7 +241,7 @@ void tst_ProviderProfiles::profileWithoutAuthNeedsNoKey()
     QVERIFY(settings.withCurrentKey(u"ignored"_s).provider().apiKey.isEmpty());
 }
 
-void tst_ProviderProfiles::switchingAppliesToTheNextRun()
+void tst_ProviderProfilesGui::switchingAppliesToTheNextRun()
 {
     MainWindowFixture f;
     FakeChatServer second;
@@ -300,7 +300,7 @@ void tst_ProviderProfiles::switchingAppliesToTheNextRun()
     QCOMPARE(AppSettings::load(QProcessEnvironment(), m_workDir.path()).currentProfileId, other.id);
 }
 
-void tst_ProviderProfiles::refusedStreamOptionsAreKeptInTheProfile()
+void tst_ProviderProfilesGui::refusedStreamOptionsAreKeptInTheProfile()
 {
     MainWindowFixture f;
     ProviderProfile strict = profile(u"p000000bb"_s, u"Strict"_s, f.server.baseUrl().toString());
@@ -343,5 +343,5 @@ void tst_ProviderProfiles::refusedStreamOptionsAreKeptInTheProfile()
     QVERIFY(!f.server.requests().at(2).json().contains(u"stream_options"_s));
 }
 
-QTEST_MAIN(tst_ProviderProfiles)
-#include "tst_providerprofiles.moc"
+QTEST_MAIN(tst_ProviderProfilesGui)
+#include "tst_providerprofiles_gui.moc"
