@@ -57,11 +57,11 @@
     </message>
     <message>
         <source>The provider reported an error in the middle of its answer (finish_reason=%1); the partial answer was not kept.</source>
-        <translation>提供方在回答中途报告了错误(finish_reason=%1);不完整的回答没有保留。</translation>
+        <translation>供应商在回答中途报告了错误（finish_reason=%1）；不完整的回答没有保留。</translation>
     </message>
     <message>
         <source>Try again; if it keeps happening, try another model or provider.</source>
-        <translation>请重试;如果一直这样,请换一个模型或提供方。</translation>
+        <translation>请重试；如果一直这样，请换一个模型或供应商。</translation>
     </message>
 </context>
 <context>
@@ -79,47 +79,47 @@
     </message>
     <message>
         <source>Reachable: yes</source>
-        <translation>可连接:是</translation>
+        <translation>可连接：是</translation>
     </message>
     <message>
         <source>Key accepted: yes</source>
-        <translation>密钥被接受:是</translation>
+        <translation>密钥被接受：是</translation>
     </message>
     <message>
         <source>Model exists: yes</source>
-        <translation>模型存在:是</translation>
+        <translation>模型存在：是</translation>
     </message>
     <message>
         <source>Model exists: no — the provider lists no models</source>
-        <translation>模型存在:否 — 提供方没有列出任何模型</translation>
+        <translation>模型存在：否 — 供应商没有列出任何模型</translation>
     </message>
     <message>
         <source>Model exists: no — %1 is not the one model listed</source>
-        <translation>模型存在:否 — %1 不是列出的那一个模型</translation>
+        <translation>模型存在：否 — %1 不是列出的那一个模型</translation>
     </message>
     <message>
         <source>Model exists: no — %1 is not among the %2 models listed</source>
-        <translation>模型存在:否 — %1 不在列出的 %2 个模型中</translation>
+        <translation>模型存在：否 — %1 不在列出的 %2 个模型中</translation>
     </message>
     <message>
         <source>Listed: %1</source>
-        <translation>已列出:%1</translation>
+        <translation>已列出：%1</translation>
     </message>
     <message>
         <source>Reachable: no</source>
-        <translation>可连接:否</translation>
+        <translation>可连接：否</translation>
     </message>
     <message>
         <source>Key accepted: no (HTTP %1)</source>
-        <translation>密钥被接受:否(HTTP %1)</translation>
+        <translation>密钥被接受：否（HTTP %1）</translation>
     </message>
     <message>
         <source>Model exists: unknown — the provider has no model list</source>
-        <translation>模型存在:未知 — 提供方没有模型列表</translation>
+        <translation>模型存在：未知 — 供应商没有模型列表</translation>
     </message>
     <message>
         <source>Model exists: unknown — the model list could not be read</source>
-        <translation>模型存在:未知 — 无法读取模型列表</translation>
+        <translation>模型存在：未知 — 无法读取模型列表</translation>
     </message>
     <message>
         <source>Sending a test request with one tool…</source>
@@ -131,79 +131,79 @@
     </message>
     <message>
         <source>Streaming: no — the provider cannot stream with tools</source>
-        <translation>流式输出:否 — 提供方无法在使用工具时流式输出</translation>
+        <translation>流式输出：否 — 供应商无法在使用工具时流式输出</translation>
     </message>
     <message>
         <source>Streaming: no — the streamed request failed, the same request without streaming worked</source>
-        <translation>流式输出:否 — 流式请求失败,同样的请求不用流式则成功</translation>
+        <translation>流式输出：否 — 流式请求失败，同样的请求不用流式则成功</translation>
     </message>
     <message>
         <source>Streaming: not tried — the profile asks for whole answers</source>
-        <translation>流式输出:未尝试 — 此配置要求完整回答</translation>
+        <translation>流式输出：未尝试 — 此配置要求完整回答</translation>
     </message>
     <message>
         <source>Streaming: yes</source>
-        <translation>流式输出:是</translation>
+        <translation>流式输出：是</translation>
     </message>
     <message>
         <source>Streaming: no — the provider sent one whole answer instead</source>
-        <translation>流式输出:否 — 提供方改为发送了一个完整回答</translation>
+        <translation>流式输出：否 — 供应商改为发送了一个完整回答</translation>
     </message>
     <message>
         <source>Tool calling: yes</source>
-        <translation>工具调用:是</translation>
+        <translation>工具调用：是</translation>
     </message>
     <message>
         <source>Tool calling: no — the model called %1 instead of the test tool</source>
-        <translation>工具调用:否 — 模型调用了 %1,而不是测试工具</translation>
+        <translation>工具调用：否 — 模型调用了 %1，而不是测试工具</translation>
     </message>
     <message>
         <source>Tool calling: no — the model answered in text instead</source>
-        <translation>工具调用:否 — 模型改用文字回答</translation>
+        <translation>工具调用：否 — 模型改用文字回答</translation>
     </message>
     <message>
         <source>Usage reporting: yes</source>
-        <translation>用量报告:是</translation>
+        <translation>用量报告：是</translation>
     </message>
     <message>
         <source>%1 prompt tokens, %2 completion tokens</source>
-        <translation>提示 %1 个 token,生成 %2 个 token</translation>
+        <translation>提示 %1 个 token，生成 %2 个 token</translation>
     </message>
     <message>
         <source>Usage reporting: no — not asked for, since the provider refuses stream_options</source>
-        <translation>用量报告:否 — 未请求,因为提供方拒绝 stream_options</translation>
+        <translation>用量报告：否 — 未请求，因为供应商拒绝 stream_options</translation>
     </message>
     <message>
         <source>Usage reporting: no</source>
-        <translation>用量报告:否</translation>
+        <translation>用量报告：否</translation>
     </message>
     <message>
         <source>Reasoning field: none</source>
-        <translation>推理字段:无</translation>
+        <translation>推理字段：无</translation>
     </message>
     <message>
         <source>Reasoning field: %1</source>
-        <translation>推理字段:%1</translation>
+        <translation>推理字段：%1</translation>
     </message>
     <message>
         <source>Without streaming: %1</source>
-        <translation>不用流式:%1</translation>
+        <translation>不用流式：%1</translation>
     </message>
     <message>
         <source>Tool calling: no — the provider refused the request with a tool (HTTP %1)</source>
-        <translation>工具调用:否 — 提供方拒绝了带工具的请求(HTTP %1)</translation>
+        <translation>工具调用：否 — 供应商拒绝了带工具的请求（HTTP %1）</translation>
     </message>
     <message>
         <source>Tool calling: no — the test request failed (HTTP %1)</source>
-        <translation>工具调用:否 — 测试请求失败(HTTP %1)</translation>
+        <translation>工具调用：否 — 测试请求失败（HTTP %1）</translation>
     </message>
     <message>
         <source>Tool calling: unknown — the test request got no complete answer</source>
-        <translation>工具调用:未知 — 测试请求没有得到完整回答</translation>
+        <translation>工具调用：未知 — 测试请求没有得到完整回答</translation>
     </message>
     <message>
         <source>Tool calling: no — the answer to the test request could not be read</source>
-        <translation>工具调用:否 — 无法读取测试请求的回答</translation>
+        <translation>工具调用：否 — 无法读取测试请求的回答</translation>
     </message>
 </context>
 <context>
@@ -305,7 +305,7 @@
     </message>
     <message>
         <source>The provider</source>
-        <translation>提供方</translation>
+        <translation>供应商</translation>
     </message>
     <message>
         <source>This session leaves it out from now on.</source>
@@ -317,7 +317,7 @@
     </message>
     <message>
         <source>%1 refused the stream_options field (HTTP %2); the request was sent again without it. %3</source>
-        <translation>%1 拒绝了 stream_options 字段(HTTP %2);已去掉它重新发送请求。%3</translation>
+        <translation>%1 拒绝了 stream_options 字段（HTTP %2）；已去掉它重新发送请求。%3</translation>
     </message>
     <message>
         <source>This session asks for whole answers from now on.</source>
@@ -329,7 +329,7 @@
     </message>
     <message>
         <source>%1 cannot stream an answer that uses tools (HTTP %2); the request was sent again without streaming. %3</source>
-        <translation>%1 无法在使用工具时流式输出回答(HTTP %2);已改为非流式重新发送请求。%3</translation>
+        <translation>%1 无法在使用工具时流式输出回答（HTTP %2）；已改为非流式重新发送请求。%3</translation>
     </message>
 </context>
 <context>
@@ -466,15 +466,15 @@
 Settings come from OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL in the environment or in a .env file in the current directory, or, with --profile, from a provider profile made in the app.
 
 Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent failure; 4 provider or network error; 130 interrupted.</source>
-        <translation>通过智能体循环运行一个任务:模型可能请求运行 shell 命令,每条命令都要你在此终端批准。
+        <translation>通过智能体循环运行一个任务：模型可能请求运行 shell 命令，每条命令都要你在此终端批准。
 
-设置来自环境变量或当前目录下 .env 文件中的 OPENAI_BASE_URL、OPENAI_API_KEY 和 OPENAI_MODEL,或者(使用 --profile 时)来自在应用中创建的提供方配置。
+设置来自环境变量或当前目录下 .env 文件中的 OPENAI_BASE_URL、OPENAI_API_KEY 和 OPENAI_MODEL，或者（使用 --profile 时）来自在应用中创建的供应商配置。
 
-退出码:0 已回答;2 用法或配置错误(未发送任何内容);3 智能体失败;4 提供方或网络错误;130 被中断。</translation>
+退出码：0 已回答；2 用法或配置错误（未发送任何内容）；3 智能体失败；4 供应商或网络错误；130 被中断。</translation>
     </message>
     <message>
         <source>Use this provider profile of the app (its name or id) instead of the OPENAI_* settings.</source>
-        <translation>使用应用中的这个提供方配置(名称或 id),而不是 OPENAI_* 设置。</translation>
+        <translation>使用应用中的这个供应商配置（名称或 id），而不是 OPENAI_* 设置。</translation>
     </message>
     <message>
         <source>name</source>
@@ -483,11 +483,11 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>Instead of a task, check what the provider can do (model list, streaming, tool calling, usage, reasoning) with one tiny request.</source>
-        <translation>不运行任务,而是用一个很小的请求检查提供方能做什么(模型列表、流式输出、工具调用、用量、推理)。</translation>
+        <translation>不运行任务，而是用一个很小的请求检查供应商能做什么（模型列表、流式输出、工具调用、用量、推理）。</translation>
     </message>
     <message>
         <source>--check takes no --prompt: it sends a test request of its own.</source>
-        <translation>--check 不接受 --prompt:它会发送自己的测试请求。</translation>
+        <translation>--check 不接受 --prompt：它会发送自己的测试请求。</translation>
     </message>
     <message>
         <source>--profile needs the name of a profile.</source>
@@ -504,11 +504,11 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>Profiles in %1: %2. Make profiles in the app&apos;s settings.</source>
-        <translation>%1 中的配置:%2。请在应用的设置中创建配置。</translation>
+        <translation>%1 中的配置：%2。请在应用的设置中创建配置。</translation>
     </message>
     <message>
         <source>The profile %1: %2</source>
-        <translation>配置 %1:%2</translation>
+        <translation>配置 %1：%2</translation>
     </message>
     <message>
         <source>The profile %1 names no model.</source>
@@ -528,15 +528,15 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>Enter its key in the app&apos;s settings (the credential store said: %1).</source>
-        <translation>请在应用的设置中输入它的密钥(凭据存储返回:%1)。</translation>
+        <translation>请在应用的设置中输入它的密钥（凭据存储返回：%1）。</translation>
     </message>
     <message>
         <source>Suggested: turn streaming off (--no-stream, or the profile&apos;s streaming switch).</source>
-        <translation>建议:关闭流式输出(--no-stream,或配置中的流式开关)。</translation>
+        <translation>建议：关闭流式输出（--no-stream，或配置中的流式开关）。</translation>
     </message>
     <message>
         <source>Suggested: leave stream_options out (the profile&apos;s usage switch); the app does so by itself after the first refusal.</source>
-        <translation>建议:不发送 stream_options(配置中的用量开关);应用在第一次被拒绝后会自动这样做。</translation>
+        <translation>建议：不发送 stream_options（配置中的用量开关）；应用在第一次被拒绝后会自动这样做。</translation>
     </message>
 </context>
 <context>
@@ -1734,7 +1734,7 @@ Started %2</source>
     <name>Gui::ProfileSwitcher</name>
     <message>
         <source>&amp;Provider</source>
-        <translation>提供方(&amp;P)</translation>
+        <translation>供应商(&amp;P)</translation>
     </message>
     <message>
         <source>Switch &amp;Profile…</source>
@@ -1742,15 +1742,15 @@ Started %2</source>
     </message>
     <message>
         <source>Provider profile</source>
-        <translation>提供方配置</translation>
+        <translation>供应商配置</translation>
     </message>
     <message>
         <source>Switch the provider profile (Ctrl+Shift+P)</source>
-        <translation>切换提供方配置(Ctrl+Shift+P)</translation>
+        <translation>切换供应商配置（Ctrl+Shift+P）</translation>
     </message>
     <message>
         <source>Choose the provider profile the next run uses</source>
-        <translation>选择下一次运行使用的提供方配置</translation>
+        <translation>选择下一次运行使用的供应商配置</translation>
     </message>
     <message>
         <source>&amp;Edit Profiles…</source>
@@ -1758,7 +1758,7 @@ Started %2</source>
     </message>
     <message>
         <source>Provider</source>
-        <translation>提供方</translation>
+        <translation>供应商</translation>
     </message>
 </context>
 <context>
@@ -1863,19 +1863,19 @@ Started %2</source>
     </message>
     <message>
         <source>Bearer token (Authorization header)</source>
-        <translation>Bearer 令牌(Authorization 请求头)</translation>
+        <translation>Bearer 令牌（Authorization 请求头）</translation>
     </message>
     <message>
         <source>api-key header (Azure)</source>
-        <translation>api-key 请求头(Azure)</translation>
+        <translation>api-key 请求头（Azure）</translation>
     </message>
     <message>
         <source>None (a local server)</source>
-        <translation>无(本地服务器)</translation>
+        <translation>无（本地服务器）</translation>
     </message>
     <message>
         <source>Provider default</source>
-        <translation>提供方默认</translation>
+        <translation>供应商默认</translation>
     </message>
     <message>
         <source>%1 — %2</source>
@@ -1884,11 +1884,11 @@ Started %2</source>
     </message>
     <message>
         <source>(local, no key)</source>
-        <translation>(本地,无需密钥)</translation>
+        <translation>（本地，无需密钥）</translation>
     </message>
     <message>
         <source>(local)</source>
-        <translation>(本地)</translation>
+        <translation>（本地）</translation>
     </message>
     <message>
         <source>Get a key at %1</source>
@@ -1902,7 +1902,7 @@ Started %2</source>
     <message>
         <source>%1 (copy)</source>
         <extracomment>The name of a duplicated profile: %1 is the original&apos;s</extracomment>
-        <translation>%1(副本)</translation>
+        <translation>%1（副本）</translation>
     </message>
     <message>
         <source>Rename Profile</source>
@@ -1910,7 +1910,7 @@ Started %2</source>
     </message>
     <message>
         <source>New name:</source>
-        <translation>新名称:</translation>
+        <translation>新名称：</translation>
     </message>
     <message>
         <source>Remove Profile</source>
@@ -2080,7 +2080,7 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>Alibaba Qwen (DashScope)</source>
-        <translation>阿里云百炼 通义千问(DashScope)</translation>
+        <translation>阿里云百炼 通义千问（DashScope）</translation>
     </message>
     <message>
         <source>Moonshot Kimi</source>
@@ -2096,7 +2096,7 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>Volcengine Ark (Doubao)</source>
-        <translation>火山方舟(豆包)</translation>
+        <translation>火山方舟（豆包）</translation>
     </message>
     <message>
         <source>Google Gemini</source>
@@ -2112,23 +2112,23 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>Azure uses the api-key header; check the deployment&apos;s key (Keys and Endpoint of the resource in the Azure portal).</source>
-        <translation>Azure 使用 api-key 请求头;请检查该部署的密钥(Azure 门户中该资源的“密钥和终结点”)。</translation>
+        <translation>Azure 使用 api-key 请求头；请检查该部署的密钥（Azure 门户中该资源的“密钥和终结点”）。</translation>
     </message>
     <message>
         <source>Azure answers 404 for a deployment name or api-version it does not know: the base URL must be https://&lt;resource&gt;.openai.azure.com/openai/deployments/&lt;deployment&gt;?api-version=&lt;date&gt;.</source>
-        <translation>Azure 对不认识的部署名称或 api-version 返回 404:基础 URL 应为 https://&lt;resource&gt;.openai.azure.com/openai/deployments/&lt;deployment&gt;?api-version=&lt;日期&gt;。</translation>
+        <translation>Azure 对不认识的部署名称或 api-version 返回 404：基础 URL 应为 https://&lt;resource&gt;.openai.azure.com/openai/deployments/&lt;deployment&gt;?api-version=&lt;日期&gt;。</translation>
     </message>
     <message>
         <source>%1 asks for a key: set the key the server was started with, or start it without one.</source>
-        <translation>%1 要求提供密钥:请填写启动服务器时设定的密钥,或不带密钥启动它。</translation>
+        <translation>%1 要求提供密钥：请填写启动服务器时设定的密钥，或不带密钥启动它。</translation>
     </message>
     <message>
         <source>%1 did not accept the key: check it, or make a new one at %2.</source>
-        <translation>%1 不接受这个密钥:请检查它,或在 %2 新建一个。</translation>
+        <translation>%1 不接受这个密钥：请检查它，或在 %2 新建一个。</translation>
     </message>
     <message>
         <source>%1&apos;s base URL is %2; a model name this key cannot use also gives 404.</source>
-        <translation>%1 的基础 URL 是 %2;此密钥无法使用的模型名称也会导致 404。</translation>
+        <translation>%1 的基础 URL 是 %2；此密钥无法使用的模型名称也会导致 404。</translation>
     </message>
 </context>
 <context>
@@ -2342,7 +2342,7 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>Pro&amp;file:</source>
-        <translation>配置(&amp;F):</translation>
+        <translation>配置(&amp;F)：</translation>
     </message>
     <message>
         <source>Profile</source>
@@ -2350,7 +2350,7 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>The provider profile the fields below edit; the one selected on OK is used</source>
-        <translation>下方字段编辑的提供方配置;按“确定”时选中的配置将被使用</translation>
+        <translation>下方字段编辑的供应商配置；按“确定”时选中的配置将被使用</translation>
     </message>
     <message>
         <source>&amp;New from preset…</source>
@@ -2390,11 +2390,11 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>Advanced provider settings</source>
-        <translation>高级提供方设置</translation>
+        <translation>高级供应商设置</translation>
     </message>
     <message>
         <source>Au&amp;thentication:</source>
-        <translation>认证方式(&amp;T):</translation>
+        <translation>认证方式(&amp;T)：</translation>
     </message>
     <message>
         <source>Authentication</source>
@@ -2402,11 +2402,11 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>Extra &amp;headers:</source>
-        <translation>额外请求头(&amp;H):</translation>
+        <translation>额外请求头(&amp;H)：</translation>
     </message>
     <message>
         <source>Name: value (one header per line)</source>
-        <translation>名称: 值(每行一个请求头)</translation>
+        <translation>名称: 值（每行一个请求头）</translation>
     </message>
     <message>
         <source>Extra headers</source>
@@ -2414,7 +2414,7 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>Ask for token usa&amp;ge in the stream (stream_options)</source>
-        <translation>在流中请求 token 用量(stream_options)(&amp;G)</translation>
+        <translation>在流中请求 token 用量（stream_options）(&amp;G)</translation>
     </message>
     <message>
         <source>Ask for token usage in the stream</source>
@@ -2422,11 +2422,11 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>Ma&amp;x tokens:</source>
-        <translation>最大 token 数(&amp;X):</translation>
+        <translation>最大 token 数(&amp;X)：</translation>
     </message>
     <message>
         <source>max_tokens of every request; 0 leaves it to the provider</source>
-        <translation>每个请求的 max_tokens;0 表示由提供方决定</translation>
+        <translation>每个请求的 max_tokens；0 表示由供应商决定</translation>
     </message>
     <message>
         <source>Max tokens</source>

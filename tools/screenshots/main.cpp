@@ -9,6 +9,7 @@
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
 #include "chat/promptedit.h"
+#include "fakechatserver.h"
 #include "inspector/inspector.h"
 #include "mainwindow.h"
 #include "protocol/providerpresets.h"
@@ -268,6 +269,44 @@ Gui::AppSettings withProfiles(Gui::AppSettings settings)
     return settings;
 }
 
+// A DeepSeek-like provider on 127.0.0.1 for the capability check: its model list, and a streamed
+// answer with reasoning_content, the test tool's call and usage.
+void answerLikeDeepSeek(AgentLoop::FakeChatServer &server)
+{
+    using AgentLoop::FakeResponse;
+    server.setModels({u"deepseek-chat"_s, u"deepseek-reasoner"_s});
+    const auto chunk = [](const QJsonObject &delta, const QJsonValue &finish = QJsonValue::Null) {
+        return FakeResponse::sseEvent({{u"id"_s, u"chatcmpl-screenshot"_s},
+                                       {u"object"_s, u"chat.completion.chunk"_s},
+                                       {u"model"_s, u"deepseek-chat"_s},
+                                       {u"choices"_s,
+                                        QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                               {u"delta"_s, delta},
+                                                               {u"finish_reason"_s, finish}}}}});
+    };
+    const QJsonObject call{{u"index"_s, 0},
+                           {u"id"_s, u"call_0_screenshot"_s},
+                           {u"type"_s, u"function"_s},
+                           {u"function"_s,
+                            QJsonObject{{u"name"_s, u"report_ready"_s},
+                                        {u"arguments"_s, u"{\"ready\":true}"_s}}}};
+    server.script({FakeResponse::stream({chunk({{u"role"_s, u"assistant"_s},
+                                                {u"reasoning_content"_s,
+                                                 u"The user asks me to call it."_s}}),
+                                         chunk({{u"tool_calls"_s, QJsonArray{call}}}),
+                                         chunk({}, u"tool_calls"_s),
+                                         FakeResponse::sseEvent(
+                                                 {{u"id"_s, u"chatcmpl-screenshot"_s},
+                                                  {u"object"_s, u"chat.completion.chunk"_s},
+                                                  {u"choices"_s, QJsonArray()},
+                                                  {u"usage"_s,
+                                                   QJsonObject{{u"prompt_tokens"_s, 96},
+                                                               {u"completion_tokens"_s, 21},
+                                                               {u"total_tokens"_s, 117}}}}),
+                                         FakeResponse::sseDone()},
+                                        5)});
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -360,6 +399,8 @@ int main(int argc, char *argv[])
     options.keyStore = &keyStore;
     options.persist = false;
     options.conversationDirectory = conversations;
+    AgentLoop::FakeChatServer provider;
+    answerLikeDeepSeek(provider);
     Gui::MainWindow window(settings, options);
     window.resize(1360, 860);
     window.show();
@@ -415,17 +456,39 @@ int main(int argc, char *argv[])
                                      save(presets, outDir + u"/profile-presets"_s + suffix);
                                      presets->close();
                                      profiles->reject();
-                                     // 5. The approval of a hostile call, with its warnings.
-                                     Gui::ApprovalPrompt::ask(hostileRequest(), &window);
-                                     when([] { return isSettled(openMessageBox()); },
-                                          [&] {
-                                              QMessageBox *hostile = openMessageBox();
-                                              save(hostile,
-                                                   outDir + u"/approval-hostile"_s + suffix);
-                                              hostile->reject();
-                                              QApplication::quit();
-                                          },
-                                          u"the hostile approval box"_s);
+                                     // 6. Test connection: the capability check's findings.
+                                     Gui::AppSettings checked = withProfiles(filled);
+                                     checked.profiles.first().baseUrl = provider.baseUrl().toString();
+                                     auto *check = new Gui::SettingsDialog(checked,
+                                                                           &keyStore,
+                                                                           &window);
+                                     check->setAttribute(Qt::WA_DeleteOnClose);
+                                     check->open();
+                                     QObject::connect(
+                                             check,
+                                             &Gui::SettingsDialog::connectionTested,
+                                             &window,
+                                             [&, check] {
+                                                 QTimer::singleShot(300, &window, [&, check] {
+                                                     save(check,
+                                                          outDir + u"/capability-check"_s + suffix);
+                                                     check->reject();
+                                                     // 5. The approval of a hostile call, with its warnings.
+                                                     Gui::ApprovalPrompt::ask(hostileRequest(),
+                                                                              &window);
+                                                     when([] { return isSettled(openMessageBox()); },
+                                                          [&] {
+                                                              QMessageBox *hostile = openMessageBox();
+                                                              save(hostile,
+                                                                   outDir + u"/approval-hostile"_s
+                                                                           + suffix);
+                                                              hostile->reject();
+                                                              QApplication::quit();
+                                                          },
+                                                          u"the hostile approval box"_s);
+                                                 });
+                                             });
+                                     check->testConnection();
                                  });
                              });
                          });

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
 # approval box (and one for a hostile call: bidi controls and a look-alike letter), the settings
-# dialog and one chat item of each kind, in English and Chinese, light and dark.
+# dialog (with provider profiles, the presets, and a capability check answered by a local fake
+# provider) and one chat item of each kind, in English and Chinese, light and dark.
 #
 #   tools/screenshots/make-screenshots.sh [build-dir]      (default: build/dev)
 #
@@ -13,7 +14,7 @@ set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-"$root/build/dev"}
 out="$root/docs/screenshots"
-tool="$build/src/app/agentloop-screenshots"
+tool="$build/tools/screenshots/agentloop-screenshots"
 
 cmake --build "$build" --target agentloop-screenshots
 mkdir -p "$out"
