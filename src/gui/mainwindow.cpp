@@ -258,6 +258,8 @@ void MainWindow::keepAdjustment(const AgentLoop::ProviderAdjustment &adjustment)
     AppSettings settings = m_pendingSettings.value_or(m_settings);
     settings.updateProfile(profile); // a switch waiting for the run's end stays
     applySettings(settings);
+    if (m_settingsDialog) // its OK must not undo what was learned
+        m_settingsDialog->takeSwitches(profile);
 }
 
 void MainWindow::newConversation()

@@ -114,6 +114,7 @@ private slots:
     void removingAProfileAsksAndDeletesItsKey();
     void duplicateAndRenameKeepNamesUnique();
     void capabilityFindingsAreListedAndSuggestionsApplied();
+    void switchesLearnedWhileOpenAreKept();
     void savedWindowLayoutComesBack();
     void windowReopensWithItsLayout();
 
@@ -1056,6 +1057,41 @@ void tst_SettingsDialog::duplicateAndRenameKeepNamesUnique()
     QCOMPARE(reloaded.currentProfile().name, u"default 2"_s);
     QCOMPARE(reloaded.currentProfile().baseUrl, u"https://work.example/v1"_s);
     QCOMPARE(reloaded.baseUrl, u"https://api.openai.com/v1"_s);
+}
+
+// A run finds out, while the dialog is open, that the provider refuses stream_options: OK keeps
+// that, for the profile shown and for one that is not.
+void tst_SettingsDialog::switchesLearnedWhileOpenAreKept()
+{
+    AppSettings settings = configured(u"https://api.mistral.ai/v1"_s);
+    AgentLoop::ProviderProfile other;
+    other.id = u"p0000000e"_s;
+    other.name = u"Other"_s;
+    other.baseUrl = u"https://llm.example.com/v1"_s;
+    other.model = u"m"_s;
+    other.auth = AgentLoop::AuthStyle::None;
+    settings.profiles = {other};
+    openDialog(settings, nullptr);
+    QSignalSpy applied(m_dialog.get(), &SettingsDialog::settingsApplied);
+    QVERIFY(child<QCheckBox>("streamUsageCheck")->isChecked());
+
+    AgentLoop::ProviderProfile learned = m_dialog->profiles().first(); // the default, shown
+    learned.streamUsage = false;
+    m_dialog->takeSwitches(learned);
+    QVERIFY(!child<QCheckBox>("streamUsageCheck")->isChecked());
+    QVERIFY(child<QCheckBox>("streamCheck")->isChecked());
+    AgentLoop::ProviderProfile otherLearned = other;
+    otherLearned.stream = false;
+    m_dialog->takeSwitches(otherLearned);
+
+    clickOk();
+    QCOMPARE(applied.size(), 1);
+    const AppSettings chosen = applied.first().first().value<AppSettings>();
+    QCOMPARE(chosen.provider().streamUsage, false);
+    QCOMPARE(chosen.provider().stream, true);
+    QCOMPARE(chosen.profiles.size(), 1);
+    QCOMPARE(chosen.profiles.first().stream, false);
+    QCOMPARE(chosen.profiles.first().streamUsage, true);
 }
 
 void tst_SettingsDialog::capabilityFindingsAreListedAndSuggestionsApplied()

@@ -739,6 +739,22 @@ void SettingsDialog::showCapabilityReport(const AgentLoop::CapabilityReport &rep
     finishTest(report.ok, lines.join(u'\n'));
 }
 
+void SettingsDialog::takeSwitches(const AgentLoop::ProviderProfile &learned)
+{
+    for (qsizetype index = 0; index < m_profiles.size(); ++index) {
+        AgentLoop::ProviderProfile &profile = m_profiles[index];
+        if (profile.id != learned.id)
+            continue;
+        profile.stream = profile.stream && learned.stream;
+        profile.streamUsage = profile.streamUsage && learned.streamUsage;
+        if (index == m_shown) {
+            m_ui->streamCheck->setChecked(m_ui->streamCheck->isChecked() && learned.stream);
+            m_ui->streamUsageCheck->setChecked(m_ui->streamUsageCheck->isChecked()
+                                               && learned.streamUsage);
+        }
+    }
+}
+
 void SettingsDialog::applySuggestions()
 {
     if (m_report.suggestedStream)

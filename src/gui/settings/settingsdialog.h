@@ -64,6 +64,9 @@ public:
     void renameProfile(const QString &name);
     // Removes the selected profile at once (the Remove button asks first); not the default one.
     void removeProfile();
+    // A run learned a profile's switches (a field its provider refused) while the dialog is open:
+    // they are taken in, so that OK does not undo them.
+    void takeSwitches(const AgentLoop::ProviderProfile &learned);
     // The "New from preset…" menu.
     QMenu *presetMenu() const { return m_presetMenu; }
 
