@@ -530,6 +530,9 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Enter its key in the app&apos;s settings (the credential store said: %1).</source>
         <translation>请在应用的设置中输入它的密钥（凭据存储返回：%1）。</translation>
     </message>
+</context>
+<context>
+    <name>Cli::CliCheck</name>
     <message>
         <source>Suggested: turn streaming off (--no-stream, or the profile&apos;s streaming switch).</source>
         <translation>建议：关闭流式输出（--no-stream，或配置中的流式开关）。</translation>

@@ -1,5 +1,6 @@
 // agentloop-cli: the agent loop without a window, approving each call at the terminal.
 
+#include "clicheck.h"
 #include "clioptions.h"
 #include "cliprofile.h"
 #include "clirun.h"
@@ -7,13 +8,14 @@
 
 #include "base/environmentscrub.h"
 #include "base/i18n.h"
-#include "provider/capabilitycheck.h"
 #include "storage/config.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QProcessEnvironment>
 #include <QSocketNotifier>
+
+#include <memory>
 
 #ifdef Q_OS_WIN
 #include <windows.h>
@@ -93,52 +95,33 @@ void printConfigurationError(Cli::TerminalWriter &err, const AgentLoop::Error &e
         err.writeLine(MainText::tr("How to fix: %1").arg(err.line(error.hint)));
 }
 
-// --check: what the provider can do, one line per capability on stdout; exit 0 when tool calling
-// works, 4 when it does not.
-void startCheck(const Cli::CliOptions &options, AgentLoop::ProviderSettings provider)
-{
-    provider.requestTimeout = std::chrono::seconds(options.requestTimeoutSeconds);
-    provider.stream = provider.stream && options.stream;
-    auto *check = new AgentLoop::CapabilityCheck(qApp);
-    auto *out = new Cli::TerminalWriter(stdout);
-    out->setSecret(provider.apiKey);
-    QObject::connect(check, &AgentLoop::CapabilityCheck::progress, qApp, [](const QString &step) {
-        Cli::TerminalWriter(stderr).writeLine(step);
-    });
-    QObject::connect(check,
-                     &AgentLoop::CapabilityCheck::finished,
-                     qApp,
-                     [out](const AgentLoop::CapabilityReport &report) {
-                         for (const AgentLoop::CapabilityFinding &finding : report.findings) {
-                             out->writeLine(out->line(finding.summary));
-                             if (!finding.detail.isEmpty())
-                                 out->writeLine(u"    "_s + out->line(finding.detail));
-                         }
-                         if (report.suggestedStream == false)
-                             out->writeLine(MainText::tr("Suggested: turn streaming off "
-                                                         "(--no-stream, or the profile's "
-                                                         "streaming switch)."));
-                         if (report.suggestedStreamUsage == false)
-                             out->writeLine(MainText::tr("Suggested: leave stream_options out "
-                                                         "(the profile's usage switch); the app "
-                                                         "does so by itself after the first "
-                                                         "refusal."));
-                         QCoreApplication::exit(report.ok ? Cli::Answered : Cli::ProviderError);
-                     });
-    check->start(provider);
-}
-
-// Starts the run once the provider is known; the application exits with its code.
-void startRun(const Cli::CliOptions &options, const AgentLoop::ProviderSettings &provider)
+// Starts the task (a run, or --check) once the provider is known; the application exits with
+// its code. task owns it, and is destroyed before the application: nothing of the network or
+// the session outlives the event loop.
+void startTask(std::unique_ptr<QObject> &task,
+               const Cli::CliOptions &options,
+               const AgentLoop::ProviderSettings &provider)
 {
     if (options.check) {
-        startCheck(options, provider);
+        auto check = std::make_unique<Cli::CliCheck>(options, provider);
+        QObject::connect(check.get(),
+                         &Cli::CliCheck::done,
+                         qApp,
+                         &QCoreApplication::exit,
+                         Qt::QueuedConnection);
+        QMetaObject::invokeMethod(check.get(), &Cli::CliCheck::start, Qt::QueuedConnection);
+        task = std::move(check);
         return;
     }
-    auto *run = new Cli::CliRun(options, provider, qApp);
-    QObject::connect(run, &Cli::CliRun::done, qApp, &QCoreApplication::exit, Qt::QueuedConnection);
-    routeInterruptsTo(run);
-    QMetaObject::invokeMethod(run, &Cli::CliRun::start, Qt::QueuedConnection);
+    auto run = std::make_unique<Cli::CliRun>(options, provider);
+    QObject::connect(run.get(),
+                     &Cli::CliRun::done,
+                     qApp,
+                     &QCoreApplication::exit,
+                     Qt::QueuedConnection);
+    routeInterruptsTo(run.get());
+    QMetaObject::invokeMethod(run.get(), &Cli::CliRun::start, Qt::QueuedConnection);
+    task = std::move(run);
 }
 
 } // namespace
@@ -167,24 +150,25 @@ int main(int argc, char *argv[])
     }
 
     const Cli::CliOptions &options = *commandLine.options;
+    std::unique_ptr<QObject> task;
     if (!options.profile.isEmpty()) {
         // Nothing of the environment's key is used: out of it at once (see below).
         AgentLoop::removeFromOwnEnvironment(AgentLoop::apiKeyVariable);
-        auto *loader = new Cli::ProfileLoader(&application);
-        QObject::connect(loader,
+        Cli::ProfileLoader loader;
+        QObject::connect(&loader,
                          &Cli::ProfileLoader::loaded,
                          &application,
-                         [options](const AgentLoop::ProviderSettings &provider) {
-                             startRun(options, provider);
+                         [&task, options](const AgentLoop::ProviderSettings &provider) {
+                             startTask(task, options, provider);
                          });
-        QObject::connect(loader,
+        QObject::connect(&loader,
                          &Cli::ProfileLoader::failed,
                          &application,
                          [&err](const AgentLoop::Error &error) {
                              printConfigurationError(err, error);
                              QCoreApplication::exit(Cli::UsageError);
                          });
-        loader->start(options.profile);
+        loader.start(options.profile);
         return application.exec();
     }
 
@@ -201,6 +185,6 @@ int main(int argc, char *argv[])
     for (const QString &warning : config->warnings)
         err.writeLine(MainText::tr("Warning: %1").arg(err.line(warning)));
 
-    startRun(options, config->provider);
+    startTask(task, options, config->provider);
     return application.exec();
 }
