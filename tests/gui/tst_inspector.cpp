@@ -1,12 +1,12 @@
-#include "provider/chatclient.h"
-#include "protocol/completion.h"
+#include "base/redaction.h"
 #include "fakechatserver.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
 #include "inspector/jsonhighlighter.h"
 #include "inspector/jsontreemodel.h"
-#include "base/redaction.h"
 #include "inspector/turnmodel.h"
+#include "protocol/completion.h"
+#include "provider/chatclient.h"
 
 #include <QAbstractItemModelTester>
 #include <QClipboard>
@@ -510,8 +510,7 @@ void tst_Inspector::bidiInsideJsonStringsIsShownEscaped()
                  qPrintable(cell));
 
     // What is not a screen keeps the exact bytes: Copy as curl sends them again, Copy copies them.
-    QVERIFY(AgentLoop::curlCommand(model.record(0).exchange)
-                    .contains(QString::fromUtf8(request)));
+    QVERIFY(AgentLoop::curlCommand(model.record(0).exchange).contains(QString::fromUtf8(request)));
     inspector.findChild<QPushButton *>(u"copyRequestButton"_s)->click();
     QCOMPARE(QGuiApplication::clipboard()->text(), Gui::prettyJson(request));
     QVERIFY(QGuiApplication::clipboard()->text().contains(u"\u202E"_s));

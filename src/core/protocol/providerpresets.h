@@ -29,7 +29,7 @@ struct ProviderPreset
 // Every preset, in the order the interface lists them for this language (the Chinese providers
 // first in zh_CN).
 QList<ProviderPreset> providerPresets();
-// The preset with this id; nullptr-like empty id when there is none.
+// The preset with this id; one with an empty id when there is none.
 ProviderPreset providerPreset(const QString &id);
 
 // The provider a base URL belongs to, from its host, port and path (an Azure deployment path, an
