@@ -232,12 +232,6 @@ private:
 #endif
 };
 
-QString decodePowerShellScript(const QStringList &arguments)
-{
-    QStringDecoder fromUtf16Le(QStringDecoder::Utf16LE);
-    return fromUtf16Le.decode(QByteArray::fromBase64(arguments.value(3).toLatin1()));
-}
-
 } // namespace
 
 class tst_CommandRunner : public QObject
@@ -276,11 +270,15 @@ private slots:
     void crashReportsTheSignal();
     void finishedIsEmittedExactlyOnceAndLater();
 
+    void windowsShellsTellPythonToWriteUtf8();
+    void linesInTheLegacyCodePageAreDecoded();
+    void powerShellRunsItsScriptFileAndErrorsArePlainText();
+
     // Pure functions.
-    void argumentsForPosixShell();
-    void argumentsForPowerShell_data();
-    void argumentsForPowerShell();
-    void argumentsForCmd();
+    void launchForPosixShell();
+    void launchForPowerShell_data();
+    void launchForPowerShell();
+    void launchForCmd();
     void detectShellFindsThisMachinesShell();
     void renderShowsTheCut();
 
@@ -859,14 +857,126 @@ void tst_CommandRunner::finishedIsEmittedExactlyOnceAndLater()
     QCOMPARE(failedSpy.size(), 1);
 }
 
-void tst_CommandRunner::argumentsForPosixShell()
+void tst_CommandRunner::windowsShellsTellPythonToWriteUtf8()
 {
-    const QString command = u"echo \"it's\" '中文' $HOME | wc -c"_s;
-    QCOMPARE(ProcessCommandRunner::argumentsFor(posixShell(), command),
-             QStringList({u"-c"_s, command}));
+    qunsetenv("PYTHONUTF8");
+    qputenv("PYTHONIOENCODING", "gbk"); // the user's own choice is kept
+    ProcessCommandRunner runner(testShell());
+    const auto outcome = runToEnd(runner,
+                                  request(spelled(u"printf '%s/%s' \"${PYTHONUTF8-unset}\" "
+                                                  u"\"$PYTHONIOENCODING\""_s,
+                                                  u"echo %PYTHONUTF8%/%PYTHONIOENCODING%"_s)));
+    qunsetenv("PYTHONIOENCODING");
+    QVERIFY(outcome);
+    // The POSIX shell's Python follows the locale, which is UTF-8 where it matters.
+    QCOMPARE(outcome->standardOutput.render(), spelled(u"unset/gbk"_s, u"1/gbk\r\n"_s));
 }
 
-void tst_CommandRunner::argumentsForPowerShell_data()
+void tst_CommandRunner::linesInTheLegacyCodePageAreDecoded()
+{
+    // What Python prints to a pipe on Chinese Windows (CP936), then a UTF-8 line, then CP936.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"mixed.txt"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("\xD6\xD0\xCE\xC4 gbk\n" // 中文 gbk
+               "utf8 \xE8\xA1\x8C\n"    // utf8 行
+               "\xB2\xE2\xCA\xD4\n");   // 测试
+    file.close();
+
+    ProcessCommandRunner runner(testShell(), u"CP936"_s);
+    const auto outcome = runToEnd(runner,
+                                  request(spelled(u"cat %1"_s.arg(shellQuoted(path)),
+                                                  u"type \"%1\""_s.arg(
+                                                          QDir::toNativeSeparators(path)))));
+    QVERIFY(outcome);
+    QCOMPARE(outcome->standardOutput.render(), u"中文 gbk\nutf8 行\n测试\n"_s);
+    QCOMPARE(outcome->standardOutput.legacyEncoding, u"CP936"_s);
+    QCOMPARE(outcome->standardError.legacyEncoding, QString());
+
+    // Without a legacy code page (a UTF-8 system) such bytes stay visible as U+FFFD.
+    ProcessCommandRunner utf8Only(testShell(), QString());
+    const auto strict = runToEnd(utf8Only,
+                                 request(spelled(u"cat %1"_s.arg(shellQuoted(path)),
+                                                 u"type \"%1\""_s.arg(
+                                                         QDir::toNativeSeparators(path)))));
+    QVERIFY(strict);
+    QVERIFY(strict->standardOutput.render().startsWith(u"\uFFFD"_s));
+    QVERIFY(strict->standardOutput.render().contains(u"utf8 行\n"_s));
+    QCOMPARE(strict->standardOutput.legacyEncoding, QString());
+}
+
+void tst_CommandRunner::powerShellRunsItsScriptFileAndErrorsArePlainText()
+{
+#ifndef Q_OS_UNIX
+    QSKIP("the stand-in for PowerShell is a POSIX shell script");
+#else
+    // A stand-in for powershell.exe: it checks its arguments, shows the script file it was
+    // given, and writes an error record to standard error the way PowerShell 5.1 does when that
+    // is redirected (the record as PowerShell/PowerShell#5912 recorded it).
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString fake = dir.filePath(u"powershell"_s);
+    QFile script(fake);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(
+            "#!/bin/sh\n"
+            "[ \"$1 $2 $3 $4 $5\" = '-NoProfile -NonInteractive -ExecutionPolicy Bypass -File' ]"
+            " || exit 97\n"
+            "echo \"script=$6\"\n"
+            "head -c 3 \"$6\" | od -An -tx1 | tr -d ' \\n'; echo\n"
+            "grep -c 'Write-Output hello' \"$6\"\n"
+            "printf '#< CLIXML\\r\\n<Objs Version=\"1.1.0.1\" "
+            "xmlns=\"http://schemas.microsoft.com/powershell/2004/04\"><S "
+            "S=\"Error\">boom_x000D__x000A_"
+            "</S><S S=\"Error\">At line:1 char:1_x000D__x000A_</S></Objs>' >&2\n"
+            "exit 1\n");
+    script.close();
+    QVERIFY(script.setPermissions(script.permissions() | QFile::ExeOwner));
+
+    ProcessCommandRunner runner({ShellInfo::WindowsPowerShell, fake, u"Windows PowerShell"_s},
+                                QString());
+    CommandRequest r = request(u"Write-Output hello"_s);
+    r.outputDirectory = dir.filePath(u"outputs"_s);
+    r.outputFileStem = u"call_ps"_s;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QCOMPARE(outcome->status, CommandOutcome::Exited);
+    QCOMPARE(outcome->exitCode, 1);
+
+    const QStringList lines = outcome->standardOutput.render().split(u'\n');
+    QVERIFY2(lines.size() >= 3, qPrintable(outcome->standardOutput.render()));
+    const QString scriptPath = lines.at(0).mid(u"script="_s.size());
+    // In the outputs folder, UTF-8 with a byte order mark, holding the command; gone afterwards.
+    QCOMPARE(QFileInfo(scriptPath).absolutePath(), QFileInfo(r.outputDirectory).absoluteFilePath());
+    QVERIFY2(QFileInfo(scriptPath).fileName().startsWith(u"agentloop-command-"_s),
+             qPrintable(scriptPath));
+    QVERIFY(scriptPath.endsWith(u".ps1"_s));
+    QCOMPARE(lines.at(1), u"efbbbf"_s);
+    QCOMPARE(lines.at(2), u"1"_s);
+    QVERIFY(!QFileInfo::exists(scriptPath));
+
+    // The model reads the lines a console would show; the bytes as written are kept in a file.
+    QCOMPARE(outcome->standardError.render(), u"boom\r\nAt line:1 char:1\r\n"_s);
+    QVERIFY(outcome->standardError.clixmlDecoded);
+    QVERIFY(outcome->outputFile.complete);
+    QFile raw(outcome->outputFile.path);
+    QVERIFY(raw.open(QIODevice::ReadOnly));
+    QVERIFY(raw.readAll().contains("#< CLIXML\r\n<Objs Version=\"1.1.0.1\""));
+#endif
+}
+
+void tst_CommandRunner::launchForPosixShell()
+{
+    const QString command = u"echo \"it's\" '中文' $HOME | wc -c"_s;
+    const ShellLaunch launch = ProcessCommandRunner::launchFor(posixShell(), command, {});
+    QCOMPARE(launch.arguments, QStringList({u"-c"_s, command}));
+    QVERIFY(launch.scriptFile.isEmpty());
+    QVERIFY(launch.defaultEnvironment.isEmpty());
+}
+
+void tst_CommandRunner::launchForPowerShell_data()
 {
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("command");
@@ -876,35 +986,61 @@ void tst_CommandRunner::argumentsForPowerShell_data()
     QTest::newRow("windows quoting") << int(ShellInfo::WindowsPowerShell) << quoting;
     QTest::newRow("core multiline") << int(ShellInfo::PowerShellCore) << multiline;
     QTest::newRow("emoji") << int(ShellInfo::WindowsPowerShell) << u"echo 😀 \\\\server\\x"_s;
+    // Far beyond the 32767 characters a command line can hold: a file has no such limit.
+    QTest::newRow("long") << int(ShellInfo::WindowsPowerShell)
+                          << u"Write-Output '%1'"_s.arg(QString(40000, u'x'));
 }
 
-void tst_CommandRunner::argumentsForPowerShell()
+void tst_CommandRunner::launchForPowerShell()
 {
     QFETCH(int, kind);
     QFETCH(QString, command);
     const ShellInfo shell{ShellInfo::Kind(kind), u"pwsh"_s, u"PowerShell"_s};
-    const QStringList arguments = ProcessCommandRunner::argumentsFor(shell, command);
-    QCOMPARE(arguments.size(), 4);
-    QCOMPARE(arguments.first(3),
-             QStringList({u"-NoProfile"_s, u"-NonInteractive"_s, u"-EncodedCommand"_s}));
-    // Base64 only: nothing any quoting layer could touch.
-    for (QChar c : arguments.at(3))
-        QVERIFY(c.isLetterOrNumber() || c == u'+' || c == u'/' || c == u'=');
+    const QString scriptPath = u"C:/Users/张伟/AppData/Local/AgentLoop/outputs/agentloop-command-"
+                               u"aB3dE9.ps1"_s;
+    const ShellLaunch launch = ProcessCommandRunner::launchFor(shell, command, scriptPath);
+    // The policy for this process only, and the script as a file: no -EncodedCommand, whose
+    // base64 ("JAB...") endpoint protection flags.
+    QCOMPARE(launch.arguments,
+             QStringList({u"-NoProfile"_s,
+                          u"-NonInteractive"_s,
+                          u"-ExecutionPolicy"_s,
+                          u"Bypass"_s,
+                          u"-File"_s,
+                          QDir::toNativeSeparators(scriptPath)}));
+    QVERIFY(!launch.arguments.join(u' ').contains(u"EncodedCommand"_s));
 
-    const QString script = decodePowerShellScript(arguments);
-    QVERIFY2(script.contains(u'\n' + command + u'\n'), qPrintable(script));
+    // UTF-8 with a byte order mark: Windows PowerShell 5.1 reads a file without one in the ANSI
+    // code page.
+    QVERIFY(launch.scriptFile.startsWith("\xEF\xBB\xBF"));
+    const QString script = QString::fromUtf8(launch.scriptFile.sliced(3));
+    QVERIFY2(script.contains(u'\n' + command + u'\n'), qPrintable(script.left(400)));
     const qsizetype commandAt = script.indexOf(command);
     const qsizetype encodingAt = script.indexOf(
             u"$OutputEncoding = New-Object System.Text.UTF8Encoding $false"_s);
     QVERIFY(encodingAt >= 0 && encodingAt < commandAt);
     QVERIFY(script.indexOf(u"[Console]::OutputEncoding = $OutputEncoding"_s) < commandAt);
+    const qsizetype plainAt = script.indexOf(
+            u"if ($PSStyle) { $PSStyle.OutputRendering = 'PlainText' }"_s);
+    QVERIFY(plainAt >= 0 && plainAt < commandAt);
+    QVERIFY(script.endsWith(
+            u"\nif (-not $?) { if ($LASTEXITCODE) { exit $LASTEXITCODE }; exit 1 }\n"_s));
+
+    QCOMPARE(launch.defaultEnvironment,
+             (QList<std::pair<QString, QString>>{{u"PYTHONUTF8"_s, u"1"_s},
+                                                 {u"PYTHONIOENCODING"_s, u"utf-8"_s}}));
 }
 
-void tst_CommandRunner::argumentsForCmd()
+void tst_CommandRunner::launchForCmd()
 {
     const QString command = u"dir \"C:\\Program Files\" & echo 中文"_s;
-    QCOMPARE(ProcessCommandRunner::argumentsFor(cmdShell(), command),
+    const ShellLaunch launch = ProcessCommandRunner::launchFor(cmdShell(), command, {});
+    QCOMPARE(launch.arguments,
              QStringList({u"/d"_s, u"/s"_s, u"/c"_s, u"chcp 65001>nul & "_s + command}));
+    QVERIFY(launch.scriptFile.isEmpty());
+    QCOMPARE(launch.defaultEnvironment,
+             (QList<std::pair<QString, QString>>{{u"PYTHONUTF8"_s, u"1"_s},
+                                                 {u"PYTHONIOENCODING"_s, u"utf-8"_s}}));
 }
 
 void tst_CommandRunner::detectShellFindsThisMachinesShell()

@@ -45,6 +45,7 @@ private slots:
     void realShellWorkingDirectoryIsTheWorkspace();
     void outputFileNote_data();
     void outputFileNote();
+    void decodingIsNamedInTheResult();
     void invokeAsksForTheOutputFolderAtEachCall();
     void realLongOutputIsSavedAndNamed();
     void realUnwritableOutputFolderStillSucceeds();
@@ -54,9 +55,19 @@ namespace {
 
 constexpr int processTimeoutMs = 15000;
 
+// What the runner kept of a stream of totalChars characters.
+CapturedText kept(const QString &head, const QString &tail, qint64 totalChars)
+{
+    CapturedText text;
+    text.head = head;
+    text.tail = tail;
+    text.totalChars = totalChars;
+    return text;
+}
+
 CapturedText captured(const QString &text)
 {
-    return CapturedText{text, {}, text.size()};
+    return kept(text, {}, text.size());
 }
 
 CommandOutcome exited(int exitCode, const QString &out, const QString &err = {})
@@ -157,6 +168,13 @@ void tst_ShellTool::descriptionNamesTheShell()
                               || shell.kind == ShellInfo::WindowsPowerShell;
     QCOMPARE(tool.description().contains(u"PowerShell"_s), isPowerShell);
     QCOMPARE(tool.description().contains(u"/bin/sh"_s), shell.kind == ShellInfo::PosixShell);
+    // npm and npx are npm.ps1 and npx.ps1: the model must know that scripts run.
+    QCOMPARE(tool.description().contains(u"The execution policy is Bypass for this process, so "
+                                         u"npm, npx and .ps1 scripts run."_s),
+             isPowerShell);
+    // `start` and `code .` do not outlive the command.
+    QVERIFY(tool.description().endsWith(u" Programs the command starts in the background or in a "
+                                        u"window of their own are closed when it ends."_s));
     // What the model sees in the request.
     QCOMPARE(tool.definition()[u"function"_s][u"description"_s].toString(), tool.description());
 }
@@ -316,20 +334,19 @@ void tst_ShellTool::outputCap_data()
     QTest::addColumn<QString>("tail");
 
     QTest::newRow("runner kept 20 000 + 20 000 of 100 000")
-            << CapturedText{QString(20000, u'a'), QString(20000, u'b'), 100000} << qsizetype(30000)
+            << kept(QString(20000, u'a'), QString(20000, u'b'), 100000) << qsizetype(30000)
             << qint64(70000) << qint64(100000) << QString(15000, u'a') << QString(15000, u'b');
     QTest::newRow("40 000 characters, nothing cut by the runner")
-            << CapturedText{QString(20000, u'x') + QString(20000, u'y'), {}, 40000}
-            << qsizetype(30000) << qint64(10000) << qint64(40000) << QString(15000, u'x')
-            << QString(15000, u'y');
+            << kept(QString(20000, u'x') + QString(20000, u'y'), {}, 40000) << qsizetype(30000)
+            << qint64(10000) << qint64(40000) << QString(15000, u'x') << QString(15000, u'y');
     QTest::newRow("small limit") << captured(u"0123456789abcdefghij"_s) << qsizetype(10)
                                  << qint64(10) << qint64(20) << u"01234"_s << u"fghij"_s;
     QTest::newRow("exactly the limit")
             << captured(QString(30000, u'z')) << qsizetype(30000) << qint64(0) << qint64(30000)
             << QString(30000, u'z') << QString();
     QTest::newRow("under the limit, runner already cut")
-            << CapturedText{u"head"_s, u"tail"_s, 1000} << qsizetype(30000) << qint64(992)
-            << qint64(1000) << u"head"_s << u"tail"_s;
+            << kept(u"head"_s, u"tail"_s, 1000) << qsizetype(30000) << qint64(992) << qint64(1000)
+            << u"head"_s << u"tail"_s;
 }
 
 void tst_ShellTool::outputCap()
@@ -602,7 +619,7 @@ void tst_ShellTool::outputFileNote()
     QFETCH(QString, lastLine);
 
     CommandOutcome outcome = exited(0, {});
-    outcome.standardOutput = CapturedText{u"head"_s, u"tail"_s, 20000000};
+    outcome.standardOutput = kept(u"head"_s, u"tail"_s, 20000000);
     outcome.outputFile = file;
     const ToolResult result = ShellTool::resultFor(outcome, {}, posixShell());
     QVERIFY(result.ok);
@@ -618,6 +635,31 @@ void tst_ShellTool::outputFileNote()
     const ToolResult failed = ShellTool::resultFor(outcome, {}, posixShell());
     QVERIFY(failed.content.startsWith(u"shell_failed: exit code 2\nhead"_s));
     QVERIFY(failed.content.endsWith(u"\n"_s + lastLine));
+}
+
+void tst_ShellTool::decodingIsNamedInTheResult()
+{
+    // Python's CP936 line on standard output, PowerShell's CLIXML on standard error.
+    CommandOutcome outcome = exited(1, u"中文"_s, u"boom\r\n"_s);
+    outcome.standardOutput.legacyEncoding = u"CP936"_s;
+    outcome.standardError.clixmlDecoded = true;
+    const QString path = u"/data/outputs/c1/call_2.log"_s;
+    outcome.outputFile = OutputFile{path, 180, true, {}};
+    const ShellInfo powerShell{ShellInfo::WindowsPowerShell,
+                               u"powershell"_s,
+                               u"Windows PowerShell"_s};
+    const ToolResult result = ShellTool::resultFor(outcome, {}, powerShell);
+    QCOMPARE(result.content,
+             u"shell_failed: exit code 1\n中文\n[stderr]\nboom\n"
+             u"[Lines of the standard output that were not UTF-8 were decoded as CP936, the "
+             u"system's code page]\n"
+             u"[PowerShell wrote its error records as CLIXML, shown decoded above; the output as "
+             u"written (180 bytes) is in the file %1]"_s.arg(QDir::toNativeSeparators(path)));
+
+    outcome.standardError.legacyEncoding = u"CP936"_s;
+    QVERIFY(ShellTool::resultFor(outcome, {}, powerShell)
+                    .content.contains(u"[Lines of the standard output and standard error that were "
+                                      u"not UTF-8 were decoded as CP936"_s));
 }
 
 void tst_ShellTool::invokeAsksForTheOutputFolderAtEachCall()

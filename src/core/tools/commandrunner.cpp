@@ -2,12 +2,12 @@
 
 #include "protocol/providersettings.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
-#include <QStringDecoder>
-#include <QStringEncoder>
+#include <QTemporaryFile>
 #include <QTimer>
 
 #include <algorithm>
@@ -32,106 +32,6 @@ namespace {
 // How long a process tree gets between SIGTERM and SIGKILL on timeout or cancel.
 constexpr auto terminateGrace = std::chrono::milliseconds(1500);
 
-QString cutNote(qint64 cut, qint64 total)
-{
-    return u"\n[... %1 characters cut; the stream had %2 characters in total ...]\n"_s.arg(cut).arg(
-            total);
-}
-
-// One output stream: decoded as UTF-8 as it arrives (the decoder keeps the bytes of a character
-// split across reads), of which only the first and the last limit/2 characters are kept.
-class OutputCapture
-{
-public:
-    explicit OutputCapture(qsizetype limit)
-        : m_headLimit(std::max<qsizetype>(limit, 0) / 2)
-        , m_tailLimit(std::max<qsizetype>(limit, 0) - m_headLimit)
-    {}
-
-    void append(const QByteArray &bytes)
-    {
-        if (bytes.isEmpty())
-            return;
-        keep(QString(m_decoder.decode(bytes)));
-        m_lastBytes = (m_lastBytes + bytes).right(3);
-    }
-
-    qint64 totalChars() const { return m_total; }
-
-    CapturedText finish()
-    {
-        // QStringDecoder has no flush: the bytes of a character the stream ended inside of stay
-        // in it, unseen. Show that they were there.
-        if (endsInsideCharacter(m_lastBytes))
-            keep(QStringView(u"\uFFFD"));
-        if (m_tail.size() > m_tailLimit)
-            m_tail.remove(0, m_tail.size() - m_tailLimit);
-
-        CapturedText text;
-        text.totalChars = m_total;
-        if (m_total == m_head.size() + m_tail.size()) {
-            text.head = m_head + m_tail;
-            return text;
-        }
-        // Never keep half of a surrogate pair at either side of the cut.
-        if (!m_head.isEmpty() && m_head.back().isHighSurrogate())
-            m_head.chop(1);
-        if (!m_tail.isEmpty() && m_tail.front().isLowSurrogate())
-            m_tail.remove(0, 1);
-        text.head = m_head;
-        text.tail = m_tail;
-        return text;
-    }
-
-private:
-    // Whether UTF-8 bytes end with a sequence that is still waiting for continuation bytes.
-    static bool endsInsideCharacter(QByteArrayView bytes)
-    {
-        qsizetype continuations = 0;
-        for (qsizetype i = bytes.size() - 1; i >= 0; --i) {
-            const auto byte = uchar(bytes.at(i));
-            if ((byte & 0xC0) == 0x80) {
-                ++continuations;
-                continue;
-            }
-            const qsizetype length = byte >= 0xC2 && byte <= 0xDF   ? 2
-                                     : byte >= 0xE0 && byte <= 0xEF ? 3
-                                     : byte >= 0xF0 && byte <= 0xF4 ? 4
-                                                                    : 1;
-            return length > continuations + 1;
-        }
-        return false;
-    }
-
-    void keep(QStringView text)
-    {
-        m_total += text.size();
-        if (m_head.size() < m_headLimit) {
-            const qsizetype n = std::min(text.size(), m_headLimit - m_head.size());
-            m_head.append(text.first(n));
-            text = text.sliced(n);
-        }
-        if (text.isEmpty())
-            return;
-        if (text.size() >= m_tailLimit) {
-            m_tail = text.last(m_tailLimit).toString();
-            return;
-        }
-        // A rolling tail, trimmed only when it has doubled, so that trimming stays amortised.
-        m_tail.append(text);
-        if (m_tail.size() > 2 * m_tailLimit)
-            m_tail.remove(0, m_tail.size() - m_tailLimit);
-    }
-
-    QStringDecoder m_decoder{QStringDecoder::Utf8};
-    QByteArray m_lastBytes; // the last three bytes of the stream
-    const qsizetype m_headLimit;
-    const qsizetype m_tailLimit;
-    QString m_head;
-    QString m_tail;
-    qint64 m_total = 0;
-};
-
 #ifdef Q_OS_WIN
 // Wine installs a powershell.exe that is a stub: it runs nothing, prints nothing and exits 0, so
 // every command would "succeed" silently. Wine's ntdll exports wine_get_version.
@@ -144,24 +44,23 @@ bool runsUnderWine()
 
 QString powerShellScript(const QString &command)
 {
-    // Without this, Windows PowerShell writes in the OEM code page and mangles every non-ASCII
-    // character. Setting [Console]::OutputEncoding throws when there is no console, hence the
-    // try. The epilogue keeps a failing native command's exit code, which -Command would fold
-    // into 1.
+    // Without the encodings, Windows PowerShell writes in the OEM code page and mangles every
+    // non-ASCII character; setting [Console]::OutputEncoding throws when there is no console,
+    // hence the try. PowerShell 7.2+ would colour error text with ANSI sequences. The epilogue
+    // keeps a failing native command's exit code, which PowerShell would fold into 1.
     return u"$ProgressPreference = 'SilentlyContinue'\n"
            "$OutputEncoding = New-Object System.Text.UTF8Encoding $false\n"
-           "try { [Console]::OutputEncoding = $OutputEncoding } catch {}\n"_s
+           "try { [Console]::OutputEncoding = $OutputEncoding } catch {}\n"
+           "if ($PSStyle) { $PSStyle.OutputRendering = 'PlainText' }\n"_s
            + command + u"\nif (-not $?) { if ($LASTEXITCODE) { exit $LASTEXITCODE }; exit 1 }\n"_s;
 }
 
-} // namespace
-
-QString CapturedText::render() const
+bool isPowerShell(const ShellInfo &shell)
 {
-    if (!isTruncated())
-        return head + tail;
-    return head + cutNote(cutChars(), totalChars) + tail;
+    return shell.kind == ShellInfo::PowerShellCore || shell.kind == ShellInfo::WindowsPowerShell;
 }
+
+} // namespace
 
 ShellInfo detectShell()
 {
@@ -191,29 +90,34 @@ ShellInfo detectShell()
 #endif
 }
 
-QStringList ProcessCommandRunner::argumentsFor(const ShellInfo &shell, const QString &command)
+ShellLaunch ProcessCommandRunner::launchFor(const ShellInfo &shell,
+                                            const QString &command,
+                                            const QString &scriptPath)
 {
+    ShellLaunch launch;
+    if (shell.kind != ShellInfo::PosixShell)
+        launch.defaultEnvironment = {{u"PYTHONUTF8"_s, u"1"_s}, {u"PYTHONIOENCODING"_s, u"utf-8"_s}};
     switch (shell.kind) {
     case ShellInfo::PowerShellCore:
-    case ShellInfo::WindowsPowerShell: {
-        // -EncodedCommand takes base64 of UTF-16LE: no quoting rule of any layer applies to it.
-        // The price is length: Windows caps a command line at 32767 characters, which leaves
-        // room for a command of about 12000 characters.
-        QStringEncoder toUtf16Le(QStringEncoder::Utf16LE);
-        const QByteArray script = toUtf16Le.encode(powerShellScript(command));
-        return {u"-NoProfile"_s,
-                u"-NonInteractive"_s,
-                u"-EncodedCommand"_s,
-                QString::fromLatin1(script.toBase64())};
-    }
+    case ShellInfo::WindowsPowerShell:
+        launch.arguments = {u"-NoProfile"_s,
+                            u"-NonInteractive"_s,
+                            u"-ExecutionPolicy"_s,
+                            u"Bypass"_s,
+                            u"-File"_s,
+                            QDir::toNativeSeparators(scriptPath)};
+        launch.scriptFile = "\xEF\xBB\xBF" + powerShellScript(command).toUtf8();
+        break;
     case ShellInfo::Cmd:
         // /d: no AutoRun commands from the registry; /s with /c: cmd strips the first and the
         // last quote of the rest of the line and runs what is between them verbatim.
-        return {u"/d"_s, u"/s"_s, u"/c"_s, u"chcp 65001>nul & "_s + command};
+        launch.arguments = {u"/d"_s, u"/s"_s, u"/c"_s, u"chcp 65001>nul & "_s + command};
+        break;
     case ShellInfo::PosixShell:
+        launch.arguments = {u"-c"_s, command};
         break;
     }
-    return {u"-c"_s, command};
+    return launch;
 }
 
 // The QProcess-backed run. Exactly one of three events completes it, and the m_completed guard
@@ -222,7 +126,10 @@ QStringList ProcessCommandRunner::argumentsFor(const ShellInfo &shell, const QSt
 class ProcessCommandRun final : public CommandRun
 {
 public:
-    ProcessCommandRun(const ShellInfo &shell, const CommandRequest &request, QObject *parent);
+    ProcessCommandRun(const ShellInfo &shell,
+                      const CommandRequest &request,
+                      const QString &legacyEncoding,
+                      QObject *parent);
     ~ProcessCommandRun() override;
 
     void start();
@@ -235,6 +142,7 @@ private:
     void onErrorOccurred(QProcess::ProcessError error);
     void complete(CommandOutcome::Status status, int exitCode, const QString &errorString);
     void collect(OutputCapture &capture, const QByteArray &bytes);
+    bool writeScriptFile(const QByteArray &contents);
     void terminateTree();
     void killTree();
 #ifdef Q_OS_WIN
@@ -251,6 +159,7 @@ private:
     OutputCapture m_stdout;
     OutputCapture m_stderr;
     OutputFileWriter m_outputFile;
+    std::unique_ptr<QTemporaryFile> m_scriptFile; // PowerShell's script, removed at the end
     std::optional<CommandOutcome::Status> m_stopReason;
     bool m_completed = false;
     qint64 m_pid = 0;
@@ -263,13 +172,14 @@ private:
 
 ProcessCommandRun::ProcessCommandRun(const ShellInfo &shell,
                                      const CommandRequest &request,
+                                     const QString &legacyEncoding,
                                      QObject *parent)
     : CommandRun(parent)
     , m_shell(shell)
     , m_request(request)
     , m_process(new QProcess(this))
-    , m_stdout(request.outputLimit)
-    , m_stderr(request.outputLimit)
+    , m_stdout({request.outputLimit, legacyEncoding, false})
+    , m_stderr({request.outputLimit, legacyEncoding, isPowerShell(shell)})
     , m_outputFile(request.outputDirectory, request.outputFileStem, request.outputFileLimit)
 {
     m_timeoutTimer.setSingleShot(true);
@@ -317,13 +227,39 @@ void ProcessCommandRun::start()
         return;
     }
 
+    QString scriptPath;
+    if (isPowerShell(m_shell)) {
+        // The script waits next to the command's outputs, or in the temporary folder.
+        const QString folder = m_request.outputDirectory.isEmpty() ? QDir::tempPath()
+                                                                   : m_request.outputDirectory;
+        QDir().mkpath(folder);
+        m_scriptFile = std::make_unique<QTemporaryFile>(folder + u"/agentloop-command-XXXXXX.ps1"_s);
+        if (!m_scriptFile->open()) {
+            complete(CommandOutcome::FailedToStart,
+                     -1,
+                     u"Could not write the command's script file in %1: %2"_s
+                             .arg(QDir::toNativeSeparators(folder), m_scriptFile->errorString()));
+            return;
+        }
+        scriptPath = m_scriptFile->fileName();
+    }
+    const ShellLaunch launch = ProcessCommandRunner::launchFor(m_shell,
+                                                               m_request.command,
+                                                               scriptPath);
+    if (m_scriptFile && !writeScriptFile(launch.scriptFile))
+        return;
+
     m_process->setProgram(m_shell.program);
-    m_process->setArguments(ProcessCommandRunner::argumentsFor(m_shell, m_request.command));
+    m_process->setArguments(launch.arguments);
     m_process->setWorkingDirectory(directory);
     m_process->setStandardInputFile(QProcess::nullDevice());
     // Commands the model asks for never see the provider's key: one could print it or send it.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.remove(QString::fromLatin1(apiKeyVariable));
+    for (const auto &[name, value] : launch.defaultEnvironment) {
+        if (!environment.contains(name))
+            environment.insert(name, value);
+    }
     m_process->setProcessEnvironment(environment);
 
 #if defined(Q_OS_WIN)
@@ -437,12 +373,33 @@ void ProcessCommandRun::complete(CommandOutcome::Status status,
     outcome.exitCode = exitCode;
     outcome.standardOutput = m_stdout.finish();
     outcome.standardError = m_stderr.finish();
+    // The end of a line is decoded only now: it may be what makes the output too long to show.
+    // What the model reads of CLIXML is a decoding: the bytes as PowerShell wrote them are kept.
+    if (outcome.standardOutput.totalChars + outcome.standardError.totalChars > m_request.outputLimit
+        || outcome.standardError.clixmlDecoded)
+        m_outputFile.start();
     outcome.outputFile = m_outputFile.finish();
     outcome.errorString = errorString;
     outcome.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
+    m_scriptFile.reset();
     // Always queued: never from inside start() or cancel(), whatever completed the run.
     QMetaObject::invokeMethod(
             this, [this, outcome] { emit finished(outcome); }, Qt::QueuedConnection);
+}
+
+bool ProcessCommandRun::writeScriptFile(const QByteArray &contents)
+{
+    if (m_scriptFile->write(contents) == contents.size() && m_scriptFile->flush()) {
+        // Closed, so that PowerShell can open it; the file stays until m_scriptFile goes.
+        m_scriptFile->close();
+        return true;
+    }
+    complete(CommandOutcome::FailedToStart,
+             -1,
+             u"Could not write the command's script file %1: %2"_s
+                     .arg(QDir::toNativeSeparators(m_scriptFile->fileName()),
+                          m_scriptFile->errorString()));
+    return false;
 }
 
 void ProcessCommandRun::collect(OutputCapture &capture, const QByteArray &bytes)
@@ -560,17 +517,14 @@ void ProcessCommandRun::killTree()
 
 #endif
 
-ProcessCommandRunner::ProcessCommandRunner()
-    : ProcessCommandRunner(detectShell())
-{}
-
-ProcessCommandRunner::ProcessCommandRunner(ShellInfo shell)
+ProcessCommandRunner::ProcessCommandRunner(ShellInfo shell, QString legacyEncoding)
     : m_shell(std::move(shell))
+    , m_legacyEncoding(std::move(legacyEncoding))
 {}
 
 CommandRun *ProcessCommandRunner::start(const CommandRequest &request, QObject *parent)
 {
-    auto *run = new ProcessCommandRun(m_shell, request, parent);
+    auto *run = new ProcessCommandRun(m_shell, request, m_legacyEncoding, parent);
     run->start();
     return run;
 }

@@ -1,12 +1,16 @@
 #pragma once
 
+#include "base/codepage.h"
+#include "tools/outputcapture.h"
 #include "tools/outputfile.h"
 
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
 #include <chrono>
+#include <utility>
 
 namespace AgentLoop {
 
@@ -36,21 +40,6 @@ struct CommandRequest
     QString outputDirectory;
     QString outputFileStem;
     qint64 outputFileLimit = qint64(1) << 30;
-};
-
-// Text of one output stream, bounded in memory however much the command prints: the first and
-// last outputLimit/2 characters are kept, and the total is counted.
-struct CapturedText
-{
-    QString head;          // the whole text when nothing was cut
-    QString tail;          // empty when nothing was cut
-    qint64 totalChars = 0; // characters the command printed on this stream
-
-    bool isTruncated() const { return totalChars > head.size() + tail.size(); }
-    qint64 cutChars() const { return totalChars - head.size() - tail.size(); }
-    // The whole text, or head + "\n[... N characters cut; the stream had M characters in
-    // total ...]\n" + tail. English: it is what the model reads.
-    QString render() const;
 };
 
 struct CommandOutcome
@@ -101,27 +90,51 @@ public:
     virtual CommandRun *start(const CommandRequest &request, QObject *parent) = 0;
 };
 
+// How the shell program is started for one command.
+struct ShellLaunch
+{
+    QStringList arguments;
+    // PowerShell runs the command from a script file (see ProcessCommandRunner): its contents,
+    // to be written to the scriptPath given to launchFor() before the start. Empty for the others.
+    QByteArray scriptFile;
+    // Variables set for the command unless the user's environment already has them.
+    QList<std::pair<QString, QString>> defaultEnvironment;
+};
+
 // Runs commands with QProcess through detectShell()'s shell. Each command runs in its own process
 // group (Unix) or Job Object (Windows) so that a timeout or cancel kills grandchildren too, and
 // whatever the command left running in the background is killed when it ends. Standard input is
-// closed. On Windows, PowerShell gets the command as -EncodedCommand (UTF-16LE, base64) and is
-// told to write UTF-8; output is decoded as UTF-8.
+// closed. Output is decoded line by line as UTF-8, or with the system's legacy code page where a
+// line is not UTF-8 (see OutputCapture); PowerShell's CLIXML error records become plain lines.
 class ProcessCommandRunner final : public CommandRunner
 {
 public:
-    ProcessCommandRunner();
-    explicit ProcessCommandRunner(ShellInfo shell);
+    explicit ProcessCommandRunner(ShellInfo shell = detectShell(),
+                                  QString legacyEncoding = systemLegacyEncoding());
 
     ShellInfo shell() const override { return m_shell; }
     CommandRun *start(const CommandRequest &request, QObject *parent) override;
 
-    // The arguments the shell program gets for a command: sh -c; PowerShell -EncodedCommand with
-    // a UTF-8 prelude; cmd /d /s /c with chcp 65001 (given to QProcess as native arguments on
-    // Windows, so that QProcess does not quote the command a second time).
-    static QStringList argumentsFor(const ShellInfo &shell, const QString &command);
+    // The start of a command in each shell:
+    // - sh -c COMMAND.
+    // - PowerShell: -NoProfile -NonInteractive -ExecutionPolicy Bypass -File SCRIPT, the script
+    //   (UTF-8 with a byte order mark, which Windows PowerShell needs to read it as UTF-8) being a
+    //   prelude that makes output UTF-8 and plain, the command, and an epilogue that keeps a
+    //   native command's exit code. The policy applies to this process only, so that npm.ps1
+    //   and other scripts run where the machine's policy is Restricted. A file, unlike
+    //   -EncodedCommand, has no 32767-character limit, makes PowerShell write plain text, and
+    //   does not look like the encoded launches endpoint protection flags.
+    // - cmd /d /s /c with chcp 65001 (given to QProcess as native arguments on Windows, so that
+    //   QProcess does not quote the command a second time).
+    // The Windows shells also get PYTHONUTF8=1 and PYTHONIOENCODING=utf-8, so that Python writes
+    // UTF-8 to the pipe instead of the ANSI code page (and cannot fail on characters outside it).
+    static ShellLaunch launchFor(const ShellInfo &shell,
+                                 const QString &command,
+                                 const QString &scriptPath);
 
 private:
     ShellInfo m_shell;
+    QString m_legacyEncoding;
 };
 
 } // namespace AgentLoop

@@ -30,8 +30,16 @@ QString shellPhrase(const ShellInfo &shell)
 
 QString descriptionFor(const ShellInfo &shell)
 {
-    return u"Run a %1 command in the current workspace. Returns its standard output and standard "
-           u"error; a non-zero exit code is reported as shell_failed."_s.arg(shellPhrase(shell));
+    QString description = u"Run a %1 command in the current workspace. Returns its standard "
+                          u"output and standard error; a non-zero exit code is reported as "
+                          u"shell_failed."_s.arg(shellPhrase(shell));
+    if (shell.kind == ShellInfo::PowerShellCore || shell.kind == ShellInfo::WindowsPowerShell)
+        description += u" The execution policy is Bypass for this process, so npm, npx and .ps1 "
+                       u"scripts run."_s;
+    // What a model would otherwise expect from `start` or `code .` on a desktop.
+    description += u" Programs the command starts in the background or in a window of their own "
+                   u"are closed when it ends."_s;
+    return description;
 }
 
 JsonSchema shellSchema()
@@ -93,10 +101,31 @@ QString outputText(const CommandOutcome &outcome, qsizetype limit)
                      outcome.standardOutput.totalChars + outcome.standardError.totalChars);
 }
 
+// Says which streams had lines in the system's legacy code page instead of UTF-8.
+QString legacyEncodingNote(const CommandOutcome &outcome)
+{
+    QStringList notes;
+    if (!outcome.standardOutput.legacyEncoding.isEmpty())
+        notes << u"standard output"_s;
+    if (!outcome.standardError.legacyEncoding.isEmpty())
+        notes << u"standard error"_s;
+    if (notes.isEmpty())
+        return {};
+    const QString encoding = outcome.standardOutput.legacyEncoding.isEmpty()
+                                     ? outcome.standardError.legacyEncoding
+                                     : outcome.standardOutput.legacyEncoding;
+    return u"\n[Lines of the %1 that were not UTF-8 were decoded as %2, the system's code page]"_s
+            .arg(notes.join(u" and "_s), encoding);
+}
+
 // One sentence after the output: where the model (and the user) find all of it.
-QString outputFileNote(const OutputFile &file)
+QString outputFileNote(const OutputFile &file, bool clixmlDecoded)
 {
     const QString path = QDir::toNativeSeparators(file.path);
+    if (file.complete && clixmlDecoded)
+        return u"\n[PowerShell wrote its error records as CLIXML, shown decoded above; the output "
+               u"as written (%1 bytes) is in the file %2]"_s.arg(file.bytes)
+                       .arg(path);
     if (file.complete)
         return u"\n[The full output (%1 bytes) is in the file %2]"_s.arg(file.bytes).arg(path);
     if (file.path.isEmpty())
@@ -166,9 +195,9 @@ ToolResult ShellTool::resultFor(const CommandOutcome &outcome,
                                 const ShellToolOptions &options,
                                 const ShellInfo &shell)
 {
-    QString output = outputText(outcome, options.outputLimit);
+    QString output = outputText(outcome, options.outputLimit) + legacyEncodingNote(outcome);
     if (!outcome.outputFile.isEmpty())
-        output += outputFileNote(outcome.outputFile);
+        output += outputFileNote(outcome.outputFile, outcome.standardError.clixmlDecoded);
     ToolResult result;
     switch (outcome.status) {
     case CommandOutcome::Exited:

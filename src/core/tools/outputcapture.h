@@ -1,0 +1,74 @@
+#pragma once
+
+#include "base/codepage.h"
+#include "tools/clixml.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+
+namespace AgentLoop {
+
+// Text of one output stream, bounded in memory however much the command prints: the first and
+// last outputLimit/2 characters are kept, and the total is counted.
+struct CapturedText
+{
+    QString head;          // the whole text when nothing was cut
+    QString tail;          // empty when nothing was cut
+    qint64 totalChars = 0; // characters the command printed on this stream
+    // The legacy encoding some lines were decoded with because they were not UTF-8 (e.g.
+    // "CP936"); empty when every line was UTF-8.
+    QString legacyEncoding;
+    bool clixmlDecoded = false; // PowerShell's CLIXML records were turned into plain lines
+
+    bool isTruncated() const { return totalChars > head.size() + tail.size(); }
+    qint64 cutChars() const { return totalChars - head.size() - tail.size(); }
+    // The whole text, or head + "\n[... N characters cut; the stream had M characters in
+    // total ...]\n" + tail. English: it is what the model reads.
+    QString render() const;
+};
+
+struct CaptureOptions
+{
+    qsizetype limit = 30000; // characters kept: head and tail halves
+    // Lines that are not valid UTF-8 are decoded with this encoding (see systemLegacyEncoding());
+    // empty: they are decoded as UTF-8 with U+FFFD for what is not.
+    QString legacyEncoding;
+    bool decodeClixml = false; // PowerShell's standard error
+};
+
+// One output stream as it arrives from a pipe. Decoded line by line: a line that is valid UTF-8
+// is UTF-8 (what the shells are told to write), any other line comes from a native program
+// writing in the system's legacy code page (Python on Chinese Windows writes CP936 to pipes).
+// Deciding per line keeps both kinds readable when one command mixes them; a line break is never
+// a byte of a multi-byte character in UTF-8 or the East Asian code pages, so cutting there is
+// safe. Only the head and the tail of the text are kept.
+class OutputCapture
+{
+public:
+    explicit OutputCapture(CaptureOptions options);
+    ~OutputCapture();
+
+    void append(const QByteArray &bytes);
+    qint64 totalChars() const { return m_total; }
+    CapturedText finish();
+
+private:
+    void decodeLine(QByteArrayView line, bool streamEnded);
+    void pass(const QString &text);
+    void keep(QStringView text);
+
+    const qsizetype m_headLimit;
+    const qsizetype m_tailLimit;
+    std::unique_ptr<LegacyDecoder> m_legacy;
+    std::unique_ptr<ClixmlFilter> m_clixml;
+    QByteArray m_line; // bytes of the line not yet ended
+    bool m_atStart = true;
+    bool m_usedLegacy = false;
+    QString m_head;
+    QString m_tail;
+    qint64 m_total = 0;
+};
+
+} // namespace AgentLoop
