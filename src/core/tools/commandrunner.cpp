@@ -29,7 +29,8 @@ namespace AgentLoop {
 
 namespace {
 
-// How long a process tree gets between SIGTERM and SIGKILL on timeout or cancel.
+// How long a process tree gets between SIGTERM (Windows: Ctrl+Break) and SIGKILL (Windows:
+// terminating its job) on timeout or cancel.
 constexpr auto terminateGrace = std::chrono::milliseconds(1500);
 
 #ifdef Q_OS_WIN
@@ -143,7 +144,7 @@ private:
     void complete(CommandOutcome::Status status, int exitCode, const QString &errorString);
     void collect(OutputCapture &capture, const QByteArray &bytes);
     bool writeScriptFile(const QByteArray &contents);
-    void terminateTree();
+    bool terminateTree();
     void killTree();
 #ifdef Q_OS_WIN
     void setUpJob();
@@ -311,10 +312,10 @@ void ProcessCommandRun::stop(CommandOutcome::Status reason)
         return;
     m_stopReason = reason;
     m_timeoutTimer.stop();
-    terminateTree();
-#ifdef Q_OS_UNIX
-    m_killTimer.start();
-#endif
+    if (terminateTree())
+        m_killTimer.start();
+    else
+        killTree();
     // finished() follows from QProcess::finished once the shell is gone.
 }
 
@@ -432,6 +433,8 @@ void ProcessCommandRun::setUpJob()
         // Its own hidden console: the code page the command sets (chcp, [Console]::
         // OutputEncoding) and the user's Ctrl+C stay out of the terminal of agentloop-cli.
         args->flags |= CREATE_NO_WINDOW;
+        // A process group of its own, which a Ctrl+Break can be sent to (terminateTree()).
+        args->flags |= CREATE_NEW_PROCESS_GROUP;
         // Suspended until it is in the job: a shell that ran at once could start a child before
         // the job holds it, and that child would escape the tree kill.
         if (m_job)
@@ -456,10 +459,20 @@ void ProcessCommandRun::adoptStartedProcess()
         ResumeThread(info->hThread);
 }
 
-// Windows has no SIGTERM for console programs: a timeout or a cancel kills the job at once.
-void ProcessCommandRun::terminateTree()
+// Windows has no SIGTERM for console programs; the nearest is a Ctrl+Break in their console,
+// on which git, for one, removes its index.lock before it exits. The shell's console is hidden
+// and not this process's: sending it means attaching to it for a moment, which only a process
+// without a console of its own (the desktop app) can do without losing its own. agentloop-cli
+// keeps its terminal, and its commands are killed at once.
+bool ProcessCommandRun::terminateTree()
 {
-    killTree();
+    if (m_pid == 0 || m_process->state() == QProcess::NotRunning || GetConsoleWindow() != nullptr)
+        return false;
+    if (!AttachConsole(DWORD(m_pid)))
+        return false;
+    const bool sent = GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, DWORD(m_pid)) != 0;
+    FreeConsole();
+    return sent;
 }
 
 void ProcessCommandRun::killTree()
@@ -490,12 +503,13 @@ void signalProcessGroup(QProcess *process, qint64 pid, int signal)
 
 } // namespace
 
-void ProcessCommandRun::terminateTree()
+bool ProcessCommandRun::terminateTree()
 {
     signalProcessGroup(m_process, m_pid, SIGTERM);
     // A stopped member (e.g. one that read the terminal from this background group and got
     // SIGTTIN) acts on SIGTERM only once continued.
     signalProcessGroup(m_process, m_pid, SIGCONT);
+    return true;
 }
 
 void ProcessCommandRun::killTree()
@@ -505,9 +519,10 @@ void ProcessCommandRun::killTree()
 
 #else
 
-void ProcessCommandRun::terminateTree()
+bool ProcessCommandRun::terminateTree()
 {
     m_process->terminate();
+    return true;
 }
 
 void ProcessCommandRun::killTree()

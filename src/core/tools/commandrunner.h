@@ -69,7 +69,8 @@ class CommandRun : public QObject
 public:
     using QObject::QObject;
 
-    // Stop the whole process tree now (Unix: SIGTERM, SIGKILL after a short grace); finished()
+    // Stop the whole process tree now (Unix: SIGTERM, SIGKILL after a short grace; Windows:
+    // Ctrl+Break where this process can send it, then the job is terminated); finished()
     // follows with status Cancelled. Does nothing once the outcome is known.
     virtual void cancel() = 0;
     // The operating system's id of the shell process, 0 before it started or for fakes.
