@@ -106,7 +106,7 @@ private slots:
 
 void tst_Clixml::recordedSamplesDecode_data()
 {
-    QTest::addColumn<QString>("stderr");
+    QTest::addColumn<QString>("written");
     QTest::addColumn<QString>("plain");
     QTest::newRow("5.1 throw (#5912)") << throwBoom << throwBoomPlain;
     QTest::newRow("7 coloured (#16678)") << writeErrorColoured << u"Write-Error: boomed\n"_s;
@@ -115,11 +115,11 @@ void tst_Clixml::recordedSamplesDecode_data()
 
 void tst_Clixml::recordedSamplesDecode()
 {
-    QFETCH(QString, stderr);
+    QFETCH(QString, written);
     QFETCH(QString, plain);
-    QCOMPARE(filtered({stderr}), plain);
+    QCOMPARE(filtered({written}), plain);
     ClixmlFilter filter;
-    filter.feed(stderr);
+    filter.feed(written);
     QVERIFY(filter.decodedAny());
 }
 
@@ -202,7 +202,7 @@ void tst_Clixml::escapes()
 
 void tst_Clixml::whatIsNoDocumentIsKeptAsItCame_data()
 {
-    QTest::addColumn<QString>("stderr");
+    QTest::addColumn<QString>("written");
     QTest::newRow("marker in a sentence") << u"the #< CLIXML marker starts it\n"_s;
     QTest::newRow("not XML") << u"#< CLIXML\r\n<Objs <S>broken</Objs>\n"_s;
     QTest::newRow("never ends") << u"#< CLIXML\r\n<Objs Version=\"1.1.0.1\"><S S=\"Error\">cut"_s;
@@ -211,13 +211,13 @@ void tst_Clixml::whatIsNoDocumentIsKeptAsItCame_data()
 
 void tst_Clixml::whatIsNoDocumentIsKeptAsItCame()
 {
-    QFETCH(QString, stderr);
-    QCOMPARE(filtered({stderr}), stderr);
+    QFETCH(QString, written);
+    QCOMPARE(filtered({written}), written);
     ClixmlFilter filter;
-    filter.feed(stderr);
+    filter.feed(written);
     filter.finish();
     QVERIFY(!filter.decodedAny());
-    QCOMPARE(filtered(characterByCharacter(stderr)), stderr);
+    QCOMPARE(filtered(characterByCharacter(written)), written);
 }
 
 void tst_Clixml::legacyLinesAreDecodedLineByLine()
