@@ -45,7 +45,12 @@ BrandingText "${APP_NAME} ${VERSION}"
 !define MUI_LANGDLL_REGISTRY_ROOT SHCTX
 !define MUI_LANGDLL_REGISTRY_KEY "${APP_KEY}"
 !define MUI_LANGDLL_REGISTRY_VALUENAME "Language"
-!define MUI_FINISHPAGE_RUN "$INSTDIR\${APP_EXE}"
+; "Run Agent Loop" on the finish page: the installer may be elevated (MULTIUSER_EXECUTIONLEVEL
+; Highest), and a program it starts directly inherits that token, so every command approved in
+; that session would run as administrator. Explorer passes the start to the desktop's shell,
+; which runs it as the desktop user, unelevated.
+!define MUI_FINISHPAGE_RUN
+!define MUI_FINISHPAGE_RUN_FUNCTION RunAppUnelevated
 
 !insertmacro MUI_PAGE_WELCOME
 !insertmacro MUI_PAGE_LICENSE "${LICENSE}"
@@ -115,6 +120,10 @@ SectionEnd
     !insertmacro MUI_DESCRIPTION_TEXT ${SecProgram} $(DescProgram)
     !insertmacro MUI_DESCRIPTION_TEXT ${SecDesktop} $(DescDesktop)
 !insertmacro MUI_FUNCTION_DESCRIPTION_END
+
+Function RunAppUnelevated
+    Exec '"$WINDIR\explorer.exe" "$INSTDIR\${APP_EXE}"'
+FunctionEnd
 
 Function .onInit
     ${IfNot} ${RunningX64}
