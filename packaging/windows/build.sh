@@ -64,9 +64,10 @@ rm -rf "$stage"
 cmake --install "$build" --prefix "$stage" >&2
 deploy_windows_runtime "$stage" "$qt_prefix"
 cp "$root/LICENSE" "$stage/LICENSE.txt"
+write_installer_file_list "$stage" "$out/installer-files.nsh"
 installer="$out/Agent Loop Setup $version.exe"
 makensis -V2 -INPUTCHARSET UTF8 \
-    -DVERSION="$version" -DSTAGE="$stage" -DOUTFILE="$installer" \
+    -DVERSION="$version" -DFILE_LIST="$out/installer-files.nsh" -DOUTFILE="$installer" \
     -DICON="$root/resources/icons/agentloop.ico" -DLICENSE="$root/LICENSE" \
     "$here/installer.nsi" >&2
 portable="$out/agentloop-$version-win64.zip"

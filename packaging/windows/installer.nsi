@@ -1,6 +1,10 @@
 ; The Agent Loop installer for 64-bit Windows, built by packaging/windows/build.sh:
-;   makensis -DVERSION=x.y.z -DSTAGE=<deployed folder> -DOUTFILE=<exe> -DICON=<ico>
+;   makensis -DVERSION=x.y.z -DFILE_LIST=<list.nsh> -DOUTFILE=<exe> -DICON=<ico>
 ;            -DLICENSE=<file> installer.nsi
+;
+; FILE_LIST is made by build.sh from the deployed folder (write_installer_file_list in
+; deploy.sh): the installer installs exactly those files and the uninstaller removes exactly
+; those, so that installed into a folder other programs share, it takes none of theirs.
 ;
 ; Per-machine (Program Files, needs administrator rights) or per-user (%LOCALAPPDATA%\Programs)
 ; installs, chosen on a page or with /AllUsers or /CurrentUser; /S installs silently. A Start
@@ -9,6 +13,7 @@
 ; or stored key.
 
 Unicode true
+!include "${FILE_LIST}"
 Target amd64-unicode
 SetCompressor /SOLID lzma
 ManifestDPIAware true
@@ -88,13 +93,9 @@ VIAddVersionKey /LANG=${LANG_ENGLISH} "LegalCopyright" "MIT License"
 
 Section "!$(SectionProgram)" SecProgram
     SectionIn RO
-    SetOutPath "$INSTDIR"
-    ; Replace whatever an earlier version installed.
-    RMDir /r "$INSTDIR\platforms"
-    RMDir /r "$INSTDIR\styles"
-    RMDir /r "$INSTDIR\tls"
-    RMDir /r "$INSTDIR\translations"
-    File /r "${STAGE}\*.*"
+    ; Over an earlier version: its files are overwritten. A file only it had stays behind rather
+    ; than guessing which files of the folder were its own.
+    !insertmacro AGENTLOOP_INSTALL_FILES
     WriteUninstaller "$INSTDIR\Uninstall.exe"
 
     CreateShortcut "$SMPROGRAMS\${APP_NAME}.lnk" "$INSTDIR\${APP_EXE}"
@@ -138,14 +139,10 @@ FunctionEnd
 Section "Uninstall"
     ; The program's own files only: settings (%APPDATA%\AgentLoop), conversations
     ; (%LOCALAPPDATA%\AgentLoop) and the key in Credential Manager belong to the user.
+    ; Only the files it installed, by name; a folder only once it is empty: the user may have
+    ; installed into a folder that holds other programs' files too.
     Delete "$INSTDIR\Uninstall.exe"
-    Delete "$INSTDIR\*.exe"
-    Delete "$INSTDIR\*.dll"
-    Delete "$INSTDIR\LICENSE.txt"
-    RMDir /r "$INSTDIR\platforms"
-    RMDir /r "$INSTDIR\styles"
-    RMDir /r "$INSTDIR\tls"
-    RMDir /r "$INSTDIR\translations"
+    !insertmacro AGENTLOOP_UNINSTALL_FILES
     RMDir "$INSTDIR"
 
     Delete "$SMPROGRAMS\${APP_NAME}.lnk"
