@@ -1,6 +1,6 @@
 ; The Agent Loop installer for 64-bit Windows, built by packaging/windows/build.sh:
 ;   makensis -DVERSION=x.y.z -DFILE_LIST=<list.nsh> -DOUTFILE=<exe> -DICON=<ico>
-;            -DLICENSE=<file> installer.nsi
+;            -DLICENSE=<file> [-DSIGN=<sign.sh>] installer.nsi
 ;
 ; FILE_LIST is made by build.sh from the deployed folder (write_installer_file_list in
 ; deploy.sh): the installer installs exactly those files and the uninstaller removes exactly
@@ -26,6 +26,14 @@ ManifestDPIAware true
 
 Name "${APP_NAME}"
 OutFile "${OUTFILE}"
+
+!ifdef SIGN
+    ; Authenticode (sign.sh, with the certificate named in the environment): the uninstaller
+    ; before it is packed into the installer, then the installer once it is written.
+    !uninstfinalize '"${SIGN}" sign "%1"' = 0
+    !finalize '"${SIGN}" sign "%1"' = 0
+!endif
+
 BrandingText "${APP_NAME} ${VERSION}"
 
 ; MultiUser: "Highest" runs elevated when the account can be, and lets the user pick.
