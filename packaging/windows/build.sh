@@ -112,10 +112,16 @@ else
 fi
 
 installer="$out/Agent Loop Setup $version.exe"
-makensis -V2 -INPUTCHARSET UTF8 \
+# Verbose enough (MUI's own code too) that the log lists every compiled instruction:
+# smoke-test.sh reads from it how the finish page starts the app.
+if ! makensis -V4 -DMUI_VERBOSE=4 -INPUTCHARSET UTF8 \
     -DVERSION="$version" -DFILE_LIST="$out/installer-files.nsh" -DOUTFILE="$installer" \
     -DICON="$root/resources/icons/agentloop.ico" -DLICENSE="$root/LICENSE" "${signing[@]}" \
-    "$here/installer.nsi" >&2
+    "$here/installer.nsi" >"$out/makensis.log" 2>&1; then
+    tail -30 "$out/makensis.log" >&2
+    exit 1
+fi
+sed -n '/^[0-9]* warnings*:$/,$p' "$out/makensis.log" >&2  # the summary of makensis's warnings
 if [[ ${#signing[@]} -gt 0 ]]; then
     "$here/sign.sh" verify "$signature_ca" "$installer" "${signed_files[@]}"
     echo "$signature_ca" >"$out/signature-ca"
