@@ -24,6 +24,7 @@ if [ $windows -eq 1 ]; then
         g++-mingw-w64-x86-64-posix dpkg-dev perl  # Qt and Agent Loop for Windows
         libwine-dev              # the wintab headers Debian's Qt source leaves out
         nsis zip                 # the installer and the portable zip
+        osslsigncode openssl     # Authenticode signatures (packaging/windows/sign.sh)
         wine wine64 xvfb xauth xdotool x11-utils jq  # the tests and the installed app under Wine
     )
 fi

@@ -3,14 +3,22 @@
 #
 #   smoke-test.sh "<out>/Agent Loop Setup x.y.z.exe" <cross-build folder>
 #
-# 1. Installs silently (/S), per machine, and checks the files, the Start menu shortcut and the
-#    "Apps & features" entry.
+# 0. Without Wine, from what build.sh left in <out>: the installer's file list is the stage's;
+#    the finish page starts the app through Explorer, never directly (an elevated installer
+#    would hand it its token: Wine has no elevation to show this, so the compiled script is
+#    read from makensis's log); the PATH option is off by default.
+# 1. Installs silently (/S /AddToPath), per machine, into a folder that already holds another
+#    program's files, and checks the files (exactly the stage's, signed when build.sh signed
+#    them, the uninstaller too), the Start menu shortcut, the "Apps & features" entry and the
+#    folder appended to the user's PATH.
 # 2. Runs the seed's example in the installed app: agentloop-fakeprovider answers on 127.0.0.1,
 #    the app gets the task on its command line, the approval box is answered Yes with a key
 #    press, and the provider must receive the tool's result "42" paired by tool_call_id and the
 #    app must save the final answer in the conversation under %LOCALAPPDATA%.
-# 3. Uninstalls silently and checks that the program, its shortcut and its registry entries are
-#    gone while the user's settings and conversations are still there.
+# 3. Uninstalls silently and checks that the program, its shortcut, its registry entries and its
+#    PATH entry are gone, while the other program's files, the rest of the PATH and the user's
+#    settings and conversations are still there.
+# shellcheck disable=SC2016  # $INSTDIR, $WINDIR and $(...) in quotes are NSIS's, matched as text
 set -euo pipefail
 
 installer=$(realpath "$1")
@@ -39,10 +47,10 @@ xvfb_pid=
 provider_pid=
 app_pid=
 cleanup() {
-    [[ -n "$app_pid" ]] && kill "$app_pid" 2>/dev/null || true
-    [[ -n "$provider_pid" ]] && kill "$provider_pid" 2>/dev/null || true
+    if [[ -n "$app_pid" ]]; then kill "$app_pid" 2>/dev/null || true; fi
+    if [[ -n "$provider_pid" ]]; then kill "$provider_pid" 2>/dev/null || true; fi
     wineserver -k 2>/dev/null || true
-    [[ -n "$xvfb_pid" ]] && kill "$xvfb_pid" 2>/dev/null || true
+    if [[ -n "$xvfb_pid" ]]; then kill "$xvfb_pid" 2>/dev/null || true; fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -57,6 +65,31 @@ wait_for() {
         sleep 0.5
     done
 }
+
+# The files under folder $1, relative to it, one per line, sorted.
+files_in() {
+    (cd "$1" && find . -type f -printf '%P\n' | LC_ALL=C sort)
+}
+
+log "0. the installer as compiled"
+file_list="$out/installer-files.nsh"
+stage="$out/stage"
+# The file list's Delete lines, as paths relative to the installation folder.
+listed=$(sed -n 's/^ *Delete "\$INSTDIR\\\(.*\)"$/\1/p' "$file_list" | tr "\\\\" / | LC_ALL=C sort)
+[[ -n "$listed" && "$listed" == "$(files_in "$stage")" ]] \
+    || fail "the uninstaller's list is not the stage: $(diff <(echo "$listed") <(files_in "$stage") | head -5)"
+installed_by_list=$(sed -n 's/^ *File "\(.*\)"$/\1/p' "$file_list" | sed "s|^$stage/||" | LC_ALL=C sort)
+[[ "$installed_by_list" == "$listed" ]] || fail "the installer's File lines are not the uninstaller's Delete lines"
+# Every instruction that can start a program and names the app goes through Explorer.
+makensis_log="$out/makensis.log"
+starts=$(grep -E '^(Exec|ExecWait|ExecShell|ExecShellWait): ' "$makensis_log" | grep -i agentloop || true)
+[[ -n "$starts" ]] || fail "the compiled installer never starts the app: $makensis_log"
+if grep -vF 'Exec: ""$WINDIR\explorer.exe" "$INSTDIR\agentloop.exe""' <<<"$starts"; then
+    fail "the installer starts the app other than through Explorer, with its own (elevated) token"
+fi
+grep -qx 'Call "RunAppUnelevated"' "$makensis_log" || fail "the finish page does not call RunAppUnelevated"
+grep -q '^Section /o "\$(SectionPath)"' "$here/installer.nsi" || fail "the PATH option is not off by default"
+log "   $(wc -l <<<"$listed") files listed, as staged; the finish page starts the app through Explorer"
 
 log "0. a fresh Wine prefix"
 wineboot --init >/dev/null 2>&1
@@ -77,18 +110,39 @@ user_dir=$(find "$drive_c/users" -mindepth 1 -maxdepth 1 -type d ! -name Public 
 roaming="$user_dir/AppData/Roaming"
 local_data="$user_dir/AppData/Local"
 rm -rf "$program_dir" "$roaming/AgentLoop" "$local_data/AgentLoop"
+# Another program's files in the folder, one in a folder of the same name as one of ours, and
+# another entry on the user's PATH: the uninstaller must leave them all.
+mkdir -p "$program_dir/platforms"
+echo "not Agent Loop's" >"$program_dir/other.dll"
+echo "not Agent Loop's" >"$program_dir/platforms/other.txt"
+others=$(files_in "$program_dir")
+other_path='C:\Other Program\bin'
+wine reg add 'HKCU\Environment' /v Path /t REG_EXPAND_SZ /d "$other_path" /f >/dev/null
+# The user's PATH as the registry holds it (REG_EXPAND_SZ, as Windows keeps it).
+user_path() {
+    wine reg query 'HKCU\Environment' /v Path 2>/dev/null | tr -d '\r' \
+        | sed -n 's/^ *Path *REG_EXPAND_SZ *//p'
+}
 
-log "1. installing silently: $(basename "$installer")"
-wine "$installer" /S /AllUsers
+log "1. installing silently: $(basename "$installer") /S /AllUsers /AddToPath"
+wine "$installer" /S /AllUsers /AddToPath
 wineserver -w
-[[ -f "$program_dir/agentloop.exe" && -f "$program_dir/agentloop-cli.exe" ]] \
-    || fail "agentloop.exe and agentloop-cli.exe are not in $program_dir"
-[[ -f "$program_dir/platforms/qwindows.dll" && -f "$program_dir/Uninstall.exe" ]] \
-    || fail "the Windows platform plugin or the uninstaller is missing"
+[[ "$(files_in "$program_dir")" == "$(LC_ALL=C sort <<<"$listed"$'\n'"$others"$'\nUninstall.exe')" ]] \
+    || fail "$program_dir does not hold exactly the stage's files, the uninstaller and the other files: $(files_in "$program_dir" | head -50)"
 [[ -f "$start_menu" ]] || fail "no Start menu shortcut at $start_menu"
 wine reg query "$uninstall_key" /v DisplayVersion | grep -q DisplayVersion \
     || fail "no Apps & features entry ($uninstall_key)"
-log "   installed: $(find "$program_dir" -type f | wc -l) files, $(du -sh "$program_dir" | cut -f1)"
+[[ "$(user_path)" == "$other_path;C:\Program Files\Agent Loop" ]] \
+    || fail "/AddToPath did not append the installation folder to the user's PATH: $(user_path)"
+if [[ -f "$out/signature-ca" ]]; then
+    mapfile -t signed < <(grep -iE '\.(exe|dll)$' <<<"$listed"$'\nUninstall.exe' | sed "s|^|$program_dir/|")
+    "$here/sign.sh" verify "$(cat "$out/signature-ca")" "${signed[@]}" \
+        || fail "an installed file has no valid signature"
+    log "   signatures valid on all ${#signed[@]} installed programs and DLLs, the uninstaller too"
+else
+    log "   not signed (build.sh had no certificate): signatures not checked"
+fi
+log "   installed: $(find "$program_dir" -type f | wc -l) files, $(du -sh "$program_dir" | cut -f1); user PATH: $(user_path)"
 
 log "2. the seed's example in the installed app against agentloop-fakeprovider"
 WINEPATH=$build_dll_path wine "$build/agentloop-fakeprovider.exe" --port-file "$(windows_path "$work/url")" \
@@ -164,11 +218,18 @@ wineserver -w
 log "3. uninstalling silently"
 wine "$program_dir/Uninstall.exe" /S /AllUsers
 # The uninstaller copies itself to %TEMP% and runs from there: wait for its work, not its exit.
-wait_for 60 bash -c "[[ ! -e '$program_dir' ]]" || fail "$program_dir is still there: $(ls "$program_dir")"
+only_others_left() { [[ "$(files_in "$program_dir")" == "$others" && ! -e "$program_dir/styles" ]]; }
+wait_for 60 only_others_left \
+    || fail "$program_dir holds more than the other program's files: $(files_in "$program_dir" | head -20)"
 wineserver -w
+only_others_left || fail "the other program's files are not all there: $(files_in "$program_dir")"
+leftover=$(cd "$program_dir" && find . -mindepth 1 -type d -printf '%P\n')
+[[ "$leftover" == platforms ]] || fail "folders left that only Agent Loop used: $leftover"
 [[ ! -e "$start_menu" ]] || fail "the Start menu shortcut is still there"
 if wine reg query "$uninstall_key" >/dev/null 2>&1; then fail "the Apps & features entry is still there"; fi
+[[ "$(user_path)" == "$other_path" ]] || fail "the user's PATH is not as before the install: $(user_path)"
 [[ -f "$roaming/AgentLoop/Agent Loop.ini" ]] || fail "the user's settings were removed"
 answer_saved || fail "the user's conversations were removed"
-log "   program, shortcut and registry entries gone; settings and conversations kept"
+log "   program, shortcut, registry and PATH entries gone; the other program's files, the rest of"
+log "   the PATH, settings and conversations kept"
 log "passed"
