@@ -883,12 +883,10 @@ void tst_CommandRunner::linesInTheLegacyCodePageAreDecoded()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(u"mixed.txt"_s);
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("\xD6\xD0\xCE\xC4 gbk\n" // 中文 gbk
-               "utf8 \xE8\xA1\x8C\n"    // utf8 行
-               "\xB2\xE2\xCA\xD4\n");   // 测试
-    file.close();
+    QVERIFY(writeFile(path,
+                      "\xD6\xD0\xCE\xC4 gbk\n" // 中文 gbk
+                      "utf8 \xE8\xA1\x8C\n"    // utf8 行
+                      "\xB2\xE2\xCA\xD4\n"));  // 测试
 
     ProcessCommandRunner runner(testShell(), u"CP936"_s);
     const auto outcome = runToEnd(runner, request(u"cat %1"_s.arg(shellQuoted(path))));
@@ -917,9 +915,8 @@ void tst_CommandRunner::powerShellRunsItsScriptFileAndErrorsArePlainText()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString fake = dir.filePath(u"powershell"_s);
-    QFile script(fake);
-    QVERIFY(script.open(QIODevice::WriteOnly));
-    script.write(
+    QVERIFY(writeFile(
+            fake,
             "#!/bin/sh\n"
             "[ \"$1 $2 $3 $4 $5\" = '-NoProfile -NonInteractive -ExecutionPolicy Bypass -File' ]"
             " || exit 97\n"
@@ -930,9 +927,8 @@ void tst_CommandRunner::powerShellRunsItsScriptFileAndErrorsArePlainText()
             "xmlns=\"http://schemas.microsoft.com/powershell/2004/04\"><S "
             "S=\"Error\">boom_x000D__x000A_"
             "</S><S S=\"Error\">At line:1 char:1_x000D__x000A_</S></Objs>' >&2\n"
-            "exit 1\n");
-    script.close();
-    QVERIFY(script.setPermissions(script.permissions() | QFile::ExeOwner));
+            "exit 1\n"));
+    QVERIFY(QFile::setPermissions(fake, QFile::permissions(fake) | QFile::ExeOwner));
 
     ProcessCommandRunner runner({ShellInfo::WindowsPowerShell, fake, u"Windows PowerShell"_s},
                                 QString());
