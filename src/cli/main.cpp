@@ -4,6 +4,7 @@
 #include "clioptions.h"
 #include "cliprofile.h"
 #include "clirun.h"
+#include "consolecodepage.h"
 #include "terminalwriter.h"
 
 #include "base/environmentscrub.h"
@@ -57,8 +58,6 @@ void routeInterruptsTo(Cli::CliRun *run)
 {
     interruptTarget = run;
     SetConsoleCtrlHandler(onConsoleControl, TRUE);
-    SetConsoleOutputCP(CP_UTF8);
-    SetConsoleCP(CP_UTF8);
 }
 #else
 int interruptPipe[2] = {-1, -1};
@@ -128,6 +127,9 @@ void startTask(std::unique_ptr<QObject> &task,
 
 int main(int argc, char *argv[])
 {
+    // Before anything can be written, Qt's own messages included; put back on every way out,
+    // Ctrl+C and a closed console window too (see ConsoleCodePage).
+    const Cli::ConsoleCodePage codePage;
     QCoreApplication application(argc, argv);
     QCoreApplication::setApplicationName(u"agentloop-cli"_s);
     QCoreApplication::setOrganizationName(u"AgentLoop"_s);
