@@ -9,6 +9,7 @@
 
 #include "base/environmentscrub.h"
 #include "base/i18n.h"
+#include "storage/applicationidentity.h"
 #include "storage/config.h"
 
 #include <QCoreApplication>
@@ -25,8 +26,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #endif
-
-using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -131,9 +130,8 @@ int main(int argc, char *argv[])
     // Ctrl+C and a closed console window too (see ConsoleCodePage).
     const Cli::ConsoleCodePage codePage;
     QCoreApplication application(argc, argv);
-    QCoreApplication::setApplicationName(u"agentloop-cli"_s);
-    QCoreApplication::setOrganizationName(u"AgentLoop"_s);
-    QCoreApplication::setApplicationVersion(QStringLiteral(AGENTLOOP_VERSION));
+    // The app's names: its data folder is the CLI's too (conversations, command outputs).
+    AgentLoop::setApplicationIdentity();
     AgentLoop::installTranslations(application);
 
     // Even here nothing reaches the terminal but through the writer: a .env file or an
