@@ -7,6 +7,7 @@
 #include "consolecodepage.h"
 #include "terminalwriter.h"
 
+#include "base/elevation.h"
 #include "base/environmentscrub.h"
 #include "base/i18n.h"
 #include "storage/applicationidentity.h"
@@ -86,6 +87,18 @@ void routeInterruptsTo(Cli::CliRun *run)
 }
 #endif
 
+// Every command approved here runs with the rights this process has.
+QString elevationWarning()
+{
+#ifdef Q_OS_WIN
+    return MainText::tr("Warning: agentloop-cli is running as administrator: every command you "
+                        "approve runs with full rights over this computer.");
+#else
+    return MainText::tr("Warning: agentloop-cli is running as root: every command you approve "
+                        "runs with full rights over this computer.");
+#endif
+}
+
 void printConfigurationError(Cli::TerminalWriter &err, const AgentLoop::Error &error)
 {
     err.writeLine(MainText::tr("Configuration error: %1").arg(err.line(error.message)));
@@ -150,6 +163,8 @@ int main(int argc, char *argv[])
     }
 
     const Cli::CliOptions &options = *commandLine.options;
+    if (AgentLoop::runsElevated())
+        err.writeLine(elevationWarning());
     std::unique_ptr<QObject> task;
     if (!options.profile.isEmpty()) {
         // Nothing of the environment's key is used: out of it at once (see below).

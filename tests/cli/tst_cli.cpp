@@ -4,6 +4,7 @@
 // (QTest::qWaitFor / QTRY_*), never QProcess::waitForFinished().
 
 #include "base/displaytext.h"
+#include "base/elevation.h"
 #include "fakechatserver.h"
 #include "longoutput.h"
 #include "processreaper.h"
@@ -388,6 +389,7 @@ private slots:
     void baseUrlWithoutV1OnlyWarns();
     void dotEnvIsRead();
     void environmentWinsOverDotEnv();
+    void elevatedRunIsWarnedOfOnce();
 
     // Approval.
     void noTerminalDeniesByDefault_data();
@@ -837,6 +839,32 @@ void tst_Cli::environmentWinsOverDotEnv()
     const RecordedRequest request = server.requests().first();
     QCOMPARE(request.header("Authorization"), "Bearer " + testKey.toUtf8());
     QCOMPARE(request.json().value(u"model"_s).toString(), u"env-model"_s);
+}
+
+// Run as administrator (root), the CLI says so once, before anything else; otherwise it does not.
+// The CLI runs as this test does, so which it is depends on the machine (CI runs as root).
+void tst_Cli::elevatedRunIsWarnedOfOnce()
+{
+#ifdef Q_OS_WIN
+    const QString warning = u"Warning: agentloop-cli is running as administrator: every command "
+                            "you approve runs with full rights over this computer."_s;
+#else
+    const QString warning = u"Warning: agentloop-cli is running as root: every command you "
+                            "approve runs with full rights over this computer."_s;
+#endif
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"Hi."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Hi.\n"_s);
+    const QString errors = cli.standardError();
+    if (AgentLoop::runsElevated()) {
+        QVERIFY2(errors.startsWith(warning + u'\n'), cli.describe().constData());
+        QCOMPARE(errors.count(warning), 1);
+    } else {
+        QVERIFY2(!errors.contains(u"running as"_s), cli.describe().constData());
+    }
 }
 
 void tst_Cli::noTerminalDeniesByDefault_data()
