@@ -2,6 +2,7 @@
 #include "base/i18n.h"
 #include "mainwindow.h"
 #include "settings/appsettings.h"
+#include "storage/applicationidentity.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -16,9 +17,7 @@ int main(int argc, char *argv[])
     QGuiApplication::setHighDpiScaleFactorRoundingPolicy(
             Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(u"AgentLoop"_s);
-    QApplication::setApplicationName(u"AgentLoop"_s);
-    QApplication::setApplicationVersion(QStringLiteral(AGENTLOOP_VERSION));
+    AgentLoop::setApplicationIdentity(); // the CLI's too: one data folder for both
     // Wayland matches the window to packaging/linux/agentloop.desktop by this name.
     QGuiApplication::setDesktopFileName(u"agentloop"_s);
     QApplication::setWindowIcon(Gui::applicationIcon());

@@ -4,10 +4,13 @@
 #include "clioptions.h"
 #include "cliprofile.h"
 #include "clirun.h"
+#include "consolecodepage.h"
 #include "terminalwriter.h"
 
+#include "base/elevation.h"
 #include "base/environmentscrub.h"
 #include "base/i18n.h"
+#include "storage/applicationidentity.h"
 #include "storage/config.h"
 
 #include <QCoreApplication>
@@ -24,8 +27,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #endif
-
-using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -57,8 +58,6 @@ void routeInterruptsTo(Cli::CliRun *run)
 {
     interruptTarget = run;
     SetConsoleCtrlHandler(onConsoleControl, TRUE);
-    SetConsoleOutputCP(CP_UTF8);
-    SetConsoleCP(CP_UTF8);
 }
 #else
 int interruptPipe[2] = {-1, -1};
@@ -87,6 +86,18 @@ void routeInterruptsTo(Cli::CliRun *run)
     sigaction(SIGTERM, &action, nullptr);
 }
 #endif
+
+// Every command approved here runs with the rights this process has.
+QString elevationWarning()
+{
+#ifdef Q_OS_WIN
+    return MainText::tr("Warning: agentloop-cli is running as administrator: every command you "
+                        "approve runs with full rights over this computer.");
+#else
+    return MainText::tr("Warning: agentloop-cli is running as root: every command you approve "
+                        "runs with full rights over this computer.");
+#endif
+}
 
 void printConfigurationError(Cli::TerminalWriter &err, const AgentLoop::Error &error)
 {
@@ -128,10 +139,12 @@ void startTask(std::unique_ptr<QObject> &task,
 
 int main(int argc, char *argv[])
 {
+    // Before anything can be written, Qt's own messages included; put back on every way out,
+    // Ctrl+C and a closed console window too (see ConsoleCodePage).
+    const Cli::ConsoleCodePage codePage;
     QCoreApplication application(argc, argv);
-    QCoreApplication::setApplicationName(u"agentloop-cli"_s);
-    QCoreApplication::setOrganizationName(u"AgentLoop"_s);
-    QCoreApplication::setApplicationVersion(QStringLiteral(AGENTLOOP_VERSION));
+    // The app's names: its data folder is the CLI's too (conversations, command outputs).
+    AgentLoop::setApplicationIdentity();
     AgentLoop::installTranslations(application);
 
     // Even here nothing reaches the terminal but through the writer: a .env file or an
@@ -150,6 +163,8 @@ int main(int argc, char *argv[])
     }
 
     const Cli::CliOptions &options = *commandLine.options;
+    if (AgentLoop::runsElevated())
+        err.writeLine(elevationWarning());
     std::unique_ptr<QObject> task;
     if (!options.profile.isEmpty()) {
         // Nothing of the environment's key is used: out of it at once (see below).

@@ -11,6 +11,10 @@ TerminalWriter::TerminalWriter(FILE *stream)
     : m_stream(stream, QIODevice::WriteOnly)
 {}
 
+TerminalWriter::TerminalWriter(QIODevice *device)
+    : m_stream(device)
+{}
+
 QString TerminalWriter::redacted(const QString &text) const
 {
     return AgentLoop::redacted(text, m_secret);

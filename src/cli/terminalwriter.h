@@ -22,6 +22,8 @@ class TerminalWriter final
 {
 public:
     explicit TerminalWriter(FILE *stream);
+    // The same onto a device (a test's).
+    explicit TerminalWriter(QIODevice *device);
 
     // Blanked out of everything written and of every line().
     void setSecret(const QString &secret) { m_secret = secret; }

@@ -8,6 +8,7 @@
 #include "chat/runfeed.h"
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationpanel.h"
+#include "elevationbar.h"
 #include "inspector/inspector.h"
 #include "settings/settingsdialog.h"
 #include "showntext.h"
@@ -81,6 +82,8 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
+    if (m_options.runsElevated)
+        centralLayout->addWidget(new ElevationBar(central));
     centralLayout->addWidget(m_chatView, 1);
     centralLayout->addWidget(m_promptBar);
     setCentralWidget(central);
@@ -260,11 +263,6 @@ void MainWindow::keepAdjustment(const AgentLoop::ProviderAdjustment &adjustment)
     applySettings(settings);
     if (m_settingsDialog) // its OK must not undo what was learned
         m_settingsDialog->takeSwitches(profile);
-}
-
-void MainWindow::newConversation()
-{
-    m_feed->newConversation();
 }
 
 void MainWindow::openConversation(const QString &id)

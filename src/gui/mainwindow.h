@@ -4,6 +4,7 @@
 #include "agent/agentsession.h"
 #include "agentstatusbar.h"
 #include "approvals.h"
+#include "base/elevation.h"
 #include "chat/promptbar.h"
 #include "chat/runfeed.h"
 #include "conversations/conversationactions.h"
@@ -53,6 +54,8 @@ public:
         QString conversationDirectory;
         // Where long command outputs are kept; empty: ConversationStore::defaultOutputDirectory().
         QString outputDirectory;
+        // Whether the window warns that the app runs as administrator (root); this process's.
+        bool runsElevated = AgentLoop::runsElevated();
     };
 
     using ExportFormat = ConversationActions::ExportFormat;
@@ -110,7 +113,7 @@ public:
 public slots:
     void send() { m_promptBar->send(); }
     void stop() { m_promptBar->stop(); }
-    void newConversation();
+    void newConversation() { m_feed->newConversation(); }
     // Shows a saved conversation and continues it with the next prompt. Not while a run goes on.
     void openConversation(const QString &id);
     // Asks, then deletes the conversation's file (and starts a new one if it was open).

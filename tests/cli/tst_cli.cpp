@@ -4,10 +4,12 @@
 // (QTest::qWaitFor / QTRY_*), never QProcess::waitForFinished().
 
 #include "base/displaytext.h"
+#include "base/elevation.h"
 #include "fakechatserver.h"
 #include "longoutput.h"
 #include "processreaper.h"
 #include "pseudoterminal.h"
+#include "storage/applicationidentity.h"
 #include "storage/conversationstore.h"
 #include "testjson.h"
 #include "testpaths.h"
@@ -387,6 +389,7 @@ private slots:
     void baseUrlWithoutV1OnlyWarns();
     void dotEnvIsRead();
     void environmentWinsOverDotEnv();
+    void elevatedRunIsWarnedOfOnce();
 
     // Approval.
     void noTerminalDeniesByDefault_data();
@@ -399,6 +402,7 @@ private slots:
     void argumentsCannotHideTheCommand();
     void workspaceIsWhereCommandsRun();
     void longOutputFileIsNamed();
+    void continuedConversationKeepsItsOutputsWhereTheAppDeletesThem();
 
     // Agent failures: exit 3.
     void agentFailures_data();
@@ -469,6 +473,14 @@ private:
     QString workPath(const QString &name) const { return QDir(m_work).filePath(name); }
     // A malformed command line: exit 2 with the error, nothing printed, nothing sent.
     void checkUsageError(const QStringList &arguments, const QString &error, bool pointsAtHelp);
+    // The conversations and command outputs folders the desktop app uses, for the user the CLI
+    // runs as here (this test's XDG_DATA_HOME).
+    ConversationStore appConversationStore() const;
+    // The CLI run with arguments at a terminal, the model asking for a command that prints
+    // 588,895 bytes, approved: *outputPath is the file the CLI says it kept them in.
+    void runCountingCommand(FakeChatServer &server,
+                            const QStringList &arguments,
+                            QString *outputPath);
     // The app's settings file, as the CLI finds it under this test's XDG_CONFIG_HOME.
     QString settingsFilePath() const { return m_home + u"/.config/AgentLoop/Agent Loop.ini"_s; }
     // Writes `[section] key=value` lines into it (QSettings' INI, as the app writes it).
@@ -555,6 +567,22 @@ QProcessEnvironment tst_Cli::environmentFor(const QUrl &baseUrl,
     environment.insert(u"OPENAI_API_KEY"_s, apiKey);
     environment.insert(u"OPENAI_MODEL"_s, model);
     return environment;
+}
+
+ConversationStore tst_Cli::appConversationStore() const
+{
+    // ConversationStore's defaults, resolved as the app resolves them: under the app's names and
+    // the data folder the CLI gets.
+    const QString testName = QCoreApplication::applicationName();
+    const QString testOrganization = QCoreApplication::organizationName();
+    const QByteArray testDataHome = qgetenv("XDG_DATA_HOME");
+    AgentLoop::setApplicationIdentity();
+    qputenv("XDG_DATA_HOME", QFile::encodeName(m_home + u"/.local/share"_s));
+    ConversationStore store;
+    qputenv("XDG_DATA_HOME", testDataHome);
+    QCoreApplication::setApplicationName(testName);
+    QCoreApplication::setOrganizationName(testOrganization);
+    return store;
 }
 
 void tst_Cli::help()
@@ -813,6 +841,32 @@ void tst_Cli::environmentWinsOverDotEnv()
     QCOMPARE(request.json().value(u"model"_s).toString(), u"env-model"_s);
 }
 
+// Run as administrator (root), the CLI says so once, before anything else; otherwise it does not.
+// The CLI runs as this test does, so which it is depends on the machine (CI runs as root).
+void tst_Cli::elevatedRunIsWarnedOfOnce()
+{
+#ifdef Q_OS_WIN
+    const QString warning = u"Warning: agentloop-cli is running as administrator: every command "
+                            "you approve runs with full rights over this computer."_s;
+#else
+    const QString warning = u"Warning: agentloop-cli is running as root: every command you "
+                            "approve runs with full rights over this computer."_s;
+#endif
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"Hi."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Hi.\n"_s);
+    const QString errors = cli.standardError();
+    if (AgentLoop::runsElevated()) {
+        QVERIFY2(errors.startsWith(warning + u'\n'), cli.describe().constData());
+        QCOMPARE(errors.count(warning), 1);
+    } else {
+        QVERIFY2(!errors.contains(u"running as"_s), cli.describe().constData());
+    }
+}
+
 void tst_Cli::noTerminalDeniesByDefault_data()
 {
     QTest::addColumn<bool>("pipe");
@@ -1047,29 +1101,42 @@ void tst_Cli::workspaceIsWhereCommandsRun()
              QDir::toNativeSeparators(QFileInfo(workspace).canonicalFilePath()));
 }
 
-void tst_Cli::longOutputFileIsNamed()
+void tst_Cli::runCountingCommand(FakeChatServer &server,
+                                 const QStringList &arguments,
+                                 QString *outputPath)
 {
-    SKIP_WITHOUT_TERMINAL();
-    FakeChatServer server;
     server.script({FakeResponse::toolCall(u"call_1"_s,
                                           u"shell"_s,
                                           shellArguments(countingCommand(m_work, 100000))),
                    FakeResponse::answer(u"Counted."_s)});
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
-    QVERIFY(cli.start({u"--prompt"_s, u"count"_s}));
+    QVERIFY(cli.start(arguments));
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
     QVERIFY(cli.type("y\n"));
     COMPARE_EXIT(cli, 0);
-
-    // Under the user's data folder (XDG_DATA_HOME here), one folder per run.
     const QString marker = u"Full output (588.9 kB): "_s;
     const QString errors = cli.standardError();
     const qsizetype at = errors.indexOf(marker);
     QVERIFY2(at >= 0, cli.describe().constData());
-    const QString path = errors.mid(at + marker.size()).section(u'\n', 0, 0).trimmed();
+    *outputPath = errors.mid(at + marker.size()).section(u'\n', 0, 0).trimmed();
+}
+
+void tst_Cli::longOutputFileIsNamed()
+{
+    SKIP_WITHOUT_TERMINAL();
+    FakeChatServer server;
+    QString path;
+    runCountingCommand(server, {u"--prompt"_s, u"count"_s}, &path);
+    if (QTest::currentTestFailed())
+        return;
+
+    // In the app's outputs folder, under the user's data folder (XDG_DATA_HOME here), one folder
+    // per run.
     QVERIFY2(path.startsWith(m_home + u"/.local/share/"_s) && path.endsWith(u"/call_1.log"_s),
              qPrintable(path));
-    QVERIFY2(QFileInfo(path).dir().dirName().startsWith(u"cli-"_s), qPrintable(path));
+    const QDir runFolder = QFileInfo(path).dir();
+    QVERIFY2(runFolder.dirName().startsWith(u"cli-"_s), qPrintable(path));
+    QCOMPARE(QFileInfo(runFolder.path()).path(), appConversationStore().outputDirectory());
     QCOMPARE(QFileInfo(path).size(), 588895);
     QVERIFY(server.requests()
                     .at(1)
@@ -1078,6 +1145,44 @@ void tst_Cli::longOutputFileIsNamed()
                     .value(u"content"_s)
                     .toString()
                     .endsWith(u"[The full output (588895 bytes) is in the file %1]"_s.arg(path)));
+}
+
+// A conversation of the app continued in the CLI: the outputs of its commands go into the
+// conversation's folder of the app's outputs, so that deleting the conversation in the app
+// deletes them too.
+void tst_Cli::continuedConversationKeepsItsOutputsWhereTheAppDeletesThem()
+{
+    SKIP_WITHOUT_TERMINAL();
+#if defined(Q_OS_WIN) || defined(Q_OS_MACOS)
+    QSKIP("the data folder is the system's known folder there, which this test cannot move into "
+          "its temporary home; it would write into the user's own");
+#endif
+    const ConversationStore app = appConversationStore();
+    QVERIFY2(app.directory().startsWith(m_home + u"/.local/share/"_s), qPrintable(app.directory()));
+    ConversationWriter writer;
+    const Result<ConversationHeader> header = writer.create(app,
+                                                            u"count for me"_s,
+                                                            testModel,
+                                                            QUrl(u"http://127.0.0.1:1/v1"_s));
+    QVERIFY(header);
+    QVERIFY(writer.append(Message::user(u"hello"_s)));
+    QVERIFY(writer.append(Message::assistant(u"Hello."_s)));
+    writer.close();
+
+    FakeChatServer server;
+    QString path;
+    runCountingCommand(server,
+                       {u"--prompt"_s, u"count"_s, u"--conversation"_s, app.pathFor(header->id)},
+                       &path);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(path, QDir(app.outputDirectoryFor(header->id)).filePath(u"call_1.log"_s));
+    QCOMPARE(QFileInfo(path).size(), 588895);
+
+    // The app deletes the conversation: its outputs go with it.
+    QVERIFY(app.remove(header->id));
+    QVERIFY(!QFileInfo::exists(path));
+    QVERIFY(!QFileInfo::exists(app.outputDirectoryFor(header->id)));
 }
 
 void tst_Cli::agentFailures_data()

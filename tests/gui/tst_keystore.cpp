@@ -11,6 +11,7 @@
 // AppData known folder, not HOME), and credentialManagerRoundTrip uses the real Credential
 // Manager with an entry of its own.
 
+#include "fakecredentialmanager.h"
 #include "settings/appsettings.h"
 #include "storage/keystore.h"
 
@@ -27,12 +28,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <memory>
+
 #ifdef Q_OS_WIN
 #include <qt_windows.h>
 #include <wincred.h>
 #endif
 
 using namespace Qt::StringLiterals;
+using AgentLoop::FakeCredentialManager;
 using AgentLoop::KeyStore;
 using Gui::AppSettings;
 
@@ -48,6 +52,7 @@ private slots:
     void plainTextOptInWritesTheIniOnlyThen();
     void secretServiceRoundTrip();
     void credentialManagerRoundTrip();
+    void keyTooLargeForCredentialManagerFailsThatSaveOnly();
 
 private:
     AppSettings settingsWithKey() const;
@@ -76,6 +81,16 @@ QString randomKey()
 QString testService()
 {
     return u"agentloop-tests-"_s + QString::number(QRandomGenerator::global()->generate(), 16);
+}
+
+// The key a new store object (the next start of the app) reads from entries.
+QString keyReadBack(const std::shared_ptr<FakeCredentialManager::Entries> &entries,
+                    const QString &service)
+{
+    KeyStore store(std::make_unique<FakeCredentialManager>(entries), service);
+    QSignalSpy read(&store, &KeyStore::keyRead);
+    store.readKey();
+    return read.wait() ? read.first().first().toString() : u"(no answer)"_s;
 }
 
 } // namespace
@@ -369,6 +384,49 @@ void tst_KeyStore::credentialManagerRoundTrip()
     QTRY_COMPARE(readAgain.size(), 1);
     QCOMPARE(readAgain.first().first().toString(), QString());
 #endif
+}
+
+// Checked on every platform against a fake with the Credential Manager's limit: the key is counted
+// in UTF-8, as both Windows backends write it (a key of 856 characters is 2562 bytes here, and
+// would be 1712 in UTF-16).
+void tst_KeyStore::keyTooLargeForCredentialManagerFailsThatSaveOnly()
+{
+    const auto entries = std::make_shared<FakeCredentialManager::Entries>();
+    const QString service = testService();
+    KeyStore store(std::make_unique<FakeCredentialManager>(entries), service);
+    QSignalSpy written(&store, &KeyStore::keyWritten);
+    settingsWithKey().save(store);
+    QTRY_COMPARE(written.size(), 1);
+    QCOMPARE(written.at(0).first().toBool(), true);
+    QCOMPARE(store.availability(), KeyStore::Availability::Available);
+
+    AppSettings tooLarge = settingsWithKey();
+    tooLarge.apiKey = u"sk-"_s + QString(853, u'密');
+    tooLarge.save(store);
+    QTRY_COMPARE(written.size(), 2);
+    QCOMPARE(written.at(1).first().toBool(), false);
+    QCOMPARE(store.refusal(),
+             u"The key is 2562 bytes; Windows Credential Manager stores at most 2560 bytes. It is "
+             "kept for this session only."_s);
+    // That save failed, not the store.
+    QCOMPARE(store.availability(), KeyStore::Availability::Available);
+    QCOMPARE(store.unavailableReason(), QString());
+    QSignalSpy read(&store, &KeyStore::keyRead);
+    store.readKey();
+    QVERIFY(read.wait());
+    QCOMPARE(read.first().first().toString(), tooLarge.apiKey); // for this session
+    QCOMPARE(keyReadBack(entries, service), m_key);             // the stored one is untouched
+    QVERIFY2(filesHoldingTheKey().isEmpty(), qPrintable(filesHoldingTheKey().join(u'\n')));
+
+    // The next key that fits, to the byte, is stored.
+    AppSettings largest = settingsWithKey();
+    largest.apiKey = u"sk-"_s + QString(2557, u'k');
+    largest.save(store);
+    QTRY_COMPARE(written.size(), 3);
+    QCOMPARE(written.at(2).first().toBool(), true);
+    QCOMPARE(store.refusal(), QString());
+    QCOMPARE(store.availability(), KeyStore::Availability::Available);
+    QCOMPARE(keyReadBack(entries, service), largest.apiKey);
 }
 
 // Not QTEST_MAIN: the environment must be set before the QApplication exists.

@@ -2,6 +2,7 @@
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
 #include "chat/promptedit.h"
+#include "elevationbar.h"
 #include "fakechatserver.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
@@ -82,6 +83,7 @@ private slots:
     void providerErrorIsShownWithItsHint();
     void demoModeIsLabelled();
     void firstStartOpensTheSettings();
+    void elevatedAppWarnsUntilHidden();
 
 private:
     void approveAndFinish(MainWindowFixture &f, const QString &command, const QString &answer);
@@ -510,6 +512,45 @@ void tst_MainWindow::firstStartOpensTheSettings()
     QVERIFY(f.waitUntilFinished());
     QCOMPARE(f.server.requests().size(), 1);
     QCOMPARE(f.server.requests().at(0).json().value(u"model"_s).toString(), u"gpt-test"_s);
+}
+
+// Run as administrator (root), the window says so above the conversation until the user hides
+// it; Escape, which closes so much else, does not.
+void tst_MainWindow::elevatedAppWarnsUntilHidden()
+{
+#ifdef Q_OS_WIN
+    const QString warning = u"Agent Loop is running as administrator: every command you approve "
+                            "runs with full rights over this computer. Close it and start it "
+                            "normally."_s;
+#else
+    const QString warning = u"Agent Loop is running as root: every command you approve runs with "
+                            "full rights over this computer. Close it and start it as your own "
+                            "user."_s;
+#endif
+    {
+        MainWindowFixture f;
+        f.windowOptions.runsElevated = true;
+        f.openWindow();
+        QVERIFY(f.waitForWindowActive());
+        auto *bar = f.window->findChild<Gui::ElevationBar *>(u"elevationBar"_s);
+        QVERIFY(bar);
+        QVERIFY(bar->isVisible());
+        QCOMPARE(f.window->findChild<QLabel *>(u"elevationText"_s)->text(), warning);
+        QVERIFY(bar->mapTo(f.window.get(), QPoint(0, bar->height())).y()
+                <= f.window->chatView()->mapTo(f.window.get(), QPoint()).y());
+        QCOMPARE(QApplication::focusWidget(), f.window->promptEdit());
+
+        QTest::keyClick(f.window->promptEdit(), Qt::Key_Escape);
+        QVERIFY(bar->isVisible());
+        QTest::mouseClick(bar->hideButton(), Qt::LeftButton);
+        QVERIFY(!bar->isVisible());
+    }
+    MainWindowFixture f;
+    f.windowOptions.runsElevated = false;
+    f.openWindow();
+    QVERIFY(f.waitForWindowExposed());
+    QVERIFY(!f.window->findChild<Gui::ElevationBar *>());
+    QVERIFY(!f.window->findChild<QLabel *>(u"elevationText"_s));
 }
 
 QTEST_MAIN(tst_MainWindow)

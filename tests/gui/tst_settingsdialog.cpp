@@ -1,4 +1,5 @@
 #include "fakechatserver.h"
+#include "fakecredentialmanager.h"
 #include "mainwindow.h"
 #include "protocol/completion.h"
 #include "protocol/providerpresets.h"
@@ -92,6 +93,7 @@ private slots:
     void keyIsNotWrittenToTheSettingsFile();
     void plainTextOptInWritesTheKeyAndOnlyThen();
     void systemStoreKeepsTheKeyOutOfTheSettingsFile();
+    void keyTooLargeForTheStoreIsSaidBeforeOk();
     void environmentValuesAreNotedAndNeverCopied();
     void streamAndRetriesArePersisted();
     // The bounds on one answer: "Maximum answer size" and "Maximum answer time", next to the
@@ -433,6 +435,29 @@ void tst_SettingsDialog::plainTextOptInWritesTheKeyAndOnlyThen()
     reloaded = AppSettings::load(emptyEnvironment(), m_workDir.path());
     QVERIFY(reloaded.apiKey.isEmpty());
     QVERIFY(reloaded.keyIsInStore());
+}
+
+// Windows Credential Manager keeps 2560 bytes a key: a larger one would be kept for this session
+// only, which the dialog says while the key is entered, offering the settings file instead.
+void tst_SettingsDialog::keyTooLargeForTheStoreIsSaidBeforeOk()
+{
+    KeyStore store(std::make_unique<AgentLoop::FakeCredentialManager>(
+                           std::make_shared<AgentLoop::FakeCredentialManager::Entries>()),
+                   u"AgentLoop-test"_s);
+    AppSettings settings = configured(u"https://api.openai.com/v1"_s);
+    settings.apiKey = u"sk-"_s + QString(2600, u'x');
+    openDialog(settings, &store);
+    auto *location = child<QLabel>("keyLocationLabel");
+    QTRY_COMPARE(location->text(),
+                 u"Key storage: The key is 2603 bytes; Windows Credential Manager stores at most "
+                 "2560 bytes. It is kept for this session only."_s);
+    QVERIFY(location->isVisible());
+    QVERIFY(child<QCheckBox>("plainTextCheck")->isEnabled());
+
+    // A key that fits goes to the store, and the settings file is not offered.
+    child<QLineEdit>("apiKeyEdit")->setText(u"sk-fits"_s);
+    QTRY_COMPARE(location->text(), u"Key storage: System credential store"_s);
+    QVERIFY(!child<QCheckBox>("plainTextCheck")->isEnabled());
 }
 
 void tst_SettingsDialog::systemStoreKeepsTheKeyOutOfTheSettingsFile()

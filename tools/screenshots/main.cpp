@@ -1,8 +1,8 @@
 // Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
 // approval box (and the approval of a hostile call, with its warnings), the settings dialog (as
-// on first use, and with a few provider profiles) and the menu of provider presets, in one
-// language and one theme per run (a process can install its translators only once). Run it
-// through make-screenshots.sh.
+// on first use, and with a few provider profiles), the menu of provider presets and the warning
+// bar of an app run as administrator, in one language and one theme per run (a process can
+// install its translators only once). Run it through make-screenshots.sh.
 
 #include "approvalprompt.h"
 #include "base/i18n.h"
@@ -307,6 +307,22 @@ void answerLikeDeepSeek(AgentLoop::FakeChatServer &server)
                                         5)});
 }
 
+// 7. The warning across the top of a window of the app run as administrator (root).
+void saveElevationBar(const Gui::AppSettings &settings,
+                      Gui::MainWindow::Options options,
+                      const QString &path)
+{
+    options.runsElevated = true;
+    Gui::MainWindow window(settings, options);
+    window.resize(1360, 860);
+    window.show();
+    QWidget *bar = window.findChild<QWidget *>(u"elevationBar"_s);
+    if (!bar)
+        qFatal("the elevated window has no warning bar");
+    QCoreApplication::processEvents();
+    save(bar, path);
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -399,6 +415,9 @@ int main(int argc, char *argv[])
     options.keyStore = &keyStore;
     options.persist = false;
     options.conversationDirectory = conversations;
+    // The main window as a user normally runs it, whatever this tool runs as; the warning bar has
+    // a screenshot of its own.
+    options.runsElevated = false;
     AgentLoop::FakeChatServer provider;
     answerLikeDeepSeek(provider);
     Gui::MainWindow window(settings, options);
@@ -483,6 +502,10 @@ int main(int argc, char *argv[])
                                                                    outDir + u"/approval-hostile"_s
                                                                            + suffix);
                                                               hostile->reject();
+                                                              saveElevationBar(settings,
+                                                                               options,
+                                                                               outDir + u"/elevation-bar"_s
+                                                                                       + suffix);
                                                               QApplication::quit();
                                                           },
                                                           u"the hostile approval box"_s);

@@ -33,7 +33,33 @@ KeyStore::KeyStore(Backend backend, const QString &service, const QString &entry
     m_unavailableReason = tr("The credential store is turned off.");
 }
 
+KeyStore::KeyStore(std::unique_ptr<KeyStoreBackend> store, const QString &service, QObject *parent)
+    : QObject(parent)
+    , m_service(service)
+    , m_entry(QString::fromLatin1(keyName))
+    , m_store(std::move(store))
+{}
+
 KeyStore::~KeyStore() = default;
+
+QString KeyStore::refusalOf(const QString &key) const
+{
+    const std::optional<KeyStoreBackend::SizeLimit> limit = m_store ? m_store->sizeLimit()
+                                                                    : std::nullopt;
+    const qsizetype size = KeyStoreBackend::storedSize(key);
+    if (!limit || size <= limit->maximumBytes)
+        return {};
+    return tr("The key is %1 bytes; %2 stores at most %3 bytes. It is kept for this session "
+              "only.")
+            .arg(size)
+            .arg(limit->storeName)
+            .arg(limit->maximumBytes);
+}
+
+KeyStoreBackend::SizeLimit credentialManagerSizeLimit()
+{
+    return {KeyStore::tr("Windows Credential Manager"), credentialManagerMaximumBytes};
+}
 
 QString KeyStore::entryForProfile(const QString &profileId)
 {
@@ -66,12 +92,17 @@ void KeyStore::checkAvailability()
 
 void KeyStore::start(Operation operation, const QString &key)
 {
-    if (operation == Operation::Write)
+    if (operation == Operation::Write) {
         m_sessionKey = key;
-    else if (operation == Operation::Delete)
+        // Asked anyway, the store fails (Credential Manager: error 87), and would count as
+        // unavailable for every other key too.
+        m_refusal = refusalOf(key);
+    } else if (operation == Operation::Delete) {
         m_sessionKey.clear();
+        m_refusal.clear();
+    }
     ++m_pending;
-    if (m_store && m_availability != Availability::Unavailable) {
+    if (m_store && m_availability != Availability::Unavailable && m_refusal.isEmpty()) {
         askStore(operation, key);
         return;
     }

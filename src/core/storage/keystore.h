@@ -18,6 +18,9 @@ class KeyStoreBackend;
 //   readKey()   -> keyRead(key)        the stored key; empty when there is none
 //   writeKey()  -> keyWritten(stored)  stored == false: kept for this session only
 //   deleteKey() -> keyDeleted()
+// A key larger than the store keeps (Windows Credential Manager: 2560 bytes) is not written at
+// all: that one write keeps it for the session, refusal() says why, and the store stays
+// available for the next.
 // When no credential store is reachable (a Linux box without Secret Service, CI, a build without
 // QtKeychain) the first operation that finds out sets availability() to Unavailable and
 // availabilityChanged() says so; from then on the key lives in this object's memory for the
@@ -58,6 +61,10 @@ public:
              const QString &service,
              const QString &entry,
              QObject *parent = nullptr);
+    // A System store that talks to the given store in place of this build's (a test's fake).
+    KeyStore(std::unique_ptr<KeyStoreBackend> store,
+             const QString &service,
+             QObject *parent = nullptr);
     ~KeyStore() override;
 
     Backend backend() const { return m_backend; }
@@ -70,6 +77,12 @@ public:
     // Why the store is unavailable, in the store's own words; empty otherwise.
     QString unavailableReason() const { return m_unavailableReason; }
     bool isBusy() const { return m_pending > 0; }
+    // Why the store would not take this key (it is larger than the store keeps), in words for the
+    // user; empty when it would.
+    QString refusalOf(const QString &key) const;
+    // Why the last writeKey() kept its key for this session only although the store is there;
+    // empty when it was not refused.
+    QString refusal() const { return m_refusal; }
 
     void readKey();
     void writeKey(const QString &key);
@@ -104,6 +117,7 @@ private:
     std::unique_ptr<KeyStoreBackend> m_store;
     Availability m_availability = Availability::Unknown;
     QString m_unavailableReason;
+    QString m_refusal;
     QString m_sessionKey;
     int m_pending = 0;
     int m_timeoutMs = 30000;

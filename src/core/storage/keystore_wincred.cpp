@@ -30,6 +30,8 @@ QString windowsErrorText(DWORD code)
 class CredentialManagerBackend final : public KeyStoreBackend
 {
 public:
+    std::optional<SizeLimit> sizeLimit() const override { return credentialManagerSizeLimit(); }
+
     void start(Operation operation,
                const QString &service,
                const QString &entry,

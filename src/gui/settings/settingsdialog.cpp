@@ -605,10 +605,15 @@ void SettingsDialog::updateKeyStorage()
     const KeyStore::Availability availability = m_keyStore ? m_keyStore->availability()
                                                            : KeyStore::Availability::Unavailable;
     const bool plainText = entered.storeKeyInPlainText;
+    // A key larger than the store keeps (Credential Manager: 2560 bytes) would be kept for this
+    // session only: said before OK, not after.
+    const QString refusal = m_keyStore && !plainText ? m_keyStore->refusalOf(enteredKey())
+                                                     : QString();
 
     // Plain text is offered only when there is no safe place: with a working credential store it
     // would only add a copy of the key that backups, synced dotfiles and screenshots can leak.
-    const bool offerPlainText = plainText || availability == KeyStore::Availability::Unavailable;
+    const bool offerPlainText = plainText || availability == KeyStore::Availability::Unavailable
+                                || !refusal.isEmpty();
     m_ui->plainTextCheck->setEnabled(offerPlainText);
 
     QString location;
@@ -620,6 +625,8 @@ void SettingsDialog::updateKeyStorage()
     } else if (plainText) {
         location = tr("Key storage: Settings file (plain text)");
         details = settingsFile;
+    } else if (!refusal.isEmpty()) {
+        location = tr("Key storage: %1").arg(refusal);
     } else if (availability == KeyStore::Availability::Available) {
         location = tr("Key storage: System credential store");
     } else if (availability == KeyStore::Availability::Unavailable) {
@@ -628,7 +635,7 @@ void SettingsDialog::updateKeyStorage()
     } else {
         location = tr("Key storage: checking the system credential store…");
     }
-    showMessage(m_ui->keyLocationLabel, location, Tone::Note);
+    showMessage(m_ui->keyLocationLabel, location, refusal.isEmpty() ? Tone::Note : Tone::Warning);
     m_ui->keyLocationLabel->setToolTip(details);
 
     if (offerPlainText) {

@@ -2,9 +2,9 @@
 
 #include "chat/chatmodel.h"
 #include "fakechatserver.h"
-#include "storage/keystore.h"
 #include "mainwindow.h"
 #include "settings/appsettings.h"
+#include "storage/keystore.h"
 
 #include <QList>
 #include <QSize>
@@ -85,7 +85,8 @@ public:
     AgentLoop::KeyStore keyStore;
     // What openWindow() makes the window with: the fake provider and its key, model "gpt-test",
     // the workspace, 20 turns, a 30 s request timeout; real commands (a ProcessCommandRunner),
-    // this key store, and nothing saved of the window's layout.
+    // this key store, nothing saved of the window's layout, and no warning that the app runs
+    // elevated (even when the test does).
     Gui::AppSettings settings;
     Gui::MainWindow::Options windowOptions;
     std::unique_ptr<Gui::MainWindow> window;
