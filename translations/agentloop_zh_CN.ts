@@ -224,6 +224,14 @@
         <source>Credential Manager error %1: %2</source>
         <translation>凭据管理器错误 %1:%2</translation>
     </message>
+    <message>
+        <source>The key is %1 bytes; %2 stores at most %3 bytes. It is kept for this session only.</source>
+        <translation>密钥有 %1 字节；%2 最多只能保存 %3 字节。它只在本次会话中保留。</translation>
+    </message>
+    <message>
+        <source>Windows Credential Manager</source>
+        <translation>Windows 凭据管理器</translation>
+    </message>
 </context>
 <context>
     <name>ChatClient</name>
@@ -529,6 +537,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Enter its key in the app&apos;s settings (the credential store said: %1).</source>
         <translation>请在应用的设置中输入它的密钥（凭据存储返回：%1）。</translation>
+    </message>
+    <message>
+        <source>Warning: agentloop-cli is running as administrator: every command you approve runs with full rights over this computer.</source>
+        <translation>警告：agentloop-cli 正以管理员身份运行：你批准的每条命令都将拥有这台计算机的全部权限。</translation>
+    </message>
+    <message>
+        <source>Warning: agentloop-cli is running as root: every command you approve runs with full rights over this computer.</source>
+        <translation>警告：agentloop-cli 正以 root 身份运行：你批准的每条命令都将拥有这台计算机的全部权限。</translation>
     </message>
 </context>
 <context>
@@ -1421,6 +1437,29 @@ Started %2</source>
     </message>
 </context>
 <context>
+    <name>Gui::ElevationBar</name>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Agent Loop is running as administrator: every command you approve runs with full rights over this computer. Close it and start it normally.</source>
+        <translation>Agent Loop 正以管理员身份运行：你批准的每条命令都将拥有这台计算机的全部权限。请关闭它，再以普通方式启动。</translation>
+    </message>
+    <message>
+        <source>Agent Loop is running as root: every command you approve runs with full rights over this computer. Close it and start it as your own user.</source>
+        <translation>Agent Loop 正以 root 身份运行：你批准的每条命令都将拥有这台计算机的全部权限。请关闭它，再以你自己的用户身份启动。</translation>
+    </message>
+    <message>
+        <source>Hide this warning until Agent Loop is started again</source>
+        <translation>在 Agent Loop 下次启动前隐藏此警告</translation>
+    </message>
+</context>
+<context>
     <name>Gui::Inspector</name>
     <message>
         <source>Copy &amp;request</source>
@@ -1942,6 +1981,10 @@ Started %2</source>
     <message>
         <source>%1 models listed</source>
         <translation>列出了 %1 个模型</translation>
+    </message>
+    <message>
+        <source>Key storage: %1</source>
+        <translation>密钥存储：%1</translation>
     </message>
 </context>
 <context>
