@@ -164,8 +164,7 @@ void tst_ShellTool::descriptionNamesTheShell()
     QVERIFY2(tool.approvalReason().contains(u"requires explicit approval"_s),
              qPrintable(tool.approvalReason()));
     // A PowerShell description must not claim a POSIX shell, and the other way round.
-    const bool isPowerShell = shell.kind == ShellInfo::PowerShellCore
-                              || shell.kind == ShellInfo::WindowsPowerShell;
+    const bool isPowerShell = shell.isPowerShell();
     QCOMPARE(tool.description().contains(u"PowerShell"_s), isPowerShell);
     QCOMPARE(tool.description().contains(u"/bin/sh"_s), shell.kind == ShellInfo::PosixShell);
     // npm and npx are npm.ps1 and npx.ps1: the model must know that scripts run.

@@ -23,17 +23,12 @@ ShellInfo testShell()
 #endif
 }
 
-bool isPowerShell(const ShellInfo &shell)
-{
-    return shell.kind == ShellInfo::PowerShellCore || shell.kind == ShellInfo::WindowsPowerShell;
-}
-
 std::optional<ShellInfo> shellForRow(const QString &name)
 {
     if (name != u"PowerShell")
         return testShell();
     const ShellInfo detected = detectShell();
-    return isPowerShell(detected) ? std::optional(detected) : std::nullopt;
+    return detected.isPowerShell() ? std::optional(detected) : std::nullopt;
 }
 
 QString powerShellMissing()

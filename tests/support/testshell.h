@@ -17,8 +17,6 @@ ShellInfo cmdShell();   // %ComSpec%, else cmd.exe
 // one), /bin/sh elsewhere. PowerShell runs only in rows of its own, where detectShell() finds it.
 ShellInfo testShell();
 
-bool isPowerShell(const ShellInfo &shell);
-
 // The shell a data row is written for: "sh" and "cmd" are testShell(); "PowerShell" is what
 // detectShell() finds, if it finds PowerShell.
 std::optional<ShellInfo> shellForRow(const QString &name);

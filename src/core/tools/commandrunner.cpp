@@ -56,11 +56,6 @@ QString powerShellScript(const QString &command)
            + command + u"\nif (-not $?) { if ($LASTEXITCODE) { exit $LASTEXITCODE }; exit 1 }\n"_s;
 }
 
-bool isPowerShell(const ShellInfo &shell)
-{
-    return shell.kind == ShellInfo::PowerShellCore || shell.kind == ShellInfo::WindowsPowerShell;
-}
-
 } // namespace
 
 ShellInfo detectShell()
@@ -180,7 +175,7 @@ ProcessCommandRun::ProcessCommandRun(const ShellInfo &shell,
     , m_request(request)
     , m_process(new QProcess(this))
     , m_stdout({request.outputLimit, legacyEncoding, false})
-    , m_stderr({request.outputLimit, legacyEncoding, isPowerShell(shell)})
+    , m_stderr({request.outputLimit, legacyEncoding, shell.isPowerShell()})
     , m_outputFile(request.outputDirectory, request.outputFileStem, request.outputFileLimit)
 {
     m_timeoutTimer.setSingleShot(true);
@@ -229,7 +224,7 @@ void ProcessCommandRun::start()
     }
 
     QString scriptPath;
-    if (isPowerShell(m_shell)) {
+    if (m_shell.isPowerShell()) {
         // The script waits next to the command's outputs, or in the temporary folder.
         const QString folder = m_request.outputDirectory.isEmpty() ? QDir::tempPath()
                                                                    : m_request.outputDirectory;

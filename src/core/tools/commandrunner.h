@@ -22,6 +22,8 @@ struct ShellInfo
     Kind kind = PosixShell;
     QString program;     // absolute path or program name given to QProcess
     QString displayName; // "PowerShell 7 (pwsh)", "Windows PowerShell", "cmd.exe", "/bin/sh"
+
+    bool isPowerShell() const { return kind == PowerShellCore || kind == WindowsPowerShell; }
 };
 
 // Which shell this machine offers: pwsh on PATH, else powershell.exe on Windows (but not under

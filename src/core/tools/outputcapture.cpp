@@ -64,17 +64,14 @@ OutputCapture::~OutputCapture() = default;
 
 void OutputCapture::append(const QByteArray &bytes)
 {
-    qsizetype from = 0;
-    for (;;) {
-        const qsizetype lineEnd = bytes.indexOf('\n', from);
-        if (lineEnd < 0)
-            break;
-        m_line.append(QByteArrayView(bytes).sliced(from, lineEnd + 1 - from));
-        decodeLine(m_line, false);
-        m_line.clear();
-        from = lineEnd + 1;
+    const qsizetype lastBreak = bytes.lastIndexOf('\n');
+    if (lastBreak >= 0) {
+        m_line.append(QByteArrayView(bytes).first(lastBreak + 1));
+        decodeLines(m_line);
+        m_line = bytes.sliced(lastBreak + 1);
+    } else {
+        m_line.append(bytes);
     }
-    m_line.append(QByteArrayView(bytes).sliced(from));
     if (m_line.size() > maxLineBytes) {
         // Decode what is complete of the long line; the start of a split character waits.
         const qsizetype wait = incompleteUtf8Tail(m_line);
@@ -83,18 +80,44 @@ void OutputCapture::append(const QByteArray &bytes)
     }
 }
 
-void OutputCapture::decodeLine(QByteArrayView line, bool streamEnded)
+QString OutputCapture::decodeUtf8(QByteArrayView bytes, bool *valid)
 {
-    if (line.isEmpty())
-        return;
     // A UTF-8 byte order mark is dropped at the start of the stream only.
     QStringDecoder utf8(QStringDecoder::Utf8,
                         m_atStart ? QStringDecoder::Flag::Stateless
                                   : QStringDecoder::Flag::Stateless
                                             | QStringDecoder::Flag::ConvertInitialBom);
     m_atStart = false;
-    QString text = utf8.decode(line);
-    if (utf8.hasError() && m_legacy) {
+    QString text = utf8.decode(bytes);
+    *valid = !utf8.hasError();
+    return text;
+}
+
+void OutputCapture::decodeLines(QByteArrayView lines)
+{
+    // All at once while every line is UTF-8, the usual case; line by line when one is not.
+    const bool atStart = m_atStart;
+    bool valid = false;
+    const QString text = decodeUtf8(lines, &valid);
+    if (valid || !m_legacy) {
+        pass(text);
+        return;
+    }
+    m_atStart = atStart;
+    while (!lines.isEmpty()) {
+        const qsizetype end = lines.indexOf('\n') + 1; // lines ends with one
+        decodeLine(lines.first(end), false);
+        lines = lines.sliced(end);
+    }
+}
+
+void OutputCapture::decodeLine(QByteArrayView line, bool streamEnded)
+{
+    if (line.isEmpty())
+        return;
+    bool valid = false;
+    QString text = decodeUtf8(line, &valid);
+    if (!valid && m_legacy) {
         text = m_legacy->decode(line);
         if (streamEnded)
             text += m_legacy->finish();

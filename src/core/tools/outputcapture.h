@@ -55,6 +55,8 @@ public:
     CapturedText finish();
 
 private:
+    QString decodeUtf8(QByteArrayView bytes, bool *valid);
+    void decodeLines(QByteArrayView lines);
     void decodeLine(QByteArrayView line, bool streamEnded);
     void pass(const QString &text);
     void keep(QStringView text);

@@ -33,7 +33,7 @@ QString descriptionFor(const ShellInfo &shell)
     QString description = u"Run a %1 command in the current workspace. Returns its standard "
                           u"output and standard error; a non-zero exit code is reported as "
                           u"shell_failed."_s.arg(shellPhrase(shell));
-    if (shell.kind == ShellInfo::PowerShellCore || shell.kind == ShellInfo::WindowsPowerShell)
+    if (shell.isPowerShell())
         description += u" The execution policy is Bypass for this process, so npm, npx and .ps1 "
                        u"scripts run."_s;
     // What a model would otherwise expect from `start` or `code .` on a desktop.
