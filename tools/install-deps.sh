@@ -15,6 +15,7 @@ packages=(
     clang libclang-rt-14-dev  # the fuzz preset: libFuzzer, AddressSanitizer, UBSan
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     qtkeychain-qt6-dev
+    libdtl-dev               # line diffs for the file tools' approvals (header-only, Windows too)
     json-schema-test-suite   # the official JSON Schema test suite, used by tst_jsonschema
     curl bsdutils            # tests drive the fake provider with curl and the CLI through script(1)
     fonts-noto-cjk           # Chinese text in the app's zh_CN translation

@@ -21,6 +21,7 @@ namespace {
 const QString coreSourceDir = QStringLiteral(AGENTLOOP_CORE_SOURCE_DIR);
 
 const QStringList rooms{u"base"_s,
+                        u"files"_s,
                         u"protocol"_s,
                         u"provider"_s,
                         u"tools"_s,
@@ -32,9 +33,10 @@ QStringList allowedRooms(const QString &room)
 {
     static const QHash<QString, QStringList> allowed{
             {u"base"_s, {u"base"_s}},
+            {u"files"_s, {u"base"_s, u"files"_s}},
             {u"protocol"_s, {u"base"_s, u"protocol"_s}},
             {u"provider"_s, {u"base"_s, u"protocol"_s, u"provider"_s}},
-            {u"tools"_s, {u"base"_s, u"protocol"_s, u"tools"_s}},
+            {u"tools"_s, {u"base"_s, u"files"_s, u"protocol"_s, u"tools"_s}},
             {u"storage"_s, {u"base"_s, u"protocol"_s, u"storage"_s}},
             {u"agent"_s, rooms},
     };
@@ -178,6 +180,11 @@ void tst_IncludeRules::checkerJudgesALine_data()
             << u"storage"_s << u"#include \"tools/commandrunner.h\""_s << false;
     QTest::newRow("storage: protocol")
             << u"storage"_s << u"#include \"protocol/history.h\""_s << true;
+    QTest::newRow("files: base") << u"files"_s << u"#include \"base/result.h\""_s << true;
+    QTest::newRow("files: tools is above it")
+            << u"files"_s << u"#include \"tools/tool.h\""_s << false;
+    QTest::newRow("tools: files")
+            << u"tools"_s << u"#include \"files/workspace.h\""_s << true;
     QTest::newRow("agent: every room")
             << u"agent"_s << u"#include \"storage/conversationstore.h\""_s << true;
     QTest::newRow("agent: tools") << u"agent"_s << u"#include \"tools/shelltool.h\""_s << true;

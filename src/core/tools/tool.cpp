@@ -146,7 +146,7 @@ QString unfaithfulValue(const QJsonValue &value, const QString &path)
 
 ToolResult ToolResult::failure(const QString &code, const QString &detail)
 {
-    return {code + u": "_s + detail, false, code, -1, 0, {}};
+    return {code + u": "_s + detail, false, code, -1, 0, {}, {}};
 }
 
 Tool::Tool(QString name, QString description, JsonSchema parameters, SideEffect sideEffect)
@@ -175,6 +175,11 @@ CallPreview Tool::preview(const QJsonObject &arguments) const
     while (text.endsWith(u'\n'))
         text.chop(1);
     return {CallPreview::Arguments, text};
+}
+
+QFuture<Review> Tool::review(const PreparedCall &call) const
+{
+    return QtFuture::makeReadyFuture(Review(preview(call.arguments)));
 }
 
 QString Tool::checkArguments(const QJsonObject &) const

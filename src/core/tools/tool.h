@@ -4,6 +4,7 @@
 #include "protocol/message.h"
 #include "tools/outputfile.h"
 
+#include <QFuture>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
@@ -17,6 +18,21 @@ namespace AgentLoop {
 // What running a tool can do to the world; anything but Read needs the user's approval.
 enum class SideEffect { Read, Write, Execute };
 
+// A change a file tool makes (or would make) to one file, as the approval and the chat show it.
+struct FileChange
+{
+    QString path;         // as the user sees it: native separators, relative to the workspace
+    QString absolutePath; // for "Open file" / "Open folder"
+    QString encoding;     // "GB18030, CRLF" / "UTF-8, LF": how the file is and stays stored
+    bool newFile = false;
+    QString diff; // unified hunks (`@@ -a,b +c,d @@`); for a new file, its first lines as added
+    int addedLines = 0;
+    int removedLines = 0;
+    bool diffTruncated = false;
+
+    bool isEmpty() const { return path.isEmpty(); }
+};
+
 // What the model reads back in the tool message. Tool failures are data, never exceptions:
 // a failed, denied or cancelled call is a ToolResult with ok == false and a stable error code
 // at the start of its content ("shell_failed: exit code 1", "denied: ...").
@@ -28,8 +44,9 @@ struct ToolResult
     int exitCode = -1; // the command's exit code, -1 when the tool ran no process
     qint64 durationMs = 0;
     OutputFile outputFile; // the whole output, when content has only part of it
+    FileChange fileChange; // what a write_file or edit_file call changed, for the chat
 
-    static ToolResult success(const QString &content) { return {content, true, {}, -1, 0, {}}; }
+    static ToolResult success(const QString &content) { return {content, true, {}, -1, 0, {}, {}}; }
     // content becomes "<code>: <detail>"
     static ToolResult failure(const QString &code, const QString &detail);
 };
@@ -40,19 +57,30 @@ struct PreparedCall
 {
     ToolCall call;
     QJsonObject arguments;
+    // What the approved preview was computed from (CallPreview::basis): the tool refuses to run
+    // when that has changed since, so what runs is what the user saw.
+    QByteArray approvedBasis;
 };
 
 // What an approval shows as "what will run": decoded from the arguments, never the model's JSON
 // text (whose escapes and duplicate keys would show something else than what runs).
 struct CallPreview
 {
-    enum Kind { Command, Arguments };
+    enum Kind { Command, Arguments, FileEdit };
     Kind kind = Arguments;
-    QString text; // Command: the command line itself; Arguments: the arguments as indented JSON
+    // Command: the command line itself; Arguments: the arguments as indented JSON; FileEdit: the
+    // unified diff (fileChange.diff)
+    QString text;
+    FileChange fileChange; // FileEdit: the file, its encoding and the diff
+    QByteArray basis;      // FileEdit: the file's content hash the diff was computed from
 };
 
 // A call that could not be prepared gets its ToolResult instead (unknown_tool, invalid_arguments).
 using Preparation = std::variant<PreparedCall, ToolResult>;
+
+// What an approval would show, or the result of a call that cannot succeed as it stands (the
+// file is missing, the text to replace is not in it, ...): that is answered without asking.
+using Review = std::variant<CallPreview, ToolResult>;
 
 // One running invocation. Emits finished() exactly once, asynchronously.
 class ToolRun : public QObject
@@ -86,6 +114,9 @@ public:
 
     // What will run, for the approval; by default the decoded arguments as indented JSON.
     virtual CallPreview preview(const QJsonObject &arguments) const;
+    // The approval's preview, computed off the GUI thread when it needs files; by default a
+    // finished future with preview(). The result may also answer the call without asking.
+    virtual QFuture<Review> review(const PreparedCall &call) const;
 
     // {"type":"function","function":{"name","description","parameters"}}
     QJsonObject definition() const;
