@@ -4,6 +4,7 @@
 #include "protocol/requestbody.h"
 
 #include <QCoreApplication>
+#include <QFutureWatcher>
 #include <QMetaMethod>
 #include <QSet>
 
@@ -45,8 +46,10 @@ AgentController::AgentController(QObject *parent)
 
 void AgentController::setHistory(const History &history)
 {
-    if (!isRunning())
-        m_history = history;
+    if (isRunning())
+        return;
+    m_history = history;
+    emit conversationReplaced();
 }
 
 void AgentController::newConversation()
@@ -77,6 +80,8 @@ void AgentController::cancel()
         m_client->abort();
         break;
     case State::AwaitingApproval:
+        ++m_approvalId; // a review still computing is answered no more
+        m_reviewing = false;
         if (m_awaitingApproval)
             finishCall(std::exchange(m_awaitingApproval, std::nullopt)->call, notRunResult());
         answerRemainingCalls(notRunResult());
@@ -224,7 +229,7 @@ void AgentController::processNextCall()
         const PreparedCall &prepared = std::get<PreparedCall>(preparation);
         const auto tool = m_snapshot.find(call.name);
         if (tool->needsApproval())
-            requestApproval(prepared, *tool);
+            reviewCall(prepared, tool);
         else
             startTool(prepared);
         return;
@@ -232,20 +237,55 @@ void AgentController::processNextCall()
     sendNextRequest();
 }
 
-void AgentController::requestApproval(const PreparedCall &prepared, const Tool &tool)
+// Before asking: what the approval shows, computed off this thread when the tool reads files (a
+// diff). A call that cannot succeed as it stands is answered with that result, without asking.
+void AgentController::reviewCall(const PreparedCall &prepared,
+                                 const std::shared_ptr<const Tool> &tool)
 {
     m_awaitingApproval = prepared;
+    m_reviewing = true;
     setState(State::AwaitingApproval);
+    const quint64 reviewId = ++m_approvalId;
+    const auto reviewed = [this, reviewId, tool](const Review &review) {
+        if (reviewId != m_approvalId || !m_reviewing || !m_awaitingApproval)
+            return; // stopped meanwhile
+        m_reviewing = false;
+        if (const auto *result = std::get_if<ToolResult>(&review)) {
+            finishCall(std::exchange(m_awaitingApproval, std::nullopt)->call, *result);
+            processNextCall();
+            return;
+        }
+        requestApproval(*m_awaitingApproval, *tool, std::get<CallPreview>(review));
+    };
+    const QFuture<Review> future = tool->review(prepared);
+    if (future.isFinished()) {
+        reviewed(future.result());
+        return;
+    }
+    auto *watcher = new QFutureWatcher<Review>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [watcher, reviewed] {
+        watcher->deleteLater();
+        if (watcher->future().resultCount() > 0)
+            reviewed(watcher->result());
+    });
+    watcher->setFuture(future);
+}
+
+void AgentController::requestApproval(const PreparedCall &prepared, const Tool &tool,
+                                      const CallPreview &preview)
+{
+    m_awaitingApproval = prepared;
+    m_awaitingApproval->approvedBasis = preview.basis;
 
     ApprovalRequest request;
-    request.id = ++m_approvalId;
+    request.id = m_approvalId;
     request.turn = m_turn;
     request.toolCallId = prepared.call.id;
     request.toolName = tool.name();
     request.reason = tool.approvalReason();
     request.arguments = prepared.call.arguments;
     request.argumentsObject = prepared.arguments;
-    request.preview = tool.preview(prepared.arguments);
+    request.preview = preview;
 
     // Fail closed: with nobody to ask, the answer is no.
     if (!isSignalConnected(QMetaMethod::fromSignal(&AgentController::approvalRequested))) {
@@ -259,7 +299,8 @@ void AgentController::requestApproval(const PreparedCall &prepared, const Tool &
 
 void AgentController::resolveApproval(quint64 requestId, Decision decision)
 {
-    if (m_state != State::AwaitingApproval || requestId != m_approvalId || !m_awaitingApproval)
+    if (m_state != State::AwaitingApproval || requestId != m_approvalId || !m_awaitingApproval
+        || m_reviewing)
         return;
     const PreparedCall prepared = *std::exchange(m_awaitingApproval, std::nullopt);
     if (decision == Decision::Allow) {
@@ -316,6 +357,7 @@ void AgentController::fail(const Error &error)
 {
     m_pendingCalls.clear();
     m_awaitingApproval.reset();
+    m_reviewing = false;
     setState(State::Idle);
     emit failed(error);
 }

@@ -103,6 +103,9 @@ signals:
     // provider() leaves it out from now on (a front end may keep that in the profile).
     void providerAdjusted(const AgentLoop::ProviderAdjustment &adjustment);
     void approvalRequested(const AgentLoop::ApprovalRequest &request);
+    // setHistory() or newConversation() replaced the conversation: what the tools remember of
+    // the old one (the files the model read) no longer holds.
+    void conversationReplaced();
     void toolStarted(const AgentLoop::ToolCall &call);
     void toolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result);
     // The run ended with the model's final answer.
@@ -117,7 +120,8 @@ private:
     void onCompleted(const Completion &completion);
     void onFailed(const Error &error);
     void processNextCall();
-    void requestApproval(const PreparedCall &prepared, const Tool &tool);
+    void reviewCall(const PreparedCall &prepared, const std::shared_ptr<const Tool> &tool);
+    void requestApproval(const PreparedCall &prepared, const Tool &tool, const CallPreview &preview);
     void startTool(const PreparedCall &prepared);
     void finishCall(const ToolCall &call, const ToolResult &result);
     void answerRemainingCalls(const ToolResult &result);
@@ -134,6 +138,7 @@ private:
     QList<ToolCall> m_pendingCalls; // calls of the current assistant message still to process
     std::optional<PreparedCall> m_awaitingApproval;
     quint64 m_approvalId = 0;
+    bool m_reviewing = false; // the preview of m_awaitingApproval is being computed
     QPointer<ToolRun> m_toolRun;
     ToolCall m_runningCall;
     bool m_cancelRequested = false;

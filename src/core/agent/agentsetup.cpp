@@ -1,5 +1,7 @@
 #include "agent/agentsetup.h"
 
+#include "tools/filetools.h"
+
 #include <QDir>
 
 using namespace Qt::StringLiterals;
@@ -9,12 +11,15 @@ namespace AgentLoop {
 QString defaultSystemPrompt(const QString &workspace, const ShellInfo &shell)
 {
     // Protocol text for the model; it stays English whatever the user's language.
-    return u"You are a coding agent working in the workspace %1. Use the shell tool (%2) when you "
-           u"need to look at or change files or run programs; every call is shown to the user, "
-           u"who may decline it. When the task is done, answer in plain text without calling a "
-           u"tool. Answer in the language of the user's request."_s.arg(QDir::toNativeSeparators(
-                                                                                workspace),
-                                                                        shell.displayName);
+    return u"You are a coding agent working in the workspace %1. Prefer the file tools to shell "
+           u"commands for reading, searching and editing files: read_file, list_dir, glob and grep "
+           u"to look, edit_file to change part of a file and write_file to create or replace one. "
+           u"Read a file with read_file before you edit it. Use the shell tool (%2) to run "
+           u"programs, builds and tests. Every change and command is shown to the user, who may "
+           u"decline it. When the task is done, answer in plain text without calling a tool. "
+           u"Answer in the language of the user's request."_s.arg(QDir::toNativeSeparators(
+                                                                          workspace),
+                                                                  shell.displayName);
 }
 
 void installStandardTools(AgentController &controller,
@@ -23,6 +28,12 @@ void installStandardTools(AgentController &controller,
 {
     const ShellInfo shell = runner->shell();
     controller.addTool(std::make_shared<ShellTool>(std::move(runner), options));
+    const auto files = std::make_shared<FileToolContext>(options.workspace);
+    for (const auto &tool : fileTools(files))
+        controller.addTool(tool);
+    // What the model read belongs to its conversation.
+    QObject::connect(&controller, &AgentController::conversationReplaced, &controller,
+                     [files] { files->ledger.clear(); });
     AgentOptions agentOptions = controller.options();
     agentOptions.systemPrompt = defaultSystemPrompt(options.workspace, shell);
     controller.setOptions(agentOptions);

@@ -11,7 +11,7 @@ namespace AgentLoop {
 // The system prompt of a new conversation: who the model is, where it works, which shell it has.
 QString defaultSystemPrompt(const QString &workspace, const ShellInfo &shell);
 
-// Registers the standard tools (today: shell) on controller, working in options.workspace, and
+// Registers the standard tools (shell and the six file tools) on controller, working in options.workspace, and
 // sets the default system prompt. The runner decides how commands really run.
 void installStandardTools(AgentController &controller,
                           std::shared_ptr<CommandRunner> runner,

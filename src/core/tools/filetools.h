@@ -7,7 +7,9 @@
 #include <QDateTime>
 #include <QHash>
 #include <QMutex>
+#include <QSaveFile>
 
+#include <functional>
 #include <memory>
 
 namespace AgentLoop {
@@ -44,6 +46,8 @@ public:
     void clear();
 
 private:
+    static QString ledgerKey(const QString &absolutePath);
+
     mutable QMutex m_mutex;
     QHash<QString, Entry> m_entries;
 };
@@ -56,8 +60,11 @@ struct FileToolContext
     {}
 
     WorkspaceBoundary boundary;
-    FileReadLedger ledger;
+    mutable FileReadLedger ledger; // the only thing a tool call changes in its context
     FileToolLimits limits;
+    // Called with the written file right before it replaces the old one; tests make a write fail
+    // there (cancelWriting()) to show that the old file stays whole.
+    std::function<void(QSaveFile &file)> beforeCommit;
 };
 
 // read_file, list_dir, glob, grep (read: no approval inside the workspace), write_file and

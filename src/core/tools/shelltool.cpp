@@ -174,7 +174,10 @@ QString ShellTool::approvalReason() const
 
 CallPreview ShellTool::preview(const QJsonObject &arguments) const
 {
-    return {CallPreview::Command, arguments.value(u"command"_s).toString()};
+    CallPreview preview;
+    preview.kind = CallPreview::Command;
+    preview.text = arguments.value(u"command"_s).toString();
+    return preview;
 }
 
 ToolRun *ShellTool::invoke(const PreparedCall &call, QObject *parent) const

@@ -174,7 +174,10 @@ CallPreview Tool::preview(const QJsonObject &arguments) const
     QString text = QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Indented));
     while (text.endsWith(u'\n'))
         text.chop(1);
-    return {CallPreview::Arguments, text};
+    CallPreview preview;
+    preview.kind = CallPreview::Arguments;
+    preview.text = text;
+    return preview;
 }
 
 QFuture<Review> Tool::review(const PreparedCall &call) const
@@ -229,7 +232,7 @@ Preparation Tool::prepare(const ToolCall &call) const
     }
     if (const QString problem = checkArguments(arguments); !problem.isEmpty())
         return ToolResult::failure(u"invalid_arguments"_s, problem);
-    return PreparedCall{call, arguments};
+    return PreparedCall{call, arguments, {}};
 }
 
 ToolSnapshot::ToolSnapshot(QList<std::shared_ptr<const Tool>> tools)
