@@ -22,12 +22,6 @@ const QByteArray absentFileBasis = QByteArrayLiteral("absent");
 constexpr int newFilePreviewLines = 40;
 constexpr int shownChangedLines = 60;
 
-QString sizeText(qint64 bytes)
-{
-    return bytes < 1024 * 1024 ? u"%1 KB"_s.arg(double(bytes) / 1024, 0, 'f', 1)
-                               : u"%1 MB"_s.arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
-}
-
 QString formatText(const TextFormat &format)
 {
     if (format.lineEndings == TextFormat::LineEndings::None)
@@ -422,6 +416,15 @@ std::optional<ToolResult> writeAtomically(const FileToolContext &context, const 
 }
 
 } // namespace
+
+QString sizeText(qint64 bytes)
+{
+    if (bytes < 1024)
+        return u"%1 B"_s.arg(bytes);
+    if (bytes < 1024 * 1024)
+        return u"%1 KB"_s.arg(double(bytes) / 1024, 0, 'f', 1);
+    return u"%1 MB"_s.arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
+}
 
 std::variant<OpenedTextFile, ToolResult> openTextFile(const FileToolContext &context,
                                                       const QString &path,
