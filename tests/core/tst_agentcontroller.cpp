@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
+#include <QPromise>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
@@ -63,6 +64,8 @@ private slots:
     // Cancel.
     void cancelDuringRequest();
     void cancelDuringApproval();
+    void cancelWhileTheApprovalIsReviewed();
+    void aReviewCanAnswerWithoutAsking();
     void cancelDuringTool();
     void runIsIgnoredWhileRunning();
 
@@ -178,6 +181,33 @@ public:
         };
         return new Run(call.arguments.value(u"text"_s).toString(), parent);
     }
+};
+
+// A write tool whose approval preview takes as long as the test wants (a diff of a large file),
+// or answers the call itself (the edit cannot succeed).
+class ReviewedTool final : public Tool
+{
+public:
+    ReviewedTool()
+        : Tool(u"change"_s, u"Change something."_s,
+               JsonSchema(QJsonObject{{u"type"_s, u"object"_s}}), SideEffect::Write)
+    {}
+
+    QString approvalReason() const override { return u"It changes something."_s; }
+    QFuture<Review> review(const PreparedCall &) const override
+    {
+        ++reviews;
+        return promise->future();
+    }
+    ToolRun *invoke(const PreparedCall &, QObject *) const override
+    {
+        ++invocations;
+        return nullptr; // never reached in these tests
+    }
+
+    std::shared_ptr<QPromise<Review>> promise = std::make_shared<QPromise<Review>>();
+    mutable int reviews = 0;
+    mutable int invocations = 0;
 };
 
 // The agent as the app builds it, talking real HTTP to a scripted model on 127.0.0.1, with the
@@ -1003,6 +1033,55 @@ void tst_AgentController::cancelDuringApproval()
     QTRY_COMPARE_WITH_TIMEOUT(h.finished.size(), 1, endTimeoutMs);
     QCOMPARE(h.answer(), u"after cancel"_s);
     QCOMPARE(h.server.requests()[1].toolMessages().size(), 2);
+}
+
+void tst_AgentController::cancelWhileTheApprovalIsReviewed()
+{
+    Harness h;
+    const auto tool = std::make_shared<ReviewedTool>();
+    tool->promise->start();
+    h.agent.addTool(tool);
+    h.server.script({FakeResponse::toolCall(u"call_1"_s, u"change"_s, u"{}"_s)});
+    h.neverAnswerApprovals();
+    QVERIFY(h.agent.run(u"go"_s));
+    QTRY_COMPARE(tool->reviews, 1);
+    QCOMPARE(h.agent.state(), AgentController::State::AwaitingApproval);
+    QVERIFY(h.approvals.isEmpty()); // nothing to show yet
+    h.agent.cancel();
+    QCOMPARE(h.error().kind, Error::Cancelled);
+    QVERIFY(toolContent(h.agent.history(), u"call_1"_s).startsWith(u"cancelled"_s));
+
+    // The preview arrives after the stop: nobody is asked, nothing runs.
+    CallPreview preview;
+    preview.text = u"late"_s;
+    tool->promise->addResult(Review(preview));
+    tool->promise->finish();
+    QTest::qWait(50);
+    QVERIFY(h.approvals.isEmpty());
+    QCOMPARE(tool->invocations, 0);
+    QCOMPARE(h.agent.state(), AgentController::State::Idle);
+}
+
+void tst_AgentController::aReviewCanAnswerWithoutAsking()
+{
+    Harness h;
+    const auto tool = std::make_shared<ReviewedTool>();
+    tool->promise->start();
+    h.agent.addTool(tool);
+    h.server.script({FakeResponse::toolCall(u"call_1"_s, u"change"_s, u"{}"_s),
+                     FakeResponse::answer(u"ok"_s)});
+    h.allowAll();
+    QVERIFY(h.agent.run(u"go"_s));
+    QTRY_COMPARE(tool->reviews, 1);
+    tool->promise->addResult(
+            Review(ToolResult::failure(u"not_found"_s, u"old_string does not occur in a.txt."_s)));
+    tool->promise->finish();
+    WAIT_FOR_END(h);
+    QCOMPARE(h.answer(), u"ok"_s);
+    QVERIFY(h.approvals.isEmpty());
+    QCOMPARE(tool->invocations, 0);
+    QCOMPARE(h.server.requests()[1].toolMessages().first()[u"content"_s].toString(),
+             u"not_found: old_string does not occur in a.txt."_s);
 }
 
 void tst_AgentController::cancelDuringTool()
