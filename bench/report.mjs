@@ -133,6 +133,30 @@ const rows = [
     b: ['6-tool', 'echo', 'qprocess'], bName: 'QProcess /bin/sh -c',
     ratioName: 'ours / QProcess', op: '<=', target: 1.2,
   },
+  {
+    id: 'grep', what: '7. grep tool, 20 000 files / 200 MB: search vs GNU grep',
+    a: ['7-grep', 'search', 'agentloop'], aName: 'grep tool',
+    b: ['7-grep', 'search', 'gnu-grep'], bName: 'GNU grep -rnI',
+    ratioName: 'ours / GNU grep', op: '<=', target: 2,
+  },
+  {
+    id: 'grep-rg', what: '7. grep tool, 20 000 files / 200 MB: search vs ripgrep',
+    a: ['7-grep', 'search', 'agentloop'], aName: 'grep tool',
+    b: ['7-grep', 'search', 'ripgrep'], bName: 'rg -n',
+    ratioName: 'ours / ripgrep',
+  },
+  {
+    id: 'grep-stall', what: '7. grep tool running: longest event-loop stall of the calling thread',
+    a: ['7-grep', 'longest event-loop stall'], aName: 'Agent Loop', op: '<=', target: 16, unitTarget: 'ms',
+  },
+  {
+    id: 'read-file', what: '8. read_file of a 100 MB file, default arguments (first 2 000 lines)',
+    a: ['8-read-file', 'first 2000 lines'], aName: 'read_file', op: '<', target: 50, unitTarget: 'ms',
+  },
+  {
+    id: 'read-file-memory', what: '8. read_file of a 100 MB file: peak memory growth, reported',
+    a: ['8-read-file', 'peak RSS growth'], aName: 'read_file',
+  },
 ];
 
 // Why a target is missed, from the profile of the run these notes were written with; printed
