@@ -223,7 +223,7 @@ void tst_IncludeRules::checkerNamesFileLineAndInclude()
                          u"#include <QWidget>\n"_s;
     QCOMPARE(violationsIn(u"tools"_s, u"tools/shelltool.cpp"_s, text),
              (QStringList{u"tools/shelltool.cpp:3: #include \"provider/chatclient.h\": tools may "
-                          u"include only base, protocol, tools"_s,
+                          u"include only base, files, protocol, tools"_s,
                           u"tools/shelltool.cpp:4: #include <QWidget>: a Qt Widgets header: the "
                           u"core is Qt Core and Network only"_s}));
 }
@@ -234,6 +234,7 @@ void tst_IncludeRules::roomKeepsToItsRules_data()
     // About half the files each room has now: enough to know the tree was really read.
     QTest::addColumn<int>("atLeast");
     QTest::newRow("base") << u"base"_s << 6;
+    QTest::newRow("files") << u"files"_s << 3;
     QTest::newRow("protocol") << u"protocol"_s << 9;
     QTest::newRow("provider") << u"provider"_s << 4;
     QTest::newRow("tools") << u"tools"_s << 4;

@@ -24,8 +24,12 @@ struct TextFormat
     bool bom = false;   // the file starts with a byte order mark (Utf8, Utf16LE, Utf16BE)
     LineEndings lineEndings = LineEndings::None;
     bool finalNewline = false; // the text ends with a line break
+    // Line breaks of each kind, which decides Mixed's newline(). Only "\r\n" and "\n" break a
+    // line: a lone "\r" (classic Mac OS) is a character of its line.
+    qsizetype crlfCount = 0;
+    qsizetype lfCount = 0;
 
-    // "UTF-8", "UTF-8 with BOM", "UTF-16 LE with BOM", "GB18030", "CP1252"
+    // "UTF-8", "UTF-8 with BOM", "UTF-16 LE with BOM", "UTF-16 BE with BOM", "GB18030", "CP1252"
     QString encodingName() const;
     // "LF", "CRLF", "mixed (CRLF and LF)", "none"
     QString lineEndingsName() const;
@@ -36,7 +40,7 @@ struct TextFormat
 // The decoded text of a file, or why it has none.
 struct DecodedText
 {
-    QString text;  // without the BOM; line endings exactly as in the file
+    QString text; // without the BOM; line endings exactly as in the file
     TextFormat format;
     qsizetype decodedBytes = 0; // bytes the text stands for (BOM included); see decodeText()
     QString errorCode;          // empty, binary_file or undecodable
@@ -52,13 +56,19 @@ bool looksBinary(QByteArrayView bytes);
 // UTF-8, then GB18030, then the system's legacy code page when it is another one. Strict: bytes
 // that no candidate decodes, or that would not encode back to exactly the same bytes, make the
 // result `undecodable` (never U+FFFD). With complete == false the bytes are the beginning of a
-// longer file: a character cut at their end is left out of text and decodedBytes.
-// The decoding uses the system's converter (iconv, or MultiByteToWideChar on Windows).
+// longer file: a character cut at their end is left out of text and decodedBytes, and the format
+// is that of the beginning (finalNewline too).
+// The decoding uses the system's converter (iconv, or MultiByteToWideChar on Windows); a system
+// without GB18030 (Wine) skips it.
 DecodedText decodeText(QByteArrayView bytes, bool complete = true);
+// The same with the legacy code page given (systemLegacyEncoding() above; empty for none).
+DecodedText decodeText(QByteArrayView bytes, bool complete, const QString &legacyEncoding);
 
-// The bytes of text in format's encoding, with its BOM; the text's line endings are written as
-// they are. An empty `unencodable` means success; otherwise it names the first character the
-// encoding cannot store (only a Legacy code page can fail).
+// The bytes of text in format's encoding, with its BOM (Utf8, Utf16LE, Utf16BE); the text's line
+// endings are written as they are. An empty `unencodable` means success; otherwise it names the
+// first character the encoding cannot store and its line (`"中" (U+4E2D) on line 3`): only a
+// Legacy code page can fail, or any encoding on a lone surrogate; or "any character on this
+// system (it has no GB18030 converter)".
 struct EncodedText
 {
     QByteArray bytes;

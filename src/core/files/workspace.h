@@ -50,19 +50,24 @@ public:
 
     // At the moment of use: the file just opened is still the one resolve() allowed (its handle's
     // final path is inside the workspace and is that path). A refusal means a link or junction
-    // was swapped in between the check and the use.
-    std::optional<PathRefusal> checkOpened(const QFileDevice &file,
-                                           const WorkspacePath &path) const;
+    // was swapped in between the check and the use: outside_workspace when the file now lies
+    // outside, invalid_path when it is another file inside.
+    std::optional<PathRefusal> checkOpened(const QFileDevice &file, const WorkspacePath &path) const;
 
     // Resolves path.relative again and refuses if it now resolves elsewhere (right before a write
-    // is committed).
+    // is committed): the refusal resolve() gives, or invalid_path when it now leads to another
+    // place inside the workspace.
     std::optional<PathRefusal> recheck(const WorkspacePath &path, Access access) const;
 
     // The path as the user sees it: native separators, relative to the workspace when inside.
     QString displayPath(const WorkspacePath &path) const;
 
 private:
+    std::optional<PathRefusal> refusedForm(const QString &path) const;
+    PathResolution resolveChecked(const QString &shown, const QString &path, Access access) const;
+
     QString m_root;
+    QString m_givenRoot; // as the constructor got it, absolute and clean: the model may use it
 };
 
 } // namespace AgentLoop
