@@ -319,8 +319,12 @@ void tst_AgentController::seedTwoTurnExample()
              compact(QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, seedPrompt}}));
     const QJsonArray tools = requests[0].json().value(u"tools"_s).toArray();
     QCOMPARE(compact(tools), toolsBeforeRun);
-    QCOMPARE(tools.size(), 1);
-    QCOMPARE(tools[0][u"function"_s][u"name"_s].toString(), u"shell"_s);
+    QStringList toolNames;
+    for (const QJsonValue &tool : tools)
+        toolNames.append(tool[u"function"_s][u"name"_s].toString());
+    QCOMPARE(toolNames,
+             (QStringList{u"shell"_s, u"read_file"_s, u"list_dir"_s, u"glob"_s, u"grep"_s,
+                          u"write_file"_s, u"edit_file"_s}));
 
     // Round 2: the same two, the assistant message verbatim, then its tool result.
     const QJsonArray messages2 = requests[1].messages();
@@ -1195,7 +1199,7 @@ void tst_AgentController::keyNeverInExchanges()
 void tst_AgentController::toolSnapshotIsFrozenPerRequest()
 {
     Harness h;
-    const QByteArray shellOnly = compact(h.agent.tools().snapshot().definitions());
+    const QByteArray standardTools = compact(h.agent.tools().snapshot().definitions());
     // The echo tool arrives while the first request is in flight.
     QObject::connect(&h.agent,
                      &AgentController::requestSent,
@@ -1214,16 +1218,18 @@ void tst_AgentController::toolSnapshotIsFrozenPerRequest()
     const QList<RecordedRequest> requests = h.server.requests();
     QCOMPARE(requests.size(), 3);
 
-    // Turn 1 was sent with the shell only, so its call to echo is unknown.
-    QCOMPARE(compact(requests[0].json().value(u"tools"_s)), shellOnly);
+    // Turn 1 was sent with the standard tools only, so its call to echo is unknown.
+    QCOMPARE(compact(requests[0].json().value(u"tools"_s)), standardTools);
     const QString first = requests[1].toolMessages().value(0)[u"content"_s].toString();
     QVERIFY2(first.startsWith(u"unknown_tool"_s), qPrintable(first));
-    QVERIFY2(first.contains(u"Available tools: shell."_s), qPrintable(first));
+    QVERIFY2(first.contains(u"Available tools: shell, read_file, list_dir, glob, grep, write_file, "
+                            u"edit_file."_s),
+             qPrintable(first));
 
     // Turn 2 sees both tools, exactly the registry's snapshot, and the call runs.
     QCOMPARE(compact(requests[1].json().value(u"tools"_s)),
              compact(h.agent.tools().snapshot().definitions()));
-    QCOMPARE(requests[1].json().value(u"tools"_s).toArray().size(), 2);
+    QCOMPARE(requests[1].json().value(u"tools"_s).toArray().size(), 8);
     const QList<QJsonObject> toolMessages = requests[2].toolMessages();
     QCOMPARE(toolMessages.size(), 2);
     QCOMPARE(toolMessages[1][u"tool_call_id"_s].toString(), u"call_2"_s);

@@ -272,12 +272,14 @@ QString systemLegacyEncoding()
     // The system locale's ANSI code page, which GetACP() would give but for the manifest's
     // activeCodePage UTF-8.
     DWORD codePage = 0;
-    if (GetLocaleInfoEx(LOCALE_NAME_SYSTEM_DEFAULT,
-                        LOCALE_IDEFAULTANSICODEPAGE | LOCALE_RETURN_NUMBER,
-                        reinterpret_cast<LPWSTR>(&codePage),
-                        int(sizeof codePage / sizeof(WCHAR)))
-                == 0
-        || codePage == 0 || codePage == CP_UTF8)
+    const LCTYPE query = LOCALE_IDEFAULTANSICODEPAGE | LOCALE_RETURN_NUMBER;
+    const int size = int(sizeof codePage / sizeof(WCHAR));
+    auto *answer = reinterpret_cast<LPWSTR>(&codePage);
+    // Wine answers the older GetLocaleInfoW only.
+    if (GetLocaleInfoEx(LOCALE_NAME_SYSTEM_DEFAULT, query, answer, size) == 0
+        && GetLocaleInfoW(LOCALE_SYSTEM_DEFAULT, query, answer, size) == 0)
+        return {};
+    if (codePage == 0 || codePage == CP_UTF8)
         return {};
     return u"CP%1"_s.arg(codePage);
 #else

@@ -26,6 +26,11 @@ QString gb18030Name()
     return u"GB18030"_s;
 }
 
+QString gbkFallbackName()
+{
+    return u"CP936"_s;
+}
+
 bool isGb18030(const QString &encoding)
 {
     return encoding.compare(gb18030Name(), Qt::CaseInsensitive) == 0
@@ -346,13 +351,19 @@ DecodedText decodeText(QByteArrayView bytes, bool complete, const QString &legac
         }
     } else {
         attempt = decodeUtf8(bytes, complete);
+        // A system without a GB18030 converter (Wine has none) still reads GBK sources through
+        // CP936, GB18030's two-byte part, and says so.
+        const bool hasGb18030 = canConvert(gb18030Name());
+        const QString chinese = hasGb18030 ? gb18030Name() : gbkFallbackName();
         if (!attempt.text) {
             utf8Failed = true;
-            attempt = decodeConverted(gb18030Name(), bytes, complete);
-            format.encoding = Encoding::Gb18030;
+            attempt = decodeConverted(chinese, bytes, complete);
+            format.encoding = hasGb18030 ? Encoding::Gb18030 : Encoding::Legacy;
+            format.legacyName = hasGb18030 ? QString() : chinese;
             failures.append(attempt.failure);
         }
-        if (!attempt.text && !legacyEncoding.isEmpty() && !isGb18030(legacyEncoding)) {
+        if (!attempt.text && !legacyEncoding.isEmpty() && !isGb18030(legacyEncoding)
+            && legacyEncoding.compare(chinese, Qt::CaseInsensitive) != 0) {
             attempt = decodeConverted(legacyEncoding, bytes, complete);
             format.encoding = Encoding::Legacy;
             format.legacyName = legacyEncoding;

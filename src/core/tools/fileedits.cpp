@@ -22,12 +22,6 @@ const QByteArray absentFileBasis = QByteArrayLiteral("absent");
 constexpr int newFilePreviewLines = 40;
 constexpr int shownChangedLines = 60;
 
-QString sizeText(qint64 bytes)
-{
-    return bytes < 1024 * 1024 ? u"%1 KB"_s.arg(double(bytes) / 1024, 0, 'f', 1)
-                               : u"%1 MB"_s.arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
-}
-
 QString formatText(const TextFormat &format)
 {
     if (format.lineEndings == TextFormat::LineEndings::None)
@@ -173,7 +167,16 @@ std::variant<OpenedTextFile, ToolResult> openForChange(const FileToolContext &co
     return opened;
 }
 
-Plan planWrite(const FileToolContext &context, const QJsonObject &arguments)
+// The result of a change whose file is no longer the one the user approved the diff of.
+ToolResult changedAfterApproval(const QString &relative)
+{
+    return ToolResult::failure(u"stale_file"_s,
+                               u"%1 changed on disk after the user approved the change, so "
+                               u"nothing was written. Read it again first."_s.arg(relative));
+}
+
+Plan planWrite(const FileToolContext &context, const QJsonObject &arguments,
+               const QByteArray &approvedBasis)
 {
     const QString path = arguments.value(u"path"_s).toString();
     QString content = arguments.value(u"content"_s).toString();
@@ -189,6 +192,8 @@ Plan planWrite(const FileToolContext &context, const QJsonObject &arguments)
 
     EditPlan plan;
     plan.path = where;
+    if (!where.exists && !approvedBasis.isEmpty() && approvedBasis != absentFileBasis)
+        return changedAfterApproval(where.relative);
     if (!where.exists) {
         TextFormat format;
         if (content.startsWith(QChar(0xFEFF))) { // the content asks for a BOM
@@ -210,6 +215,8 @@ Plan planWrite(const FileToolContext &context, const QJsonObject &arguments)
     if (auto *failure = std::get_if<ToolResult>(&opened))
         return *failure;
     const OpenedTextFile &file = std::get<OpenedTextFile>(opened);
+    if (!approvedBasis.isEmpty() && approvedBasis != file.fingerprint.sha256)
+        return changedAfterApproval(where.relative);
     TextFormat format = file.decoded.format;
     const bool unicode = format.encoding == TextFormat::Encoding::Utf8
                          || format.encoding == TextFormat::Encoding::Utf16LE
@@ -246,7 +253,8 @@ Plan planWrite(const FileToolContext &context, const QJsonObject &arguments)
     return plan;
 }
 
-Plan planEdit(const FileToolContext &context, const QJsonObject &arguments)
+Plan planEdit(const FileToolContext &context, const QJsonObject &arguments,
+              const QByteArray &approvedBasis)
 {
     const QString path = arguments.value(u"path"_s).toString();
     const bool replaceAll = arguments.value(u"replace_all"_s).toBool();
@@ -258,6 +266,8 @@ Plan planEdit(const FileToolContext &context, const QJsonObject &arguments)
     }
     const OpenedTextFile &file = std::get<OpenedTextFile>(opened);
     const QString &relative = file.path.relative;
+    if (!approvedBasis.isEmpty() && approvedBasis != file.fingerprint.sha256)
+        return changedAfterApproval(relative);
 
     const std::optional<FileReadLedger::Entry> read = context.ledger.find(file.path.absolute);
     if (!read) {
@@ -361,9 +371,12 @@ Plan planEdit(const FileToolContext &context, const QJsonObject &arguments)
     return plan;
 }
 
-Plan planChange(const FileToolContext &context, const QString &tool, const QJsonObject &arguments)
+// approvedBasis: the file the user saw (empty before the approval).
+Plan planChange(const FileToolContext &context, const QString &tool, const QJsonObject &arguments,
+                const QByteArray &approvedBasis = {})
 {
-    return tool == u"write_file"_s ? planWrite(context, arguments) : planEdit(context, arguments);
+    return tool == u"write_file"_s ? planWrite(context, arguments, approvedBasis)
+                                   : planEdit(context, arguments, approvedBasis);
 }
 
 // Writes the plan's bytes in place of the file: all or nothing (QSaveFile writes a temporary
@@ -403,6 +416,15 @@ std::optional<ToolResult> writeAtomically(const FileToolContext &context, const 
 }
 
 } // namespace
+
+QString sizeText(qint64 bytes)
+{
+    if (bytes < 1024)
+        return u"%1 B"_s.arg(bytes);
+    if (bytes < 1024 * 1024)
+        return u"%1 KB"_s.arg(double(bytes) / 1024, 0, 'f', 1);
+    return u"%1 MB"_s.arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
+}
 
 std::variant<OpenedTextFile, ToolResult> openTextFile(const FileToolContext &context,
                                                       const QString &path,
@@ -476,16 +498,10 @@ Review reviewFileEdit(const FileToolContext &context, const QString &tool,
 ToolResult applyFileEdit(const FileToolContext &context, const QString &tool,
                          const QJsonObject &arguments, const QByteArray &approvedBasis)
 {
-    Plan plan = planChange(context, tool, arguments);
+    Plan plan = planChange(context, tool, arguments, approvedBasis);
     if (auto *result = std::get_if<ToolResult>(&plan))
         return *result;
     const EditPlan &edit = std::get<EditPlan>(plan);
-    if (!approvedBasis.isEmpty() && edit.basis != approvedBasis) {
-        return ToolResult::failure(u"stale_file"_s,
-                                   u"%1 changed on disk after the user approved the change, so "
-                                   u"nothing was written. Read it again first."_s.arg(
-                                           edit.path.relative));
-    }
     if (const std::optional<ToolResult> failure = writeAtomically(context, edit))
         return *failure;
     // The model knows what the file holds now: it may edit it again without reading it.

@@ -21,6 +21,9 @@ struct OpenedTextFile
     FileReadLedger::Entry fingerprint; // when it was read whole
 };
 
+// "512 B", "12.3 KB", "100.0 MB": sizes in the file tools' results.
+QString sizeText(qint64 bytes);
+
 // Resolves, opens and decodes a file: a file up to limits.editByteLimit is read whole (and
 // fingerprinted), a larger one only its first headBytes. Failures are the tool's result:
 // outside_workspace, file_not_found, is_directory, binary_file, undecodable, read_failed.

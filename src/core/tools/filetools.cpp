@@ -161,15 +161,6 @@ QJsonObject booleanProperty(const QString &description)
     return {{u"type"_s, u"boolean"_s}, {u"description"_s, description}};
 }
 
-QString sizeText(qint64 bytes)
-{
-    if (bytes < 1024)
-        return u"%1 B"_s.arg(bytes);
-    if (bytes < 1024 * 1024)
-        return u"%1 KB"_s.arg(double(bytes) / 1024, 0, 'f', 1);
-    return u"%1 MB"_s.arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
-}
-
 // The search folder of list_dir, glob and grep: the workspace when the model named none.
 std::variant<WorkspacePath, ToolResult> searchFolder(const FileToolContext &context,
                                                     const QJsonObject &arguments)
