@@ -7,9 +7,9 @@ namespace AgentLoop::Bench {
 struct FileCaseOptions
 {
     int runs = 5;
-    int files = 20000;           // case 7: files in the tree
-    qint64 bytes = 200'000'000;  // case 7: bytes in the tree; case 8: size of the file
-    QString keepDir;             // generate into (and reuse from) this folder, not a temporary one
+    int files = 20000;          // case 7: files in the tree
+    qint64 bytes = 200'000'000; // case 7: bytes in the tree; case 8: size of the file
+    QString keepDir;            // generate into (and reuse from) this folder, not a temporary one
 };
 
 // Case 7: the grep tool over a generated tree, next to GNU grep and ripgrep on the same tree; the

@@ -295,8 +295,7 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Agent Loop core benchmarks (see bench/README.md)"_s);
     parser.addHelpOption();
-    parser.addPositionalArgument(u"mode"_s,
-                                 u"serve, stream, drain, request, tool, grep or read"_s);
+    parser.addPositionalArgument(u"mode"_s, u"serve, stream, drain, request, tool, grep or read"_s);
     const QCommandLineOption bytesOption(u"bytes"_s,
                                          u"Size of the SSE stream (64 MiB), of grep's tree "
                                          u"(200 MB) or of read's file (100 MB)."_s,

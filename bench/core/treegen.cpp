@@ -13,15 +13,23 @@ namespace AgentLoop::Bench {
 
 namespace {
 
-constexpr std::array<std::string_view, 32> words{
-        "value",  "count",   "index",   "buffer", "result", "parser",  "model",  "request",
-        "reply",  "session", "history", "tool",   "status", "widget",  "layout", "offset",
-        "length", "cursor",  "folder",  "entry",  "path",   "encoder", "token",  "stream",
-        "chunk",  "limit",   "state",   "config", "client", "handle",  "item",   "node"};
+constexpr std::array<std::string_view, 32> words{"value",  "count",   "index",   "buffer",
+                                                 "result", "parser",  "model",   "request",
+                                                 "reply",  "session", "history", "tool",
+                                                 "status", "widget",  "layout",  "offset",
+                                                 "length", "cursor",  "folder",  "entry",
+                                                 "path",   "encoder", "token",   "stream",
+                                                 "chunk",  "limit",   "state",   "config",
+                                                 "client", "handle",  "item",    "node"};
 
-constexpr std::array<std::string_view, 8> classNames{"ChatClient", "ToolRunner", "LineBuffer",
-                                                     "PathFilter", "TextModel",  "ReplyParser",
-                                                     "Workspace",  "Inspector"};
+constexpr std::array<std::string_view, 8> classNames{"ChatClient",
+                                                     "ToolRunner",
+                                                     "LineBuffer",
+                                                     "PathFilter",
+                                                     "TextModel",
+                                                     "ReplyParser",
+                                                     "Workspace",
+                                                     "Inspector"};
 
 // Comment text that is not ASCII: "测试 → café" in UTF-8, "中文注释" in GB18030 (bytes that are
 // not valid UTF-8, so a reader has to recognise the encoding).

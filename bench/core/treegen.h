@@ -14,8 +14,8 @@ inline constexpr char grepPattern[] = "frobnicate_[0-9]+\\(";
 // What generateTree() wrote.
 struct TreeSummary
 {
-    int files = 0;    // every file: sources, the ignored folder's and the binary ones
-    qint64 bytes = 0; // of all of them
+    int files = 0;                // every file: sources, the ignored folder's and the binary ones
+    qint64 bytes = 0;             // of all of them
     int matchingLines = 0;        // outside the ignored folder: what every subject must find
     int matchingFiles = 0;        // outside the ignored folder
     int ignoredMatchingLines = 0; // in the ignored folder (found only if .gitignore is not read)
