@@ -1,15 +1,20 @@
-// agentloop-bench: the core's benchmarks (cases 1, 2 and 6 of issue 5) and the loopback server
-// the stream case and its peers read from. bench/run.sh drives it; see bench/README.md.
+// agentloop-bench: the core's benchmarks (cases 1, 2, 6, 7 and 8 of issue 5) and the loopback
+// server the stream case and its peers read from. bench/run.sh drives it; see bench/README.md.
 //
 //   agentloop-bench serve --bytes N --info FILE   serve the SSE stream on 127.0.0.1 until killed
 //   agentloop-bench stream --url URL --runs N     case 1: ChatClient throughput
 //   agentloop-bench drain --url URL --runs N      case 1: QNAM alone, readAll() and discard
 //   agentloop-bench request --runs N --dump DIR   case 2: requestBody(); writes the bodies to DIR
 //   agentloop-bench tool --runs N                 case 6: shell tool vs QProcess
+//   agentloop-bench grep --runs N [--files N] [--bytes N] [--dir DIR]
+//                                                 case 7: grep tool vs GNU grep and ripgrep
+//   agentloop-bench read --runs N [--bytes N] [--dir DIR]
+//                                                 case 8: read_file of a large file
 
 #include "agent/agentcontroller.h"
 #include "agent/agentsetup.h"
 #include "benchserver.h"
+#include "filecases.h"
 #include "historygen.h"
 #include "output.h"
 #include "provider/chatclient.h"
@@ -290,11 +295,11 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Agent Loop core benchmarks (see bench/README.md)"_s);
     parser.addHelpOption();
-    parser.addPositionalArgument(u"mode"_s, u"serve, stream, drain, request or tool"_s);
+    parser.addPositionalArgument(u"mode"_s, u"serve, stream, drain, request, tool, grep or read"_s);
     const QCommandLineOption bytesOption(u"bytes"_s,
-                                         u"Size of the SSE stream."_s,
-                                         u"n"_s,
-                                         QString::number(64 * 1024 * 1024));
+                                         u"Size of the SSE stream (64 MiB), of grep's tree "
+                                         u"(200 MB) or of read's file (100 MB)."_s,
+                                         u"n"_s);
     const QCommandLineOption infoOption(u"info"_s,
                                         u"serve: where to write port and size."_s,
                                         u"file"_s);
@@ -309,21 +314,47 @@ int main(int argc, char *argv[])
     const QCommandLineOption dumpOption(u"dump"_s,
                                         u"request: directory for the bodies."_s,
                                         u"dir"_s);
-    parser.addOptions(
-            {bytesOption, infoOption, urlOption, runsOption, iterationsOption, dumpOption});
+    const QCommandLineOption filesOption(u"files"_s,
+                                         u"grep: files in the tree."_s,
+                                         u"n"_s,
+                                         u"20000"_s);
+    const QCommandLineOption dirOption(u"dir"_s,
+                                       u"grep, read: generate into this folder and reuse what "
+                                       u"is there (default: a temporary folder)."_s,
+                                       u"dir"_s);
+    parser.addOptions({bytesOption,
+                       infoOption,
+                       urlOption,
+                       runsOption,
+                       iterationsOption,
+                       dumpOption,
+                       filesOption,
+                       dirOption});
     parser.process(app);
 
     const QString mode = parser.positionalArguments().value(0);
     const int runs = parser.value(runsOption).toInt();
+    const auto bytes = [&](qint64 byDefault) {
+        return parser.isSet(bytesOption) ? parser.value(bytesOption).toLongLong() : byDefault;
+    };
+    constexpr qint64 streamBytes = 64 * 1024 * 1024;
     if (mode == u"serve")
-        return serve(parser.value(bytesOption).toLongLong(), parser.value(infoOption));
+        return serve(bytes(streamBytes), parser.value(infoOption));
     if (mode == u"stream")
-        return stream(QUrl(parser.value(urlOption)), runs, parser.value(bytesOption).toLongLong());
+        return stream(QUrl(parser.value(urlOption)), runs, bytes(streamBytes));
     if (mode == u"drain")
-        return drain(QUrl(parser.value(urlOption)), runs, parser.value(bytesOption).toLongLong());
+        return drain(QUrl(parser.value(urlOption)), runs, bytes(streamBytes));
     if (mode == u"request")
         return request(runs, parser.value(dumpOption));
     if (mode == u"tool")
         return tool(runs, parser.value(iterationsOption).toInt());
+    if (mode == u"grep" || mode == u"read") {
+        FileCaseOptions options;
+        options.runs = runs;
+        options.files = parser.value(filesOption).toInt();
+        options.bytes = bytes(mode == u"grep" ? 200'000'000 : 100'000'000);
+        options.keepDir = parser.value(dirOption);
+        return mode == u"grep" ? grepCase(options) : readFileCase(options);
+    }
     parser.showHelp(2);
 }

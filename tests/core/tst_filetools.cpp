@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QSignalSpy>
+#include <QStringEncoder>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -177,6 +178,8 @@ private slots:
     void grepOptions();
     void grepHonoursGitignoreAndSkipsBinaries();
     void grepSearchesGbkSources();
+    void grepFindsWhatDecodingEveryFileFinds_data();
+    void grepFindsWhatDecodingEveryFileFinds();
     void grepIsCapped();
     void grepRefusesABadExpression();
 
@@ -513,6 +516,57 @@ void tst_FileTools::grepSearchesGbkSources()
     const ToolResult result = workspace.call(u"grep"_s, {{u"pattern"_s, u"世界"_s}});
     VERIFY_OK(result);
     QCOMPARE(result.content, u"gbk.c:2:/* 你好，世界 */\n"_s);
+}
+
+// grep leaves valid UTF-8 files without the pattern's leading literal undecoded; what it answers
+// must not show it.
+void tst_FileTools::grepFindsWhatDecodingEveryFileFinds_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("pattern");
+    QTest::addColumn<bool>("ignoreCase");
+    QTest::addColumn<QString>("expected");
+
+    const QString needle = u"needle_[0-9]\\("_s;
+    QStringEncoder utf16(QStringConverter::Utf16LE);
+    QTest::newRow("UTF-16 with BOM")
+            << QByteArray("\xFF\xFE" + QByteArray(utf16(u"x\nneedle_1(y)\n"_s))) << needle
+            << false << u"a.txt:2:needle_1(y)\n"_s;
+    QTest::newRow("GB18030") << QByteArray("/* " + gbkHello + " */\r\nneedle_2(y)\r\n") << needle
+                             << false << u"a.txt:2:needle_2(y)\n"_s;
+    QTest::newRow("GB18030 without the literal is no undecodable file")
+            << QByteArray("/* " + gbkHello + " */\r\n") << needle << false
+            << u"No matches for needle_[0-9]\\( in ..\n"_s;
+    if (systemLegacyEncoding().isEmpty()) { // no code page to read it as
+        QTest::newRow("undecodable without the literal is still reported")
+                << QByteArray("abc\x81\x20z\n") << needle << false
+                << u"No matches for needle_[0-9]\\( in ..\n"
+                   u"[1 files in no known text encoding were not searched.]\n"_s;
+    }
+    QTest::newRow("a last character that may be missing")
+            << QByteArray("the color\n") << u"colou?r"_s << false << u"a.txt:1:the color\n"_s;
+    QTest::newRow("none or more") << QByteArray("tod\n") << u"^todo*"_s << false
+                                  << u"a.txt:1:tod\n"_s;
+    QTest::newRow("none times") << QByteArray("ab\n") << u"abc{0}"_s << false << u"a.txt:1:ab\n"_s;
+    QTest::newRow("alternatives") << QByteArray("a dog\n") << u"cat|dog"_s << false
+                                  << u"a.txt:1:a dog\n"_s;
+    QTest::newRow("case folding beyond ASCII")
+            << QByteArray("\xE2\x84\xAA" "elvin\n") << u"kelvin"_s << true
+            << u"a.txt:1:\u212Aelvin\n"_s;
+}
+
+void tst_FileTools::grepFindsWhatDecodingEveryFileFinds()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, pattern);
+    QFETCH(bool, ignoreCase);
+    QFETCH(QString, expected);
+    Workspace workspace;
+    QVERIFY(workspace.write(u"a.txt"_s, bytes));
+    const ToolResult result = workspace.call(u"grep"_s,
+                                             {{u"pattern"_s, pattern}, {u"ignore_case"_s, ignoreCase}});
+    VERIFY_OK(result);
+    QCOMPARE(result.content, expected);
 }
 
 void tst_FileTools::grepIsCapped()

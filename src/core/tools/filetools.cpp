@@ -487,6 +487,30 @@ void grepText(GrepState &state, const QString &path, const QString &text,
     }
 }
 
+// The ASCII text that every match of a case-sensitive pattern contains, when the pattern starts
+// with plain characters (after an optional `^`) and has no alternative: "frobnicate_" for
+// `frobnicate_[0-9]+\(`, "TOD" for `^TODO?`. Empty when there is nothing to rely on.
+QByteArray requiredLiteral(QStringView pattern)
+{
+    if (pattern.contains(u'|'))
+        return {};
+    if (pattern.startsWith(u'^'))
+        pattern = pattern.sliced(1);
+    QByteArray literal;
+    for (const QChar c : pattern) {
+        const bool plain = c.unicode() >= 0x20 && c.unicode() < 0x7f
+                           && !QStringView(u"\\^$.|?*+()[]{}").contains(c);
+        if (!plain) {
+            // A quantifier that allows none of the character before it.
+            if (c == u'?' || c == u'*' || c == u'{')
+                literal.chop(1);
+            break;
+        }
+        literal += char(c.unicode());
+    }
+    return literal;
+}
+
 ToolResult grepFiles(const FileToolContext &context, const QJsonObject &arguments,
                      const QPromise<ToolResult> &promise)
 {
@@ -494,11 +518,18 @@ ToolResult grepFiles(const FileToolContext &context, const QJsonObject &argument
     if (const auto *failure = std::get_if<ToolResult>(&found))
         return *failure;
     const WorkspacePath &start = std::get<WorkspacePath>(found);
+    const QString pattern = arguments.value(u"pattern"_s).toString();
+    const bool ignoreCase = arguments.value(u"ignore_case"_s).toBool();
     QRegularExpression::PatternOptions options = QRegularExpression::MultilineOption;
-    if (arguments.value(u"ignore_case"_s).toBool())
+    if (ignoreCase)
         options |= QRegularExpression::CaseInsensitiveOption;
-    QRegularExpression expression(arguments.value(u"pattern"_s).toString(), options);
+    QRegularExpression expression(pattern, options);
     expression.optimize();
+    // Most files of a tree cannot match, and are left without decoding them: a file that is valid
+    // UTF-8 is read as UTF-8 (UTF-16's BOM is never valid UTF-8), where an ASCII character is its
+    // own byte, so without the literal's bytes its text has no match. Not when ignoring case:
+    // Unicode case folding matches `k` with U+212A KELVIN SIGN and `s` with U+017F LONG S.
+    const QByteArray literal = ignoreCase ? QByteArray() : requiredLiteral(pattern);
 
     const QString globText = arguments.value(u"glob"_s).toString();
     // A glob without a slash matches file names at any depth, as in ripgrep's --glob.
@@ -528,6 +559,8 @@ ToolResult grepFiles(const FileToolContext &context, const QJsonObject &argument
         const QByteArray bytes = input.readAll();
         if (looksBinary(bytes))
             return true;
+        if (!literal.isEmpty() && !bytes.contains(literal) && bytes.isValidUtf8())
+            return true;
         const DecodedText decoded = decodeText(bytes);
         if (!decoded.ok()) {
             ++state.skippedUndecodable;
@@ -543,8 +576,7 @@ ToolResult grepFiles(const FileToolContext &context, const QJsonObject &argument
 
     QString content = state.out;
     if (state.matches == 0)
-        content = u"No matches for %1 in %2.\n"_s.arg(arguments.value(u"pattern"_s).toString(),
-                                                     start.relative);
+        content = u"No matches for %1 in %2.\n"_s.arg(pattern, start.relative);
     if (state.matches >= state.maxMatches)
         content += u"[Stopped at %1 matches; narrow the pattern, the path or the glob, or raise "
                    u"max_results.]\n"_s.arg(state.matches);
