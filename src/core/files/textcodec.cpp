@@ -229,13 +229,18 @@ struct LineBreakCount
 
 LineBreakCount countLineBreaks(QStringView text)
 {
+    // One plain pass: a call per line would cost more than the decoding (grep decodes every file).
     LineBreakCount count;
-    for (qsizetype i = text.indexOf(u'\n'); i >= 0; i = text.indexOf(u'\n', i + 1)) {
-        if (i > 0 && text.at(i - 1) == u'\r')
-            ++count.crlf;
-        else
-            ++count.lf;
+    const char16_t *units = text.utf16();
+    qsizetype breaks = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (units[i] == u'\n') {
+            ++breaks;
+            if (i > 0 && units[i - 1] == u'\r')
+                ++count.crlf;
+        }
     }
+    count.lf = breaks - count.crlf;
     return count;
 }
 
