@@ -47,7 +47,7 @@ ApprovalRequest requestFor(const QString &command)
 ApprovalRequest shellRequest(const QString &command)
 {
     ApprovalRequest request = requestFor(command);
-    request.preview = {CallPreview::Command, command};
+    request.preview = {CallPreview::Command, command, {}, {}};
     return request;
 }
 
