@@ -49,7 +49,8 @@ void AgentController::setHistory(const History &history)
     if (isRunning())
         return;
     m_history = history;
-    emit conversationReplaced();
+    for (const auto &tool : m_tools.snapshot().tools())
+        tool->forgetConversation();
 }
 
 void AgentController::newConversation()

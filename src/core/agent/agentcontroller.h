@@ -70,7 +70,7 @@ public:
     int turn() const { return m_turn; }
     const History &history() const { return m_history; }
 
-    // Continue from a saved conversation; only while idle.
+    // Continue from a saved conversation; only while idle. The tools forget the one before.
     void setHistory(const History &history);
     // Forget the conversation; only while idle.
     void newConversation();
@@ -103,9 +103,6 @@ signals:
     // provider() leaves it out from now on (a front end may keep that in the profile).
     void providerAdjusted(const AgentLoop::ProviderAdjustment &adjustment);
     void approvalRequested(const AgentLoop::ApprovalRequest &request);
-    // setHistory() or newConversation() replaced the conversation: what the tools remember of
-    // the old one (the files the model read) no longer holds.
-    void conversationReplaced();
     void toolStarted(const AgentLoop::ToolCall &call);
     void toolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result);
     // The run ended with the model's final answer.

@@ -69,7 +69,9 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     toolOptions.outputDirectory = [this] {
         return outputDirectory();
     };
-    installStandardTools(m_controller, m_runner, toolOptions);
+    if (!m_files || m_files->workspace != toolOptions.workspace)
+        m_files = std::make_shared<FileToolContext>(toolOptions.workspace);
+    installStandardTools(m_controller, m_runner, toolOptions, m_files);
     emit configurationApplied(m_configuration);
 }
 

@@ -2,6 +2,7 @@
 
 #include "agent/agentcontroller.h"
 #include "agent/conversationrecorder.h"
+#include "tools/filetools.h"
 
 #include <QObject>
 
@@ -69,6 +70,9 @@ private:
     ConversationRecorder m_recorder;
     std::shared_ptr<CommandRunner> m_runner;
     SessionConfiguration m_configuration;
+    // The file tools' state, kept while the workspace stays: a change of model or key in the
+    // middle of a conversation must not forget what the model read.
+    std::shared_ptr<FileToolContext> m_files;
     std::optional<SessionConfiguration> m_pending;
     bool m_demoNetworkInstalled = false;
     // Last, so destroyed first: nothing it emits on its way out finds the recorder gone.

@@ -1,7 +1,5 @@
 #include "agent/agentsetup.h"
 
-#include "tools/filetools.h"
-
 #include <QDir>
 
 using namespace Qt::StringLiterals;
@@ -24,16 +22,15 @@ QString defaultSystemPrompt(const QString &workspace, const ShellInfo &shell)
 
 void installStandardTools(AgentController &controller,
                           std::shared_ptr<CommandRunner> runner,
-                          const ShellToolOptions &options)
+                          const ShellToolOptions &options,
+                          std::shared_ptr<FileToolContext> files)
 {
     const ShellInfo shell = runner->shell();
     controller.addTool(std::make_shared<ShellTool>(std::move(runner), options));
-    const auto files = std::make_shared<FileToolContext>(options.workspace);
-    for (const auto &tool : fileTools(files))
+    if (!files)
+        files = std::make_shared<FileToolContext>(options.workspace);
+    for (const auto &tool : fileTools(std::move(files)))
         controller.addTool(tool);
-    // What the model read belongs to its conversation.
-    QObject::connect(&controller, &AgentController::conversationReplaced, &controller,
-                     [files] { files->ledger.clear(); });
     AgentOptions agentOptions = controller.options();
     agentOptions.systemPrompt = defaultSystemPrompt(options.workspace, shell);
     controller.setOptions(agentOptions);

@@ -2,6 +2,7 @@
 
 #include "agent/agentcontroller.h"
 #include "tools/commandrunner.h"
+#include "tools/filetools.h"
 #include "tools/shelltool.h"
 
 #include <memory>
@@ -13,8 +14,12 @@ QString defaultSystemPrompt(const QString &workspace, const ShellInfo &shell);
 
 // Registers the standard tools (shell and the six file tools) on controller, working in options.workspace, and
 // sets the default system prompt. The runner decides how commands really run.
+// files: what the file tools share (the boundary, and what the model read in this conversation),
+// kept by a caller that installs the tools again for the same workspace; none: a new one for
+// options.workspace.
 void installStandardTools(AgentController &controller,
                           std::shared_ptr<CommandRunner> runner,
-                          const ShellToolOptions &options);
+                          const ShellToolOptions &options,
+                          std::shared_ptr<FileToolContext> files = nullptr);
 
 } // namespace AgentLoop

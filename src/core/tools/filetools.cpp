@@ -612,6 +612,8 @@ public:
         return u"It changes a file in the workspace."_s;
     }
 
+    void forgetConversation() const override { m_context->ledger.clear(); }
+
     QFuture<Review> review(const PreparedCall &call) const override
     {
         if (sideEffect() == SideEffect::Read)

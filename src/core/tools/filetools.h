@@ -55,10 +55,12 @@ private:
 // What the six file tools share: the workspace boundary, the ledger and the limits.
 struct FileToolContext
 {
-    explicit FileToolContext(const QString &workspace)
-        : boundary(workspace)
+    explicit FileToolContext(const QString &root)
+        : workspace(root)
+        , boundary(root)
     {}
 
+    const QString workspace; // as it was given
     WorkspaceBoundary boundary;
     mutable FileReadLedger ledger; // the only thing a tool call changes in its context
     FileToolLimits limits;

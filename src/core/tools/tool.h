@@ -118,6 +118,10 @@ public:
     // finished future with preview(). The result may also answer the call without asking.
     virtual QFuture<Review> review(const PreparedCall &call) const;
 
+    // What the tool remembers of the conversation (the files the model read) no longer holds: the
+    // controller started another one or continues a saved one.
+    virtual void forgetConversation() const {}
+
     // {"type":"function","function":{"name","description","parameters"}}
     QJsonObject definition() const;
 
