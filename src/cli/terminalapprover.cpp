@@ -125,6 +125,9 @@ void TerminalApprover::ask(const ApprovalRequest &request)
     m_terminal.writeLine(tr("Tool call needs approval: %1")
                                  .arg(m_terminal.line(request.toolName, shownNameLength)));
     m_terminal.writeLine(tr("Reason: %1").arg(m_terminal.line(request.reason)));
+    if (request.preview.kind == CallPreview::Command)
+        m_terminal.writeLine(tr("Commands are not confined to the workspace: a command can read "
+                                "and change anything your account can."));
     writePreview(request.preview);
     m_requestId = request.id;
     if (!standardInputIsInteractive()) {
@@ -142,9 +145,30 @@ void TerminalApprover::ask(const ApprovalRequest &request)
 void TerminalApprover::writePreview(const CallPreview &preview)
 {
     const bool isCommand = preview.kind == CallPreview::Command;
+    const bool isFileEdit = preview.kind == CallPreview::FileEdit && !preview.fileChange.isEmpty();
     // What runs is what the shell receives; what is shown has the key blanked out.
-    const QString text = m_terminal.redacted(preview.text);
-    if (isCommand) {
+    QString text = m_terminal.redacted(preview.text);
+    if (isFileEdit) {
+        // The file, how it is stored, and what changes in it: the unified diff, without colour.
+        const FileChange &change = preview.fileChange;
+        const QString path = m_terminal.line(change.path, shownMessageLength);
+        const QString encoding = m_terminal.line(change.encoding, shownNameLength);
+        if (encoding.isEmpty())
+            m_terminal.writeLine(change.newFile ? tr("Create %1").arg(path)
+                                                : tr("Edit %1").arg(path));
+        else
+            m_terminal.writeLine(change.newFile ? tr("Create %1 (%2)").arg(path, encoding)
+                                                : tr("Edit %1 (%2)").arg(path, encoding));
+        while (text.endsWith(u'\n'))
+            text.chop(1);
+        if (text.isEmpty()) {
+            m_terminal.writeLine(tr("Changes: none"));
+            return;
+        }
+        m_terminal.writeLine(tr("Changes (+%1 \u2212%2 lines):")
+                                     .arg(QString::number(change.addedLines),
+                                          QString::number(change.removedLines)));
+    } else if (isCommand) {
         // English has no catalogue to pick a plural form from: a source for one, %n for more.
         const int lines = int(preview.text.count(u'\n') + 1);
         const int characters = int(characterCount(preview.text));
@@ -171,6 +195,8 @@ void TerminalApprover::writePreview(const CallPreview &preview)
         block += u'\n';
     }
     m_terminal.write(block);
+    if (isFileEdit && preview.fileChange.diffTruncated)
+        m_terminal.writeLine(u"  "_s + tr("\u2026 the rest of the change is not shown"));
     if (shown.cutCharacters > 0) {
         const auto notShown = characterCount(QStringView(text).last(shown.cutCharacters));
         m_terminal.writeLine(
@@ -183,18 +209,25 @@ void TerminalApprover::writePreview(const CallPreview &preview)
     if (const int count = int(whole.escaped); count == 1) {
         m_terminal.writeLine(isCommand ? tr("Warning: this command contains 1 invisible or control "
                                             "character, shown as \u27E8U+\u2026\u27E9.")
-                                       : tr("Warning: these arguments contain 1 invisible or "
-                                            "control character, shown as \u27E8U+\u2026\u27E9."));
+                             : isFileEdit
+                                     ? tr("Warning: this change contains 1 invisible or control "
+                                          "character, shown as \u27E8U+\u2026\u27E9.")
+                                     : tr("Warning: these arguments contain 1 invisible or "
+                                          "control character, shown as \u27E8U+\u2026\u27E9."));
     } else if (count > 1) {
-        m_terminal.writeLine(isCommand
-                                     ? tr("Warning: this command contains %n invisible or control "
-                                          "characters, shown as \u27E8U+\u2026\u27E9.",
-                                          nullptr,
-                                          count)
-                                     : tr("Warning: these arguments contain %n invisible or "
-                                          "control characters, shown as \u27E8U+\u2026\u27E9.",
-                                          nullptr,
-                                          count));
+        m_terminal.writeLine(
+                isCommand    ? tr("Warning: this command contains %n invisible or control "
+                                  "characters, shown as \u27E8U+\u2026\u27E9.",
+                               nullptr,
+                               count)
+                : isFileEdit ? tr("Warning: this change contains %n invisible or control "
+                                  "characters, shown as \u27E8U+\u2026\u27E9.",
+                                  nullptr,
+                                  count)
+                             : tr("Warning: these arguments contain %n invisible or "
+                                  "control characters, shown as \u27E8U+\u2026\u27E9.",
+                                  nullptr,
+                                  count));
     }
     if (whole.lookAlikes > 0) {
         const bool severalLines = shown.text.contains(u'\n');

@@ -19,6 +19,13 @@ class TerminalWriter;
 //   Command (1 line, 7 characters):
 //     │ echo 42
 //   Allow this call? [y/N]
+// A command is preceded by a line saying that commands are not confined to the workspace. A file
+// edit shows the file and the unified diff, without colour:
+//   Edit src/main.cpp (GB18030, CRLF)
+//   Changes (+1 −1 lines):
+//     │ @@ -3,3 +3,3 @@
+//     │ -    std::puts("hello");
+//     │ +    std::puts("你好");
 // Other tools show "Arguments:" and the decoded arguments as indented JSON. Characters shown as
 // escapes and letters that look like Latin ones are named in warnings after the text.
 // Only "y" or "yes" allows. Without an interactive terminal, end of input, or an unreadable

@@ -1,5 +1,8 @@
 #include "approvalprompt.h"
 
+#include "diffstyle.h"
+#include "showntext.h"
+
 #include <QAbstractTextDocumentLayout>
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
@@ -39,6 +42,8 @@ namespace {
 // many milliseconds, a piece of this many characters at a time, so that the box keeps answering.
 constexpr qint64 sliceMilliseconds = 15;
 constexpr qsizetype pieceLength = 16 * 1024;
+// The view's minimum width, in characters.
+constexpr int viewColumns = 72;
 
 // Puts widget into the box's layout between the text and the buttons. QMessageBox has no API for
 // this (setDetailedText hides the text behind a button), so its grid is rearranged by looking up
@@ -351,8 +356,14 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessa
     , m_box(box)
     , m_boxObject(box)
 {
-    const AgentLoop::CallPreview preview = previewOf(request);
-    m_kind = preview.kind;
+    m_preview = previewOf(request);
+    m_kind = m_preview.kind;
+    if (m_kind == AgentLoop::CallPreview::FileEdit) {
+        m_arguments = argumentsText(request);
+        // The last line feed would start an empty line coloured as the line before it.
+        while (m_preview.text.endsWith(u'\n'))
+            m_preview.text.chop(1);
+    }
     const QString tool = AgentLoop::displayedLine(request.toolName, 200);
     box->setWindowTitle(tr("Approve tool call?"));
     box->setAccessibleName(tr("Approve tool call"));
@@ -375,10 +386,6 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessa
     box->setDefaultButton(m_deny);
     box->setEscapeButton(m_deny);
 
-    insertAboveButtons(box, createPanel(preview.text));
-    box->installEventFilter(this);
-    m_view->viewport()->installEventFilter(this);
-
     m_delayTimer.setSingleShot(true);
     m_delayTimer.setTimerType(Qt::PreciseTimer);
     m_delayTimer.setInterval(inputDelay);
@@ -393,8 +400,10 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessa
     connect(&m_scanTimer, &QTimer::timeout, this, &ApprovalPrompt::scanSlice);
     m_fillTimer.setInterval(0);
     connect(&m_fillTimer, &QTimer::timeout, this, &ApprovalPrompt::fillSlice);
-    if (!m_shown->isComplete())
-        m_scanTimer.start();
+
+    insertAboveButtons(box, createPanel());
+    box->installEventFilter(this);
+    m_view->viewport()->installEventFilter(this);
 
     connect(box, &QMessageBox::finished, this, [this] {
         const bool allowed = m_box && m_allow && m_box->clickedButton() == m_allow
@@ -405,12 +414,22 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessa
     });
 }
 
-QWidget *ApprovalPrompt::createPanel(const QString &source)
+QWidget *ApprovalPrompt::createPanel()
 {
-    const bool command = m_kind == AgentLoop::CallPreview::Command;
     auto *panel = new QWidget(m_box);
     auto *layout = new QVBoxLayout(panel);
     layout->setContentsMargins(0, 0, 0, 0);
+
+    if (m_kind == AgentLoop::CallPreview::Command) {
+        auto *note = new QLabel(tr("Commands are not confined to the workspace: a command can read "
+                                   "and change anything your account can."),
+                                panel);
+        note->setObjectName(u"approvalSandboxNote"_s);
+        note->setTextFormat(Qt::PlainText);
+        note->setWordWrap(true);
+        layout->addWidget(note);
+        layout->addSpacing(note->fontMetrics().height() / 2);
+    }
 
     // What is not what it seems, above the text it is in.
     auto *warnings = new QFrame(panel);
@@ -440,32 +459,56 @@ QWidget *ApprovalPrompt::createPanel(const QString &source)
     layout->addWidget(warnings);
     m_warnings = warnings;
 
-    auto *caption = new QLabel(panel);
-    caption->setObjectName(u"approvalCaption"_s);
-    caption->setTextFormat(Qt::PlainText);
-    caption->setWordWrap(true);
-    layout->addWidget(caption);
-
     auto *view = new View(panel);
     view->setObjectName(u"approvalArguments"_s);
-    view->setAccessibleName(command ? tr("Command that will run")
-                                    : tr("Arguments of the tool call"));
     view->setReadOnly(true);
     view->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     view->setTabChangesFocus(true);
     view->setFont(monospaceFont());
-    view->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    view->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-    view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     view->document()->setUndoRedoEnabled(false);
     const QFontMetricsF metrics(view->font());
     view->setTabStopDistance(metrics.horizontalAdvance(u' ') * 8);
     // QMessageBox gives its contents their minimum width: make that a readable line, but never
     // wider than a small screen allows.
-    constexpr int columns = 72;
     const QRect screen = m_box->screen()->availableGeometry();
-    view->setMinimumWidth(std::min(int(std::ceil(metrics.horizontalAdvance(u'0') * (columns + 2))),
-                                   screen.width() * 2 / 3));
+    view->setMinimumWidth(
+            std::min(int(std::ceil(metrics.horizontalAdvance(u'0') * (viewColumns + 2))),
+                     screen.width() * 2 / 3));
+
+    if (m_kind == AgentLoop::CallPreview::FileEdit) {
+        // The file as the user knows it: where it is, and how it is and stays stored.
+        const AgentLoop::FileChange &change = m_preview.fileChange;
+        const QString path = AgentLoop::displayedLine(change.path, 1000);
+        const QString encoding = AgentLoop::displayedLine(change.encoding, 200);
+        QString title;
+        if (encoding.isEmpty())
+            title = change.newFile ? tr("Create %1").arg(path) : tr("Edit %1").arg(path);
+        else
+            title = change.newFile ? tr("Create %1 (%2)").arg(path, encoding)
+                                   : tr("Edit %1 (%2)").arg(path, encoding);
+        m_fileLabel = new QLabel(panel);
+        m_fileLabel->setObjectName(u"approvalFile"_s);
+        m_fileLabel->setTextFormat(Qt::PlainText);
+        QFont bold = m_fileLabel->font();
+        bold.setBold(true);
+        m_fileLabel->setFont(bold);
+        // A path has no spaces to wrap at: a long one is shortened in its middle, and is whole in
+        // the tooltip and the arguments.
+        m_fileLabel->setText(
+                QFontMetrics(bold).elidedText(title, Qt::ElideMiddle, view->minimumWidth()));
+        m_fileLabel->setAccessibleName(title);
+        if (m_fileLabel->text() != title)
+            m_fileLabel->setToolTip(plainToolTip(title));
+        layout->addWidget(m_fileLabel);
+    }
+
+    m_caption = new QLabel(panel);
+    m_caption->setObjectName(u"approvalCaption"_s);
+    m_caption->setTextFormat(Qt::PlainText);
+    m_caption->setWordWrap(true);
+    m_caption->setBuddy(view);
+    layout->addWidget(m_caption);
+
     layout->addWidget(view);
     m_view = view;
     connect(view->verticalScrollBar(),
@@ -494,6 +537,12 @@ QWidget *ApprovalPrompt::createPanel(const QString &source)
     m_showAll->setObjectName(u"approvalShowAll"_s);
     connect(m_showAll, &QPushButton::clicked, this, &ApprovalPrompt::showAll);
     previewRow->addWidget(m_showAll, 0, Qt::AlignTop);
+    if (m_kind == AgentLoop::CallPreview::FileEdit) {
+        m_argumentsToggle = new QPushButton(tr("Show arguments"), panel);
+        m_argumentsToggle->setObjectName(u"approvalArgumentsToggle"_s);
+        connect(m_argumentsToggle, &QPushButton::clicked, this, &ApprovalPrompt::toggleArguments);
+        previewRow->addWidget(m_argumentsToggle, 0, Qt::AlignRight | Qt::AlignTop);
+    }
     layout->addLayout(previewRow);
 
     // Kept in the layout when hidden, so that nothing moves under the pointer when Allow wakes.
@@ -506,9 +555,37 @@ QWidget *ApprovalPrompt::createPanel(const QString &source)
     m_delayLabel->setSizePolicy(policy);
     layout->addWidget(m_delayLabel);
 
+    applyWarningColours();
+    showText(m_preview.text);
+    return panel;
+}
+
+void ApprovalPrompt::showText(const QString &source)
+{
+    View *view = m_view;
+    const AgentLoop::CallPreview::Kind kind = shownKind();
+    m_scanTimer.stop();
+    m_fillTimer.stop();
+    view->clear();
+    view->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    view->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    view->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    view->setAccessibleName(kind == AgentLoop::CallPreview::Command    ? tr("Command that will run")
+                            : kind == AgentLoop::CallPreview::FileEdit ? tr("Changes to the file")
+                                                                       : tr("Arguments of the tool "
+                                                                            "call"));
+    m_showingAll = false;
+    m_brokeLinesAt = 0;
+    m_filled = 0;
+    m_nextMark = 0;
+    m_column = 0;
+    m_lineStart = true;
+    m_lineFormat = {};
+
     // The text, sanitised: all of it when short, else its beginning now and the rest in slices.
     AgentLoop::DisplayOptions options;
-    options.markLookAlikes = command;
+    options.markLookAlikes = kind != AgentLoop::CallPreview::Arguments;
     m_shown = std::make_unique<Sanitiser>(source, options);
     m_large = source.size() > previewLength;
     m_shown->step(previewLength);
@@ -526,36 +603,73 @@ QWidget *ApprovalPrompt::createPanel(const QString &source)
         appendToView(cursor, m_previewEnd, previewLineBreak);
         cursor.endEditBlock();
     }
+    if (!m_shown->isComplete())
+        m_scanTimer.start();
 
-    const qsizetype lines = source.isEmpty() ? 0 : source.count(u'\n') + 1;
-    const QString size = tr("%Ln line(s)", nullptr, pluralCount(lines)) + u", "_s
-                         + tr("%Ln character(s)", nullptr, pluralCount(codePointCount(source)));
-    if (source.isEmpty())
-        caption->setText(command ? tr("Command (empty):") : tr("Arguments (empty):"));
-    else
-        caption->setText(command ? tr("Command (%1):").arg(size) : tr("Arguments (%1):").arg(size));
-    caption->setBuddy(view);
-
-    applyWarningColours();
+    updateCaption();
     updateWarnings();
     updatePreviewLabel();
+    updateAllow();
     // About the height it will have once it has its width (fitView() counts the lines then), so
     // that the box opens at about its size.
     qsizetype estimatedLines = 0;
     for (const QStringView line : QStringView(m_shown->text()).first(m_previewEnd).split(u'\n')) {
-        estimatedLines += std::max<qsizetype>(1, (line.size() + columns - 1) / columns);
+        estimatedLines += std::max<qsizetype>(1, (line.size() + viewColumns - 1) / viewColumns);
         if (estimatedLines > maximumVisibleLines)
             break;
     }
+    const int screenHeight = m_box->screen()->availableGeometry().height();
     const int estimate = QFontMetrics(view->font()).lineSpacing()
                                  * int(std::min<qsizetype>(estimatedLines, maximumVisibleLines))
                          + 2 * int(view->document()->documentMargin()) + 2 * view->frameWidth() + 1;
-    view->setFixedHeight(std::min(estimate, screen.height() / 3));
+    view->setFixedHeight(std::min(estimate, screenHeight / 3));
     // A text that will scroll gets its scroll bar now, not after a first layout (which the width
     // it takes would undo).
     if (estimatedLines > maximumVisibleLines)
         view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
-    return panel;
+    fitView();
+}
+
+void ApprovalPrompt::toggleArguments()
+{
+    if (m_kind != AgentLoop::CallPreview::FileEdit || !m_view)
+        return;
+    m_showingArguments = !m_showingArguments;
+    m_argumentsToggle->setText(m_showingArguments ? tr("Show changes") : tr("Show arguments"));
+    // The box changes its size, and what was near the pointer moves: Allow sleeps again, so that
+    // the second click of a double-click on this button cannot land on it.
+    m_delayOver = false;
+    m_delayTimer.start();
+    showText(m_showingArguments ? m_arguments : m_preview.text);
+}
+
+AgentLoop::CallPreview::Kind ApprovalPrompt::shownKind() const
+{
+    return m_showingArguments ? AgentLoop::CallPreview::Arguments : m_kind;
+}
+
+void ApprovalPrompt::updateCaption()
+{
+    const QLocale locale;
+    const AgentLoop::CallPreview::Kind kind = shownKind();
+    const QString &source = m_showingArguments ? m_arguments : m_preview.text;
+    if (kind == AgentLoop::CallPreview::FileEdit) {
+        const AgentLoop::FileChange &change = m_preview.fileChange;
+        m_caption->setText(source.isEmpty() ? tr("Changes (none):")
+                                            : tr("Changes (+%1 −%2 lines):")
+                                                      .arg(locale.toString(change.addedLines),
+                                                           locale.toString(change.removedLines)));
+        return;
+    }
+    const bool command = kind == AgentLoop::CallPreview::Command;
+    const qsizetype lines = source.isEmpty() ? 0 : source.count(u'\n') + 1;
+    const QString size = tr("%Ln line(s)", nullptr, pluralCount(lines)) + u", "_s
+                         + tr("%Ln character(s)", nullptr, pluralCount(codePointCount(source)));
+    if (source.isEmpty())
+        m_caption->setText(command ? tr("Command (empty):") : tr("Arguments (empty):"));
+    else
+        m_caption->setText(command ? tr("Command (%1):").arg(size)
+                                   : tr("Arguments (%1):").arg(size));
 }
 
 ApprovalPrompt::~ApprovalPrompt()
@@ -594,6 +708,8 @@ bool ApprovalPrompt::eventFilter(QObject *watched, QEvent *event)
         }
         case QEvent::PaletteChange:
             applyWarningColours();
+            if (m_view && shownKind() == AgentLoop::CallPreview::FileEdit)
+                recolorDiff(*m_view->document(), DiffColors(m_box->palette()));
             break;
         default:
             break;
@@ -623,14 +739,24 @@ void ApprovalPrompt::appendToView(QTextCursor &cursor, qsizetype to, qsizetype l
 {
     const QString &text = m_shown->text();
     const QList<AgentLoop::DisplayMark> &marks = m_shown->marks();
-    const QTextCharFormat plain;
+    const bool diff = shownKind() == AgentLoop::CallPreview::FileEdit;
+    const DiffColors colors(m_box->palette());
     const QTextCharFormat marked = markFormat();
     QString run; // plain text not inserted yet
     const auto flush = [&] {
         if (!run.isEmpty()) {
-            cursor.insertText(run, plain);
+            cursor.insertText(run, m_lineFormat);
             run.clear();
         }
+    };
+    // A line of a diff begins at position: its block and its text get the colours of its kind.
+    // The lines a long one is broken into are its own (the new block keeps the format).
+    const auto startLine = [&](qsizetype position) {
+        flush();
+        const DiffLine kind = diffLineKind(QStringView(text).sliced(position));
+        cursor.setBlockFormat(diffBlockFormat(kind, colors));
+        m_lineFormat = diffCharFormat(kind, colors);
+        m_lineStart = false;
     };
     const auto breakLine = [&] {
         flush();
@@ -641,6 +767,8 @@ void ApprovalPrompt::appendToView(QTextCursor &cursor, qsizetype to, qsizetype l
     };
     const auto appendPlain = [&](QStringView part) {
         while (!part.isEmpty()) {
+            if (diff && m_lineStart)
+                startLine(part.data() - text.constData());
             const qsizetype lineFeed = part.indexOf(u'\n');
             const qsizetype lineLength = lineFeed < 0 ? part.size() : lineFeed;
             if (m_column + lineLength > lineBreak) {
@@ -655,6 +783,7 @@ void ApprovalPrompt::appendToView(QTextCursor &cursor, qsizetype to, qsizetype l
             const qsizetype take = lineFeed < 0 ? part.size() : lineFeed + 1;
             run += part.first(take);
             m_column = lineFeed < 0 ? m_column + take : 0;
+            m_lineStart = lineFeed >= 0;
             part = part.sliced(take);
         }
     };
@@ -670,6 +799,8 @@ void ApprovalPrompt::appendToView(QTextCursor &cursor, qsizetype to, qsizetype l
             continue;
         }
         const AgentLoop::DisplayMark &mark = marks.at(m_nextMark);
+        if (diff && m_lineStart)
+            startLine(mark.position);
         if (m_column > 0 && m_column + mark.length > lineBreak)
             breakLine();
         flush();
@@ -715,6 +846,8 @@ void ApprovalPrompt::showAll()
     m_nextMark = 0;
     m_column = 0;
     m_brokeLinesAt = 0;
+    m_lineStart = true;
+    m_lineFormat = {};
     m_fillTimer.start();
     updatePreviewLabel();
     fitView();
@@ -791,6 +924,8 @@ void ApprovalPrompt::updatePreviewLabel()
     if (m_brokeLinesAt > 0 && (!m_showingAll || m_filled >= shown))
         text << tr("Lines longer than %1 characters continue on the next line after ↩.")
                         .arg(QLocale().toString(m_brokeLinesAt));
+    if (shownKind() == AgentLoop::CallPreview::FileEdit && m_preview.fileChange.diffTruncated)
+        text << tr("Only the beginning of the change is shown here; Show arguments has all of it.");
     m_previewLabel->setText(text.join(u' '));
     m_previewLabel->setAccessibleName(m_previewLabel->text());
     m_previewLabel->setVisible(!text.isEmpty());
@@ -801,22 +936,38 @@ void ApprovalPrompt::updatePreviewLabel()
 
 void ApprovalPrompt::updateWarnings()
 {
-    const bool command = m_kind == AgentLoop::CallPreview::Command;
+    const AgentLoop::CallPreview::Kind kind = shownKind();
     const qsizetype escaped = m_shown->escapedCharacters();
     const qsizetype lookAlikes = m_shown->lookAlikes();
-    m_escapedWarning->setText(
-            command ? tr("This command contains %Ln invisible or control character(s), shown as "
-                         "⟨U+…⟩.",
-                         nullptr,
-                         pluralCount(escaped))
-                    : tr("These arguments contain %Ln invisible or control character(s), shown "
-                         "as ⟨U+…⟩.",
-                         nullptr,
-                         pluralCount(escaped)));
-    m_lookAlikeWarning->setText(tr("This command contains %Ln letter(s) from another script that "
-                                   "look like Latin ones (marked).",
-                                   nullptr,
-                                   pluralCount(lookAlikes)));
+    switch (kind) {
+    case AgentLoop::CallPreview::Command:
+        m_escapedWarning->setText(tr("This command contains %Ln invisible or control character(s), "
+                                     "shown as ⟨U+…⟩.",
+                                     nullptr,
+                                     pluralCount(escaped)));
+        m_lookAlikeWarning->setText(tr("This command contains %Ln letter(s) from another script "
+                                       "that look like Latin ones (marked).",
+                                       nullptr,
+                                       pluralCount(lookAlikes)));
+        break;
+    case AgentLoop::CallPreview::FileEdit:
+        m_escapedWarning->setText(tr("This change contains %Ln invisible or control character(s), "
+                                     "shown as ⟨U+…⟩.",
+                                     nullptr,
+                                     pluralCount(escaped)));
+        m_lookAlikeWarning->setText(tr("This change contains %Ln letter(s) from another script "
+                                       "that look like Latin ones (marked).",
+                                       nullptr,
+                                       pluralCount(lookAlikes)));
+        break;
+    case AgentLoop::CallPreview::Arguments:
+        m_escapedWarning->setText(tr("These arguments contain %Ln invisible or control "
+                                     "character(s), shown as ⟨U+…⟩.",
+                                     nullptr,
+                                     pluralCount(escaped)));
+        m_lookAlikeWarning->clear(); // not marked in arguments
+        break;
+    }
     m_escapedWarning->setAccessibleName(m_escapedWarning->text());
     m_lookAlikeWarning->setAccessibleName(m_lookAlikeWarning->text());
     m_escapedWarning->setVisible(escaped > 0);
@@ -824,8 +975,9 @@ void ApprovalPrompt::updateWarnings()
     m_warnings->setVisible(escaped > 0 || lookAlikes > 0);
 
     QStringList description;
-    if (auto *caption = m_box->findChild<QLabel *>(u"approvalCaption"_s))
-        description << caption->text();
+    if (m_fileLabel)
+        description << m_fileLabel->accessibleName();
+    description << m_caption->text();
     if (escaped > 0)
         description << m_escapedWarning->text();
     if (lookAlikes > 0)
@@ -855,19 +1007,25 @@ void ApprovalPrompt::applyWarningColours()
 
 AgentLoop::CallPreview ApprovalPrompt::previewOf(const AgentLoop::ApprovalRequest &request)
 {
-    if (request.preview.kind == AgentLoop::CallPreview::Command || !request.preview.text.isEmpty())
-        return request.preview;
-    AgentLoop::CallPreview preview;
-    preview.kind = AgentLoop::CallPreview::Arguments;
-    if (!request.argumentsObject.isEmpty() || request.arguments.isEmpty()) {
-        preview.text = QString::fromUtf8(
-                QJsonDocument(request.argumentsObject).toJson(QJsonDocument::Indented));
-        while (preview.text.endsWith(u'\n'))
-            preview.text.chop(1);
-    } else {
-        preview.text = request.arguments; // not an object: as it came (sanitised when shown)
-    }
-    return preview;
+    const AgentLoop::CallPreview &preview = request.preview;
+    if (preview.kind == AgentLoop::CallPreview::Command || !preview.text.isEmpty()
+        || (preview.kind == AgentLoop::CallPreview::FileEdit && !preview.fileChange.isEmpty()))
+        return preview;
+    AgentLoop::CallPreview arguments;
+    arguments.kind = AgentLoop::CallPreview::Arguments;
+    arguments.text = argumentsText(request);
+    return arguments;
+}
+
+QString ApprovalPrompt::argumentsText(const AgentLoop::ApprovalRequest &request)
+{
+    if (request.argumentsObject.isEmpty() && !request.arguments.isEmpty())
+        return request.arguments; // not an object: as it came (sanitised when shown)
+    QString text = QString::fromUtf8(
+            QJsonDocument(request.argumentsObject).toJson(QJsonDocument::Indented));
+    while (text.endsWith(u'\n'))
+        text.chop(1);
+    return text;
 }
 
 } // namespace Gui

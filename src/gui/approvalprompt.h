@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QTextCharFormat>
 #include <QTextCursor>
 #include <QTimer>
 
@@ -19,18 +20,25 @@ namespace Gui {
 
 // Asks the user whether one tool call may run: a window-modal QMessageBox (opened with open(),
 // never exec()) titled "Approve tool call?", naming the tool and the reason, with what will run
-// (the command line itself for the shell, else the arguments as indented JSON) in a monospace,
-// selectable, read-only view. Everything shown passes through AgentLoop::displayText(): invisible
-// and control characters appear as ⟨U+XXXX⟩ and look-alike letters are marked, both highlighted
+// in a monospace, selectable, read-only view:
+//   - the shell: the command line itself, and a line saying that a command is not confined to
+//     the workspace;
+//   - a file edit: the file, its encoding and the counts ("Edit src/main.cpp (GB18030, CRLF)",
+//     "Changes (+3 −1 lines):") over the unified diff, its lines coloured; "Show arguments"
+//     switches the view to the arguments and back;
+//   - any other tool: the arguments as indented JSON.
+// Everything shown passes through AgentLoop::displayText(): invisible and control characters
+// appear as ⟨U+XXXX⟩ and look-alike letters are marked (in commands and diffs), both highlighted
 // and counted in a warning above the view. The view is as tall as the text is laid out, up to
 // maximumVisibleLines; beyond that it scrolls and a label says which lines are in sight. Text over
 // previewLength characters is shown in part first ("Show all" fills in the rest a slice at a time,
 // so that the box stays responsive).
 //
 // Allow and Deny; Deny is the default and the escape button. Allow cannot be pressed for
-// inputDelay after the box is shown (nor before a long text is checked to its end), so that a
-// click or a key meant for another window cannot approve; it has no single-key activation (its
-// mnemonic works with Alt only), and Enter presses it only when it has the focus.
+// inputDelay after the box is shown or switched between the diff and the arguments (nor before a
+// long text is checked to its end), so that a click or a key meant for something else cannot
+// approve; it has no single-key activation (its mnemonic works with Alt only), and Enter presses
+// it only when it has the focus.
 //
 // decided() is emitted exactly once: Allow allows; Deny, Esc, closing the box, and the box or its
 // parent being destroyed (quitting while it is open) deny. Fail closed: anything but Allow denies.
@@ -59,12 +67,17 @@ public:
     // For tests and screenshots; null once the box is gone.
     QMessageBox *messageBox() const { return m_box; }
     QPlainTextEdit *argumentsView() const;
+    // FileEdit: switches the view between the diff and the arguments; null for other calls.
+    QPushButton *argumentsToggle() const { return m_argumentsToggle; }
+    bool isShowingArguments() const { return m_showingArguments; }
     QPushButton *allowButton() const { return m_allow; }
     QPushButton *denyButton() const { return m_deny; }
 
     // What the box shows, before sanitising: the request's preview, or, for a request that has
     // none, its decoded arguments as indented JSON.
     static AgentLoop::CallPreview previewOf(const AgentLoop::ApprovalRequest &request);
+    // The decoded arguments as indented JSON (as the model sent them when they are no object).
+    static QString argumentsText(const AgentLoop::ApprovalRequest &request);
 
 signals:
     void decided(quint64 requestId, AgentLoop::Decision decision);
@@ -77,7 +90,12 @@ private:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void decide(AgentLoop::Decision decision);
 
-    QWidget *createPanel(const QString &source);
+    QWidget *createPanel();
+    // Shows source in the view (sanitised, its beginning first when it is long), as what kind
+    // shows, and checks it to its end before Allow wakes.
+    void showText(const QString &source);
+    void toggleArguments();
+    AgentLoop::CallPreview::Kind shownKind() const;
     void appendToView(QTextCursor &cursor, qsizetype to, qsizetype lineBreak);
     void scanSlice();
     void showAll();
@@ -88,10 +106,14 @@ private:
     void updatePreviewLabel();
     void updateAllow();
     void applyWarningColours();
+    void updateCaption();
 
     quint64 m_requestId = 0;
     bool m_decided = false;
     AgentLoop::CallPreview::Kind m_kind = AgentLoop::CallPreview::Arguments;
+    AgentLoop::CallPreview m_preview; // what the view shows, before sanitising
+    QString m_arguments;              // FileEdit: the arguments, the other text of the view
+    bool m_showingArguments = false;
     QPointer<QMessageBox> m_box;
     const QObject *m_boxObject; // the same box, for comparisons that must not cast it
     QPointer<QPushButton> m_allow;
@@ -103,6 +125,9 @@ private:
     QPointer<QLabel> m_rangeLabel;
     QPointer<QLabel> m_previewLabel;
     QPointer<QPushButton> m_showAll;
+    QPointer<QPushButton> m_argumentsToggle;
+    QPointer<QLabel> m_caption;
+    QPointer<QLabel> m_fileLabel;
     QPointer<QLabel> m_delayLabel;
 
     // The whole text, sanitised piece by piece (all at once when it is short).
@@ -117,6 +142,10 @@ private:
     qsizetype m_filled = 0;
     qsizetype m_nextMark = 0;
     qsizetype m_column = 0;
+    // A diff's lines are coloured as they are filled in: whether the next character starts one,
+    // and the format of the line's text.
+    bool m_lineStart = true;
+    QTextCharFormat m_lineFormat;
 
     bool m_delayOver = false;
     QTimer m_delayTimer;

@@ -55,6 +55,9 @@ const QString testModel = u"gpt-4.1"_s;
 const QString approvalHeader = u"Tool call needs approval: shell"_s;
 const QString allowQuestion = u"Allow this call? [y/N]"_s;
 const QString noInteractiveInput = u"No interactive input; the call is denied by default."_s;
+// Every command's approval says it under the reason.
+const QString notASandbox = u"Commands are not confined to the workspace: a command can read and "
+                            u"change anything your account can."_s;
 
 // The commands the fake model asks for are /bin/sh's, and on Windows cmd.exe's: the CLI's shell
 // under Wine, where detectShell() passes over Wine's stub powershell.exe (noTerminalDeniesByDefault
@@ -893,12 +896,13 @@ void tst_Cli::noTerminalDeniesByDefault()
 
     const QString err = cli.standardError();
     const QStringList lines = promptLines(err);
-    QVERIFY2(lines.size() >= 5, cli.describe().constData());
+    QVERIFY2(lines.size() >= 6, cli.describe().constData());
     QCOMPARE(lines.at(0), approvalHeader);
     QCOMPARE(lines.at(1), shellReason);
-    QCOMPARE(lines.at(2), commandHeading(command));
-    QCOMPARE(lines.at(3), gutter + command);
-    QCOMPARE(lines.at(4), noInteractiveInput);
+    QCOMPARE(lines.at(2), notASandbox);
+    QCOMPARE(lines.at(3), commandHeading(command));
+    QCOMPARE(lines.at(4), gutter + command);
+    QCOMPARE(lines.at(5), noInteractiveInput);
     QVERIFY2(!err.contains(allowQuestion), cli.describe().constData());
 
     // Nothing ran, the model was told, and its answer is all stdout holds.
@@ -929,12 +933,13 @@ void tst_Cli::seedExampleApprovedAtTerminal()
     QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
 
     const QStringList lines = promptLines(cli.standardError());
-    QVERIFY2(lines.size() >= 5, cli.describe().constData());
+    QVERIFY2(lines.size() >= 6, cli.describe().constData());
     QCOMPARE(lines.at(0), approvalHeader);
     QCOMPARE(lines.at(1), shellReason);
-    QCOMPARE(lines.at(2), u"Command (1 line, 7 characters):"_s);
-    QCOMPARE(lines.at(3), gutter + u"echo 42"_s);
-    QVERIFY2(lines.at(4).startsWith(allowQuestion), cli.describe().constData());
+    QCOMPARE(lines.at(2), notASandbox);
+    QCOMPARE(lines.at(3), u"Command (1 line, 7 characters):"_s);
+    QCOMPARE(lines.at(4), gutter + u"echo 42"_s);
+    QVERIFY2(lines.at(5).startsWith(allowQuestion), cli.describe().constData());
     QVERIFY(!cli.standardError().contains(noInteractiveInput));
     // Nothing ran before the answer.
     QCOMPARE(server.requests().size(), 1);
@@ -1019,8 +1024,8 @@ void tst_Cli::onePromptPerCall()
     QVERIFY(QTest::qWaitFor([&] { return QFileInfo::exists(workPath(u"first"_s)); }, 5000));
     const QString err = cli.standardError();
     const QStringList second = promptLines(err, err.indexOf(touchCommand(u"first"_s)));
-    QVERIFY2(second.size() >= 5, cli.describe().constData());
-    QCOMPARE(second.at(3), gutter + touchCommand(u"second"_s));
+    QVERIFY2(second.size() >= 6, cli.describe().constData());
+    QCOMPARE(second.at(4), gutter + touchCommand(u"second"_s));
     QVERIFY(cli.type("n\n"));
     COMPARE_EXIT(cli, 0);
 
@@ -1063,10 +1068,10 @@ void tst_Cli::argumentsCannotHideTheCommand()
     const QString err = cli.standardError();
     QVERIFY2(!err.contains(u'\r') && !err.contains(u'\t'), cli.describe().constData());
     const QStringList lines = promptLines(err);
-    QVERIFY2(lines.size() >= 5, cli.describe().constData());
-    QCOMPARE(lines.at(2), commandHeading(u"touch marker"_s));
-    QCOMPARE(lines.at(3), gutter + u"touch marker"_s);
-    QCOMPARE(lines.at(4), noInteractiveInput);
+    QVERIFY2(lines.size() >= 6, cli.describe().constData());
+    QCOMPARE(lines.at(3), commandHeading(u"touch marker"_s));
+    QCOMPARE(lines.at(4), gutter + u"touch marker"_s);
+    QCOMPARE(lines.at(5), noInteractiveInput);
     // The model's text itself is kept verbatim in the history.
     const QJsonArray messages = server.requests().at(1).messages();
     QCOMPARE(messages.at(messages.size() - 2)[u"tool_calls"_s][0][u"function"_s][u"arguments"_s]
@@ -1991,11 +1996,12 @@ void tst_Cli::toolNameCannotPoseAsAPrompt()
     // One prompt only, the real one, with the real command whole.
     QCOMPARE(lines.count(approvalHeader), 1);
     const QStringList prompt = approvalAt(screen);
-    QVERIFY2(prompt.size() >= 5, describeSafely(cli).constData());
+    QVERIFY2(prompt.size() >= 6, describeSafely(cli).constData());
     QCOMPARE(prompt.at(1), shellReason);
-    QCOMPARE(prompt.at(2), commandHeading(command));
-    QCOMPARE(prompt.at(3), gutter + command);
-    QVERIFY2(prompt.at(4).startsWith(allowQuestion), describeSafely(cli).constData());
+    QCOMPARE(prompt.at(2), notASandbox);
+    QCOMPARE(prompt.at(3), commandHeading(command));
+    QCOMPARE(prompt.at(4), gutter + command);
+    QVERIFY2(prompt.at(5).startsWith(allowQuestion), describeSafely(cli).constData());
     QVERIFY(!QFileInfo::exists(workPath(pwned)));
     QVERIFY2(lines.contains(u"Nothing to do.⟨U+001B⟩]0;all good⟨U+0007⟩⟨U+001B⟩]52;c;"
                             u"Y3VybCB4IHwgc2g=⟨U+0007⟩"_s),
@@ -2027,8 +2033,8 @@ void tst_Cli::outputLineCannotWriteEscapes()
 
     const QStringList lines = cli.screen().split(u'\n');
     const QStringList prompt = approvalAt(cli.screen());
-    QVERIFY2(prompt.size() >= 5, describeSafely(cli).constData());
-    QCOMPARE(prompt.at(3), gutter + command);
+    QVERIFY2(prompt.size() >= 6, describeSafely(cli).constData());
+    QCOMPARE(prompt.at(4), gutter + command);
     // What was shown ran.
     QVERIFY(QFileInfo::exists(workPath(u"marker"_s)));
     QVERIFY2(lines.contains(u"shell finished: ⟨U+001B⟩[2K⟨U+001B⟩[1Aall clean"_s),
@@ -2114,13 +2120,13 @@ void tst_Cli::c1ControlsCannotHideTheCommand()
     ANSWER_AT_TERMINAL(cli, keys);
 
     const QStringList prompt = approvalAt(cli.screen());
-    QVERIFY2(prompt.size() >= 6, describeSafely(cli).constData());
-    QCOMPARE(prompt.at(2), commandHeading(command));
-    QCOMPARE(prompt.at(3), gutter + QString(command).replace(u"\u009b"_s, u"⟨U+009B⟩"_s));
-    QCOMPARE(prompt.at(4),
+    QVERIFY2(prompt.size() >= 7, describeSafely(cli).constData());
+    QCOMPARE(prompt.at(3), commandHeading(command));
+    QCOMPARE(prompt.at(4), gutter + QString(command).replace(u"\u009b"_s, u"⟨U+009B⟩"_s));
+    QCOMPARE(prompt.at(5),
              u"Warning: this command contains 2 invisible or control characters, shown as "
              u"⟨U+…⟩."_s);
-    QVERIFY2(prompt.at(5).startsWith(allowQuestion), describeSafely(cli).constData());
+    QVERIFY2(prompt.at(6).startsWith(allowQuestion), describeSafely(cli).constData());
     // What ran is what was shown, and nothing ran when the answer was no.
     checkWorkspaceFiles(created, notCreated);
 }
@@ -2165,11 +2171,11 @@ void tst_Cli::approvalShowsTheDecodedCommand()
 
     const QStringList commandLines = command.split(u'\n');
     const QStringList prompt = approvalAt(cli.screen());
-    QVERIFY2(prompt.size() >= 4 + commandLines.size(), describeSafely(cli).constData());
-    QCOMPARE(prompt.at(2), commandHeading(command));
+    QVERIFY2(prompt.size() >= 5 + commandLines.size(), describeSafely(cli).constData());
+    QCOMPARE(prompt.at(3), commandHeading(command));
     for (qsizetype i = 0; i < commandLines.size(); ++i)
-        QCOMPARE(prompt.at(3 + i), gutter + commandLines.at(i));
-    QVERIFY2(prompt.at(3 + commandLines.size()).startsWith(allowQuestion),
+        QCOMPARE(prompt.at(4 + i), gutter + commandLines.at(i));
+    QVERIFY2(prompt.at(4 + commandLines.size()).startsWith(allowQuestion),
              describeSafely(cli).constData());
     QCOMPARE(cli.screen().split(u'\n').count(approvalHeader), 1);
     QVERIFY2(!cli.screen().contains(u"\\u00"_s), describeSafely(cli).constData());
@@ -2287,13 +2293,13 @@ void tst_Cli::hiddenAndLookAlikeCharactersAreNamed()
     ANSWER_AT_TERMINAL(cli, "n\n");
 
     const QStringList prompt = approvalAt(cli.screen());
-    QVERIFY2(prompt.size() >= 4 + shown.size() + warnings.size(), describeSafely(cli).constData());
-    QCOMPARE(prompt.at(2), commandHeading(command));
+    QVERIFY2(prompt.size() >= 5 + shown.size() + warnings.size(), describeSafely(cli).constData());
+    QCOMPARE(prompt.at(3), commandHeading(command));
     for (qsizetype i = 0; i < shown.size(); ++i)
-        QCOMPARE(prompt.at(3 + i), gutter + shown.at(i));
+        QCOMPARE(prompt.at(4 + i), gutter + shown.at(i));
     for (qsizetype i = 0; i < warnings.size(); ++i)
-        QCOMPARE(prompt.at(3 + shown.size() + i), warnings.at(i));
-    QVERIFY2(prompt.at(3 + shown.size() + warnings.size()).startsWith(allowQuestion),
+        QCOMPARE(prompt.at(4 + shown.size() + i), warnings.at(i));
+    QVERIFY2(prompt.at(4 + shown.size() + warnings.size()).startsWith(allowQuestion),
              describeSafely(cli).constData());
     QVERIFY(!QFileInfo::exists(workPath(pwned)));
     QVERIFY2(cli.screen().split(u'\n').contains(u"Done.⟨U+2028⟩⟨U+202E⟩!enod"_s),
@@ -2335,9 +2341,9 @@ void tst_Cli::longCommandSaysWhatIsNotShown()
     ANSWER_AT_TERMINAL(cli, "n\n");
 
     const QStringList prompt = approvalAt(cli.screen());
-    QVERIFY2(prompt.size() >= 6, describeSafely(cli).constData());
-    QCOMPARE(prompt.at(2), commandHeading(command));
-    const QString shown = prompt.at(3);
+    QVERIFY2(prompt.size() >= 7, describeSafely(cli).constData());
+    QCOMPARE(prompt.at(3), commandHeading(command));
+    const QString shown = prompt.at(4);
     QVERIFY2(shown.startsWith(gutter), qPrintable(shown.left(100)));
     QVERIFY2(shown.size() <= gutter.size() + 64 * 1024, qPrintable(QString::number(shown.size())));
     // How much of the command that is: each escape "⟨U+0001⟩" stands for one character.
@@ -2347,9 +2353,9 @@ void tst_Cli::longCommandSaysWhatIsNotShown()
     QVERIFY(shownCharacters > 60000 / (escapes > 0 ? 8 : 1));
     QVERIFY(command.startsWith(
             QString(part).replace(u"⟨U+0001⟩"_s, u"\x01"_s).replace(u"⟨U+0002⟩"_s, u"\x02"_s)));
-    QCOMPARE(prompt.at(4),
+    QCOMPARE(prompt.at(5),
              u"  … %1 more characters not shown"_s.arg(command.size() - shownCharacters));
-    qsizetype next = 5;
+    qsizetype next = 6;
     if (!warning.isEmpty())
         QCOMPARE(prompt.at(next++), warning);
     QVERIFY2(prompt.at(next).startsWith(allowQuestion), qPrintable(prompt.at(next)));

@@ -2,6 +2,7 @@
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
 #include "chat/liveanswer.h"
+#include "diffstyle.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -10,6 +11,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QPointer>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -49,6 +52,52 @@ QString lines(int count)
     for (int i = 1; i <= count; ++i)
         list << u"line %1"_s.arg(i);
     return list.join(u'\n');
+}
+
+// What an edit_file call changed, as the file tools describe it: a hunk of `lines` lines, every
+// third one added and the one after it removed.
+ChatItem fileChange(int lines = 8)
+{
+    ChatItem result = item(ChatItem::FileChange, {});
+    result.toolName = u"edit_file"_s;
+    result.toolCallId = u"call_9"_s;
+    result.fileChange.path = u"src/main.cpp"_s;
+    result.fileChange.absolutePath = u"/home/user/project/src/main.cpp"_s;
+    result.fileChange.encoding = u"GB18030, CRLF"_s;
+    QStringList diff{u"@@ -1,%1 +1,%1 @@"_s.arg(lines - 1)};
+    for (int i = 1; i < lines; ++i) {
+        const QChar sign = i % 3 == 1 ? u'+' : i % 3 == 2 ? u'-' : u' ';
+        diff << sign + u"line %1"_s.arg(i);
+        if (sign == u'+')
+            ++result.fileChange.addedLines;
+        else if (sign == u'-')
+            ++result.fileChange.removedLines;
+    }
+    result.fileChange.diff = diff.join(u'\n') + u'\n';
+    return result;
+}
+
+// The options the view paints the item at row with.
+QStyleOptionViewItem optionFor(Gui::ChatView &view, int row)
+{
+    QStyleOptionViewItem option;
+    option.initFrom(view.viewport());
+    option.widget = &view;
+    option.rect = view.visualRect(view.model()->index(row, 0));
+    return option;
+}
+
+// How many pixels of the item at row are painted in exactly this colour.
+int pixelsOf(Gui::ChatView &view, int row, const QColor &color)
+{
+    const QRect rect = view.visualRect(view.model()->index(row, 0));
+    const QImage image = view.viewport()->grab(rect).toImage();
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x)
+            count += image.pixelColor(x, y).rgb() == color.rgb();
+    }
+    return count;
 }
 
 // One of each kind, as a conversation produces them.
@@ -108,6 +157,12 @@ private slots:
     void showAllMakesTheResultTaller();
     void doubleClickOpensSelectableText();
     void outputFileLinksOpenTheFileAndItsFolder();
+    void fileChangeShowsTheFileAndItsColouredDiff();
+    void fileChangeBeyondTwentyLinesIsCollapsed();
+    void fileChangeLinksOpenTheFileAndItsFolder();
+    void fileChangeIsShownEscaped();
+    void opensAsDocument_data();
+    void opensAsDocument();
     void liveItemGrowsAndIsReplacedInPlace();
     void liveAnswerCoalescesDeltas();
     void liveAnswerEndings();
@@ -140,6 +195,18 @@ QString laidOutText(Gui::ChatView &view, int row)
     return text ? text->toPlainText() : u"(no text view)"_s;
 }
 
+// Closes the text view laidOutText() opened, as Esc does.
+void closeTextView(Gui::ChatView &view)
+{
+    if (auto *text = view.findChild<QTextBrowser *>(u"chatItemTextView"_s)) {
+        QPointer<QTextBrowser> guard(text);
+        QTest::keyClick(text, Qt::Key_Escape);
+        QTRY_VERIFY(!guard || !guard->isVisible());
+    }
+    // The view ignores a click on that item for a double-click interval after its editor closed.
+    QTest::qWait(QApplication::doubleClickInterval() + 50);
+}
+
 } // namespace
 
 void tst_ChatModel::initTestCase()
@@ -157,7 +224,9 @@ void tst_ChatModel::passesModelTester()
     error.hint = u"Check the API key in the settings."_s;
     model.append(error);
     model.append(item(ChatItem::Notice, u"Stopped by the user."_s));
-    QCOMPARE(model.rowCount(), 12 * 4 + 2);
+    model.append(fileChange(30));
+    QCOMPARE(model.rowCount(), 12 * 4 + 3);
+    model.toggleCollapsed(model.index(12 * 4 + 2, 0));
 
     const QModelIndex longResult = model.index(10, 0); // round 3's result: 20 lines
     QCOMPARE(longResult.data(ChatModel::KindRole).toInt(), int(ChatItem::ToolResult));
@@ -355,6 +424,202 @@ void tst_ChatModel::outputFileLinksOpenTheFileAndItsFolder()
 
     // A result that kept all of its output has no such links.
     QVERIFY(findHit(view, 1, Gui::ChatDelegate::Hit::OpenOutputFile).isNull());
+}
+
+void tst_ChatModel::fileChangeShowsTheFileAndItsColouredDiff()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(700, 500);
+    const ChatItem change = fileChange(8);
+    model.append(change);
+    const QModelIndex index = model.index(0, 0);
+    QCOMPARE(index.data(ChatModel::KindRole).toInt(), int(ChatItem::FileChange));
+    QString diff = change.fileChange.diff;
+    diff.chop(1);
+    QCOMPARE(index.data(ChatModel::TextRole).toString(), diff);
+    QCOMPARE(index.data(ChatModel::FilePathRole).toString(), u"src/main.cpp"_s);
+    QCOMPARE(index.data(ChatModel::FileEncodingRole).toString(), u"GB18030, CRLF"_s);
+    QCOMPARE(index.data(ChatModel::AddedLinesRole).toInt(), 3);
+    QCOMPARE(index.data(ChatModel::RemovedLinesRole).toInt(), 2);
+    QCOMPARE(index.data(ChatModel::LineCountRole).toInt(), 8);
+    QVERIFY(!index.data(ChatModel::CollapsibleRole).toBool()); // 8 lines: all shown
+    // Copy: the header, then the diff.
+    QCOMPARE(index.data(Qt::DisplayRole).toString(),
+             u"Edited src/main.cpp (GB18030, CRLF) +3 −2\n"_s + diff);
+    QCOMPARE(index.data(Qt::AccessibleDescriptionRole).toString(),
+             u"Edited src/main.cpp, 3 added, 2 removed"_s);
+
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const auto *delegate = view.chatDelegate();
+    QCOMPARE(delegate->labels(optionFor(view, 0), index),
+             (QStringList{u"Edited src/main.cpp"_s,
+                          u"GB18030, CRLF"_s,
+                          u"+3"_s,
+                          u"−2"_s,
+                          u"Open file"_s,
+                          u"Open folder"_s}));
+    // Added lines on green, removed lines on red, across the code area.
+    view.viewport()->repaint();
+    const Gui::DiffColors colors(view.palette());
+    const int lineHeight = view.fontMetrics().height();
+    QVERIFY2(pixelsOf(view, 0, colors.addedBackground) > 3 * 20 * lineHeight / 2,
+             qPrintable(QString::number(pixelsOf(view, 0, colors.addedBackground))));
+    QVERIFY(pixelsOf(view, 0, colors.removedBackground) > 2 * 20 * lineHeight / 2);
+    QVERIFY(pixelsOf(view, 0, colors.hunkBackground) > 20 * lineHeight / 2);
+    // The diff as it is laid out, every line.
+    QCOMPARE(laidOutText(view, 0), diff);
+    closeTextView(view);
+
+    // A created file says so.
+    ChatItem created = fileChange(3);
+    created.fileChange.newFile = true;
+    created.fileChange.path = u"docs/new.md"_s;
+    created.fileChange.diffTruncated = true; // only its first lines
+    model.append(created);
+    QCOMPARE(delegate->labels(optionFor(view, 1), model.index(1, 0)).first(),
+             u"Created docs/new.md"_s);
+    QVERIFY(model.index(1, 0)
+                    .data(ChatModel::TextRole)
+                    .toString()
+                    .endsWith(u"+line 1\n-line 2\n[The rest of the diff is not shown]"_s));
+}
+
+void tst_ChatModel::fileChangeBeyondTwentyLinesIsCollapsed()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(700, 900);
+    model.append(fileChange(20));
+    model.append(fileChange(45));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const auto *delegate = view.chatDelegate();
+
+    // Twenty lines are shown whole.
+    QVERIFY(!model.index(0, 0).data(ChatModel::CollapsibleRole).toBool());
+    QVERIFY(!delegate->labels(optionFor(view, 0), model.index(0, 0)).contains(u"Show less"_s));
+    QVERIFY(findHit(view, 0, Gui::ChatDelegate::Hit::Toggle).isNull());
+
+    // Forty-five: the first twenty, then "…", and a way to see all of them.
+    const QModelIndex index = model.index(1, 0);
+    QVERIFY(index.data(ChatModel::CollapsibleRole).toBool());
+    QVERIFY(index.data(ChatModel::CollapsedRole).toBool());
+    const QString diff = index.data(ChatModel::TextRole).toString();
+    const QStringList lines = diff.split(u'\n');
+    QCOMPARE(lines.size(), 45);
+    QCOMPARE(laidOutText(view, 1), lines.first(20).join(u'\n') + u"\n…"_s);
+    closeTextView(view);
+    QVERIFY(delegate->labels(optionFor(view, 1), index).contains(u"Show all (45 lines)"_s));
+    const int collapsedHeight = view.visualRect(index).height();
+
+    const QPoint toggle = findHit(view, 1, Gui::ChatDelegate::Hit::Toggle);
+    QVERIFY(!toggle.isNull());
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, toggle);
+    QCOMPARE(index.data(ChatModel::CollapsedRole).toBool(), false);
+    QVERIFY(delegate->labels(optionFor(view, 1), index).contains(u"Show less"_s));
+    QCOMPARE(laidOutText(view, 1), diff);
+    QVERIFY2(view.visualRect(index).height() > collapsedHeight + 20 * view.fontMetrics().height(),
+             qPrintable(u"%1 -> %2"_s.arg(collapsedHeight).arg(view.visualRect(index).height())));
+}
+
+void tst_ChatModel::fileChangeLinksOpenTheFileAndItsFolder()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(700, 700);
+    model.append(fileChange(4));
+    // A script the model wrote: opening it would run it, so only its folder is offered.
+    ChatItem script = fileChange(4);
+    script.fileChange.path = u"tools/setup.bat"_s;
+    script.fileChange.absolutePath = u"/home/user/project/tools/setup.bat"_s;
+    model.append(script);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    UrlCatcher desktop;
+    QDesktopServices::setUrlHandler(u"file"_s, &desktop, "open");
+    const auto unset = qScopeGuard([] { QDesktopServices::unsetUrlHandler(u"file"_s); });
+    const QPoint open = findHit(view, 0, Gui::ChatDelegate::Hit::OpenChangedFile);
+    const QPoint folder = findHit(view, 0, Gui::ChatDelegate::Hit::ShowChangedFolder);
+    QVERIFY(!open.isNull() && !folder.isNull());
+    QVERIFY(open.x() < folder.x()); // "Open file", then "Open folder", on one line
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, open);
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, folder);
+    QCOMPARE(desktop.urls,
+             QList<QUrl>({QUrl::fromLocalFile(u"/home/user/project/src/main.cpp"_s),
+                          QUrl::fromLocalFile(u"/home/user/project/src"_s)}));
+
+    desktop.urls.clear();
+    QVERIFY(findHit(view, 1, Gui::ChatDelegate::Hit::OpenChangedFile).isNull());
+    QVERIFY(!view.chatDelegate()
+                     ->labels(optionFor(view, 1), model.index(1, 0))
+                     .contains(u"Open file"_s));
+    const QPoint scriptFolder = findHit(view, 1, Gui::ChatDelegate::Hit::ShowChangedFolder);
+    QVERIFY(!scriptFolder.isNull());
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, scriptFolder);
+    QCOMPARE(desktop.urls, QList<QUrl>{QUrl::fromLocalFile(u"/home/user/project/tools"_s)});
+}
+
+void tst_ChatModel::fileChangeIsShownEscaped()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(700, 500);
+    ChatItem change = fileChange(2);
+    change.fileChange.path = u"src/\u202Etxt.exe"_s;
+    change.fileChange.encoding = u"UTF-8\u2028, LF"_s;
+    change.fileChange.diff
+            = u"@@ -1,0 +1,2 @@\n+echo \u2066# ; rm -rf ~\u2069\n+printf '\x1b[2J'\n"_s;
+    model.append(change);
+    const QModelIndex index = model.index(0, 0);
+    QCOMPARE(index.data(ChatModel::FilePathRole).toString(), u"src/⟨U+202E⟩txt.exe"_s);
+    QCOMPARE(index.data(ChatModel::FileEncodingRole).toString(), u"UTF-8⟨U+2028⟩, LF"_s);
+    const QString diff = u"@@ -1,0 +1,2 @@\n+echo ⟨U+2066⟩# ; rm -rf ~⟨U+2069⟩\n"
+                         u"+printf '⟨U+001B⟩[2J'"_s;
+    QCOMPARE(index.data(ChatModel::TextRole).toString(), diff);
+    QVERIFY(!hasRawBidi(index.data(Qt::DisplayRole).toString()));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCOMPARE(view.chatDelegate()->labels(optionFor(view, 0), index).first(),
+             u"Edited src/⟨U+202E⟩txt.exe"_s);
+    QCOMPARE(laidOutText(view, 0), diff);
+}
+
+void tst_ChatModel::opensAsDocument_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("opens");
+    QTest::newRow("source") << u"main.cpp"_s << true;
+    QTest::newRow("Markdown") << u"README.md"_s << true;
+    QTest::newRow("text, upper case") << u"NOTES.TXT"_s << true;
+    QTest::newRow("archive") << u"data.tar.gz"_s << true;
+    QTest::newRow("program") << u"tool.exe"_s << false;
+    QTest::newRow("program, upper case") << u"TOOL.EXE"_s << false;
+    QTest::newRow("batch") << u"setup.bat"_s << false;
+    QTest::newRow("script host") << u"run.vbs"_s << false;
+    QTest::newRow("JScript") << u"build.js"_s << false;
+    QTest::newRow("PowerShell") << u"install.ps1"_s << false;
+    QTest::newRow("Python") << u"tool.py"_s << false;
+    QTest::newRow("shell") << u"deploy.sh"_s << false;
+    QTest::newRow("shortcut") << u"docs.lnk"_s << false;
+    QTest::newRow("launcher") << u"app.desktop"_s << false;
+    QTest::newRow("registry") << u"settings.reg"_s << false;
+    QTest::newRow("trailing dot and space") << u"setup.exe. "_s << false;
+    QTest::newRow("double suffix") << u"invoice.pdf.exe"_s << false;
+}
+
+void tst_ChatModel::opensAsDocument()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, opens);
+    QTemporaryDir dir;
+    QCOMPARE(Gui::opensAsDocument(dir.filePath(name)), opens);
 }
 
 void tst_ChatModel::liveItemGrowsAndIsReplacedInPlace()

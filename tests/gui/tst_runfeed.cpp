@@ -8,6 +8,7 @@
 #include "fakecommandrunner.h"
 #include "inspector/turnmodel.h"
 
+#include <QJsonArray>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,7 +17,6 @@ using namespace AgentLoop;
 using namespace Qt::StringLiterals;
 using Gui::ChatItem;
 
-
 namespace {
 
 constexpr int endTimeoutMs = 10000;
@@ -24,8 +24,14 @@ constexpr int endTimeoutMs = 10000;
 // An item as a line a reader can compare: kind, then what the item shows.
 QString describe(const ChatItem &item)
 {
-    static const QStringList kinds{u"prompt"_s, u"answer"_s, u"call"_s, u"result"_s,
-                                   u"denial"_s, u"error"_s, u"notice"_s};
+    static const QStringList kinds{u"prompt"_s,
+                                   u"answer"_s,
+                                   u"call"_s,
+                                   u"result"_s,
+                                   u"denial"_s,
+                                   u"error"_s,
+                                   u"notice"_s,
+                                   u"file"_s};
     QString line = kinds.value(item.kind) + u':';
     if (!item.text.isEmpty())
         line += u" text="_s + item.text;
@@ -37,6 +43,11 @@ QString describe(const ChatItem &item)
         line += u" id="_s + item.toolCallId;
     if (!item.arguments.isEmpty())
         line += u" arguments="_s + item.arguments;
+    if (!item.fileChange.isEmpty())
+        line += u" path=%1 encoding=%2 +%3 -%4"_s
+                        .arg(item.fileChange.path, item.fileChange.encoding)
+                        .arg(item.fileChange.addedLines)
+                        .arg(item.fileChange.removedLines);
     if (item.turn != 0)
         line += u" turn="_s + QString::number(item.turn);
     return line;
@@ -95,6 +106,50 @@ struct LiveSession
     AgentSession session{std::make_shared<FakeCommandRunner>(runner), store};
 };
 
+// A file tool that changes nothing on disk but says it did: its result carries the change, as
+// edit_file's does.
+class FakeEditTool final : public Tool
+{
+public:
+    FakeEditTool()
+        : Tool(u"edit_file"_s,
+               u"Pretend to edit a file."_s,
+               JsonSchema(
+                       QJsonObject{{u"type"_s, u"object"_s},
+                                   {u"properties"_s,
+                                    QJsonObject{{u"path"_s, QJsonObject{{u"type"_s, u"string"_s}}}}},
+                                   {u"required"_s, QJsonArray{u"path"_s}},
+                                   {u"additionalProperties"_s, false}}),
+               SideEffect::Write)
+    {}
+
+    QString approvalReason() const override { return u"Changing a file needs approval."_s; }
+
+    ToolRun *invoke(const PreparedCall &call, QObject *parent) const override
+    {
+        class Run final : public ToolRun
+        {
+        public:
+            Run(const QString &path, QObject *owner)
+                : ToolRun(owner)
+            {
+                QTimer::singleShot(0, this, [this, path] {
+                    ToolResult result = ToolResult::success(u"Edited %1: +1 -1 lines."_s.arg(path));
+                    result.fileChange.path = path;
+                    result.fileChange.absolutePath = u"/work/project/"_s + path;
+                    result.fileChange.encoding = u"GB18030, CRLF"_s;
+                    result.fileChange.diff = u"@@ -1,1 +1,1 @@\n-old\n+new\n"_s;
+                    result.fileChange.addedLines = 1;
+                    result.fileChange.removedLines = 1;
+                    emit finished(result);
+                });
+            }
+            void cancel() override {}
+        };
+        return new Run(call.arguments.value(u"path"_s).toString(), parent);
+    }
+};
+
 } // namespace
 
 class tst_RunFeed : public QObject
@@ -106,6 +161,7 @@ private slots:
     void chatItemsForMessage();
     void liveRunAndSavedConversationShowTheSameItems();
     void failedRunShowsTheErrorWithItsRequest();
+    void changedFileIsShownAsItsChange();
     void newConversationDuringARunClearsOnceItHasStopped();
 };
 
@@ -117,22 +173,21 @@ void tst_RunFeed::chatItemsForMessage_data()
 
     const ToolCall ls{u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s};
     const ToolCall pwd{u"call_2"_s, u"shell"_s, uR"({"command":"pwd"})"_s};
-    QTest::newRow("system shows nothing") << Message::system(u"You are an agent."_s) << 0
-                                          << QStringList{};
+    QTest::newRow("system shows nothing")
+            << Message::system(u"You are an agent."_s) << 0 << QStringList{};
     QTest::newRow("prompt") << Message::user(u"list the files"_s) << 0
                             << QStringList{u"prompt: text=list the files"_s};
     QTest::newRow("answer") << Message::assistant(u"Two files."_s) << 3
                             << QStringList{u"answer: text=Two files. turn=3"_s};
-    QTest::newRow("calls without text") << Message::assistant(std::nullopt, {ls, pwd}) << 2
-                                        << QStringList{
-                                                   u"call: tool=shell id=call_1 arguments={\"command\":\"ls\"} turn=2"_s,
-                                                   u"call: tool=shell id=call_2 arguments={\"command\":\"pwd\"} turn=2"_s};
+    QTest::newRow("calls without text")
+            << Message::assistant(std::nullopt, {ls, pwd}) << 2
+            << QStringList{u"call: tool=shell id=call_1 arguments={\"command\":\"ls\"} turn=2"_s,
+                           u"call: tool=shell id=call_2 arguments={\"command\":\"pwd\"} turn=2"_s};
     QTest::newRow("text, then its call")
             << Message::assistant(u"Let me look."_s, {ls}) << 1
             << QStringList{u"answer: text=Let me look. turn=1"_s,
                            u"call: tool=shell id=call_1 arguments={\"command\":\"ls\"} turn=1"_s};
-    const Message reasoning
-            = Message::assistant(std::nullopt, {ls}, u"The user wants a listing."_s);
+    const Message reasoning = Message::assistant(std::nullopt, {ls}, u"The user wants a listing."_s);
     QTest::newRow("reasoning before a call")
             << reasoning << 0
             << QStringList{u"answer: reasoning=The user wants a listing."_s,
@@ -141,8 +196,8 @@ void tst_RunFeed::chatItemsForMessage_data()
     QTest::newRow("tool result of a known call")
             << Message::tool(u"call_1"_s, u"a.txt"_s) << 0
             << QStringList{u"result: text=a.txt tool=shell id=call_1"_s};
-    QTest::newRow("tool result of an unknown call")
-            << Message::tool(u"call_x"_s, u"?"_s) << 0 << QStringList{u"result: text=? id=call_x"_s};
+    QTest::newRow("tool result of an unknown call") << Message::tool(u"call_x"_s, u"?"_s) << 0
+                                                    << QStringList{u"result: text=? id=call_x"_s};
 }
 
 void tst_RunFeed::chatItemsForMessage()
@@ -161,7 +216,7 @@ void tst_RunFeed::liveRunAndSavedConversationShowTheSameItems()
     live.allowEveryCall();
     live.runner.enqueue(0, u"a.txt\n"_s);
     live.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s),
-                   FakeResponse::streamedAnswer({u"One "_s, u"file."_s})});
+                        FakeResponse::streamedAnswer({u"One "_s, u"file."_s})});
     QSignalSpy finished(&live.controller(), &AgentController::finished);
     QVERIFY(live.controller().run(u"list the files"_s));
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, endTimeoutMs);
@@ -185,6 +240,33 @@ void tst_RunFeed::liveRunAndSavedConversationShowTheSameItems()
     QCOMPARE(cleared.size(), 1);
     QCOMPARE(describe(*saved.chatModel(), false), describe(*feed.chatModel(), false));
     QCOMPARE(saved.turnModel()->rowCount(), 0);
+}
+
+void tst_RunFeed::changedFileIsShownAsItsChange()
+{
+    LiveSession live;
+    live.controller().addTool(std::make_shared<FakeEditTool>());
+    Gui::RunFeed feed(live.session);
+    live.allowEveryCall();
+    live.server.script(
+            {FakeResponse::toolCall(u"call_1"_s, u"edit_file"_s, uR"({"path":"src/main.cpp"})"_s),
+             FakeResponse::answer(u"Done."_s)});
+    QSignalSpy finished(&live.controller(), &AgentController::finished);
+    QVERIFY(live.controller().run(u"fix main.cpp"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, endTimeoutMs);
+
+    QCOMPARE(describe(*feed.chatModel(), true),
+             (QStringList{u"prompt: text=fix main.cpp"_s,
+                          u"call: tool=edit_file id=call_1 arguments={\"path\":\"src/main.cpp\"} "
+                          u"turn=1"_s,
+                          u"file: text=@@ -1,1 +1,1 @@\n-old\n+new tool=edit_file id=call_1 "
+                          u"path=src/main.cpp encoding=GB18030, CRLF +1 -1 turn=1"_s,
+                          u"answer: text=Done. turn=2"_s}));
+    QCOMPARE(feed.chatModel()->item(2).fileChange.absolutePath, u"/work/project/src/main.cpp"_s);
+    // The model read what the tool said, not the diff.
+    const QList<QJsonObject> toolMessages = live.server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.first().value(u"content"_s).toString(),
+             u"Edited src/main.cpp: +1 -1 lines."_s);
 }
 
 void tst_RunFeed::failedRunShowsTheErrorWithItsRequest()

@@ -1,8 +1,9 @@
 // Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
-// approval box (and the approval of a hostile call, with its warnings), the settings dialog (as
-// on first use, and with a few provider profiles), the menu of provider presets and the warning
-// bar of an app run as administrator, in one language and one theme per run (a process can
-// install its translators only once). Run it through make-screenshots.sh.
+// approval box (and the approval of a hostile call, with its warnings, and of a file edit, with
+// its diff), the settings dialog (as on first use, and with a few provider profiles), the menu of
+// provider presets, the warning bar of an app run as administrator, and (--gallery) the chat's
+// items and its file changes, in one language and one theme per run (a process can install its
+// translators only once). Run it through make-screenshots.sh.
 
 #include "approvalprompt.h"
 #include "base/i18n.h"
@@ -231,11 +232,140 @@ AgentLoop::ApprovalRequest hostileRequest()
     return request;
 }
 
+// The unified diff of an edit to a GB18030 file with Windows line ends: a greeting made to follow
+// the user's language, and a setting read instead of a constant.
+const QString settingsDiff = u"@@ -12,5 +12,7 @@\n"
+                             u" QString Settings::greeting() const\n"
+                             u" {\n"
+                             u"-    return QStringLiteral(\"Hello\");\n"
+                             u"+    // 按用户的语言问候\n"
+                             u"+    return m_chinese ? QStringLiteral(\"你好\")\n"
+                             u"+                     : QStringLiteral(\"Hello\");\n"
+                             u" }\n"
+                             u" int Settings::retries() const\n"
+                             u"@@ -30,3 +32,3 @@\n"
+                             u" {\n"
+                             u"-    return 3; // 重试次数\n"
+                             u"+    return m_retries; // 重试次数，来自配置文件\n"
+                             u" }\n"_s;
+
+AgentLoop::FileChange settingsChange()
+{
+    AgentLoop::FileChange change;
+    change.path = QDir::toNativeSeparators(u"src/settings.cpp"_s);
+    change.absolutePath = u"/home/user/my-project/src/settings.cpp"_s;
+    change.encoding = u"GB18030, CRLF"_s;
+    change.diff = settingsDiff;
+    change.addedLines = 4;
+    change.removedLines = 2;
+    return change;
+}
+
+// 8. The approval of an edit_file call: the file, its encoding and the coloured diff.
+AgentLoop::ApprovalRequest editRequest()
+{
+    AgentLoop::ApprovalRequest request;
+    request.id = 3;
+    request.turn = 3;
+    request.toolCallId = u"call_3"_s;
+    request.toolName = u"edit_file"_s;
+    request.reason = QLocale().language() == QLocale::Chinese
+                             ? u"修改文件需要明确批准。"_s
+                             : u"Changing a file requires explicit approval."_s;
+    request.argumentsObject = QJsonObject{
+            {u"path"_s, u"src/settings.cpp"_s},
+            {u"old_string"_s, u"    return QStringLiteral(\"Hello\");"_s},
+            {u"new_string"_s,
+             u"    // 按用户的语言问候\n    return m_chinese ? QStringLiteral(\"你好\")\n"
+             u"                     : QStringLiteral(\"Hello\");"_s}};
+    request.arguments = QString::fromUtf8(
+            QJsonDocument(request.argumentsObject).toJson(QJsonDocument::Compact));
+    request.preview.kind = AgentLoop::CallPreview::FileEdit;
+    request.preview.fileChange = settingsChange();
+    request.preview.text = request.preview.fileChange.diff;
+    return request;
+}
+
+// 9. What an edit and a new file look like in the chat once done: a long diff folded after 20
+// lines, a short one whole, each with its links.
+void saveFileChanges(const QString &path, bool chinese)
+{
+    using Gui::ChatItem;
+    auto *model = new Gui::ChatModel(qApp);
+    Gui::ChatView view;
+    view.setChatModel(model);
+    view.resize(760, 640);
+    ChatItem prompt;
+    prompt.kind = ChatItem::UserPrompt;
+    prompt.text = chinese ? u"让问候语跟随用户的语言，并记录这次修改。"_s
+                          : u"Make the greeting follow the user's language and note the change."_s;
+    model->append(prompt);
+
+    ChatItem edited;
+    edited.kind = ChatItem::FileChange;
+    edited.toolName = u"edit_file"_s;
+    edited.toolCallId = u"call_3"_s;
+    edited.fileChange = settingsChange();
+    // Two more hunks: 25 lines in all, folded after the twentieth.
+    edited.fileChange.diff
+            += u"@@ -48,5 +50,7 @@\n"
+               u" void Settings::load(const QString &path)\n"
+               u" {\n"
+               u"     QSettings file(path, QSettings::IniFormat);\n"
+               u"+    m_chinese = file.value(u\"language\"_s).toString() == u\"zh\";\n"
+               u"+    m_retries = file.value(u\"retries\"_s, 3).toInt();\n"
+               u"     m_loaded = true;\n"
+               u" }\n"
+               u"@@ -70,1 +74,1 @@\n"
+               u"-// 旧的默认值\n"
+               u"+// 默认值见 Settings::load()\n"_s;
+    edited.fileChange.addedLines = 7;
+    edited.fileChange.removedLines = 3;
+    model->append(edited);
+
+    ChatItem created;
+    created.kind = ChatItem::FileChange;
+    created.toolName = u"write_file"_s;
+    created.toolCallId = u"call_4"_s;
+    created.fileChange.path = QDir::toNativeSeparators(u"docs/CHANGES.md"_s);
+    created.fileChange.absolutePath = u"/home/user/my-project/docs/CHANGES.md"_s;
+    created.fileChange.encoding = u"UTF-8, LF"_s;
+    created.fileChange.newFile = true;
+    created.fileChange.diff = u"+# Changes\n"
+                              u"+\n"
+                              u"+- The greeting follows the user's language (你好 / Hello).\n"
+                              u"+- The number of retries comes from the settings file.\n"_s;
+    created.fileChange.addedLines = 4;
+    model->append(created);
+
+    view.show();
+    QTimer::singleShot(400, qApp, [&view, path] {
+        view.scrollToTop();
+        save(&view, path);
+        QApplication::quit();
+    });
+    QApplication::exec();
+}
+
 // True once the box is as the user sees it after its first moments: Allow is enabled.
 bool isSettled(QMessageBox *box)
 {
     auto *allow = box ? box->findChild<QPushButton *>(u"approvalAllow"_s) : nullptr;
     return allow && allow->isEnabled();
+}
+
+// Saves the approval box of editRequest() over window once it is settled, then quits.
+void saveEditApproval(QWidget *window, const QString &path)
+{
+    Gui::ApprovalPrompt::ask(editRequest(), window);
+    when([] { return isSettled(openMessageBox()); },
+         [path] {
+             QMessageBox *box = openMessageBox();
+             save(box, path);
+             box->reject();
+             QApplication::quit();
+         },
+         u"the file edit's approval box"_s);
 }
 
 // The settings with a few profiles as a user would have them: the default one, two from presets
@@ -361,6 +491,7 @@ int main(int argc, char *argv[])
 
     if (parser.isSet(u"gallery"_s)) {
         saveGallery(outDir + u"/chat-items"_s + suffix, lang.startsWith(u"zh"));
+        saveFileChanges(outDir + u"/chat-file-changes"_s + suffix, lang.startsWith(u"zh"));
         return 0;
     }
 
@@ -506,7 +637,9 @@ int main(int argc, char *argv[])
                                                                                options,
                                                                                outDir + u"/elevation-bar"_s
                                                                                        + suffix);
-                                                              QApplication::quit();
+                                                              saveEditApproval(&window,
+                                                                               outDir + u"/approval-edit"_s
+                                                                                       + suffix);
                                                           },
                                                           u"the hostile approval box"_s);
                                                  });

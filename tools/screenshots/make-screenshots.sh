@@ -1,9 +1,10 @@
 #!/bin/sh
 # Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
-# approval box (and one for a hostile call: bidi controls and a look-alike letter), the settings
-# dialog (with provider profiles, the presets, and a capability check answered by a local fake
-# provider), the warning bar of an app run as administrator and one chat item of each kind, in
-# English and Chinese, light and dark.
+# approval box (and one for a hostile call: bidi controls and a look-alike letter; and one for a
+# file edit, with its diff), the settings dialog (with provider profiles, the presets, and a
+# capability check answered by a local fake provider), the warning bar of an app run as
+# administrator, one chat item of each kind and the chat's file changes, in English and Chinese,
+# light and dark.
 #
 #   tools/screenshots/make-screenshots.sh [build-dir]      (default: build/dev)
 #

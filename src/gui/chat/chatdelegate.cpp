@@ -2,8 +2,9 @@
 
 #include "chat/chatmodel.h"
 #include "chat/chatstyle.h"
-#include "inspector/jsonformat.h"
 #include "chat/markdownbody.h"
+#include "diffstyle.h"
+#include "inspector/jsonformat.h"
 
 #include <QAbstractItemView>
 #include <QAbstractTextDocumentLayout>
@@ -15,6 +16,8 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QSet>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextCursor>
 #include <QTextDocument>
@@ -100,6 +103,56 @@ std::unique_ptr<QTextDocument> errorDocument(const QString &message,
     return document;
 }
 
+// A diff as shown text, a block a line, each with its kind; paint() draws the lines' backgrounds
+// across the whole code area, their text is coloured here.
+std::unique_ptr<QTextDocument> diffDocument(const QString &text,
+                                            const QFont &font,
+                                            const DiffColors &colors)
+{
+    auto document = newTextDocument(font);
+    QTextCursor cursor(document.get());
+    bool first = true;
+    for (const QStringView line : QStringView(text).split(u'\n')) {
+        const DiffLine kind = diffLineKind(line);
+        QTextBlockFormat format;
+        format.setProperty(diffLineProperty, int(kind));
+        if (first)
+            cursor.setBlockFormat(format);
+        else
+            cursor.insertBlock(format);
+        first = false;
+        cursor.insertText(line.toString(), diffCharFormat(kind, colors));
+    }
+    return document;
+}
+
+// A diff's added and removed lines (and its hunk headers) as bands across the whole of area, the
+// code background, under the document laid out at origin; only those that meet visible.
+void drawDiffLines(QPainter *painter,
+                   const QTextDocument &document,
+                   const QPointF &origin,
+                   const QPainterPath &area,
+                   const QRectF &visible,
+                   const DiffColors &colors)
+{
+    painter->save();
+    painter->setClipPath(area);
+    const QRectF bounds = area.boundingRect();
+    const QAbstractTextDocumentLayout *layout = document.documentLayout();
+    for (QTextBlock block = document.firstBlock(); block.isValid(); block = block.next()) {
+        const QRectF rect = layout->blockBoundingRect(block).translated(origin);
+        if (rect.top() > visible.bottom())
+            break;
+        if (rect.bottom() < visible.top())
+            continue;
+        const int kind = block.blockFormat().property(diffLineProperty).toInt();
+        if (const QColor band = diffLineBackground(DiffLine(kind), colors); band.isValid())
+            painter->fillRect(QRectF(bounds.left(), rect.top(), bounds.width(), rect.height()),
+                              band);
+    }
+    painter->restore();
+}
+
 QString firstLines(const QString &text, int lines)
 {
     qsizetype position = -1;
@@ -141,6 +194,17 @@ struct ChatDelegate::Layout
     QRect outputFileLabel;
     QRect openOutputLink;
     QRect outputFolderLink;
+    // FileChange: the encoding and the counts at the right of the header; under the diff, the
+    // links to the file (none to open a file the desktop would run) and its folder.
+    QString encodingText;
+    QRect encodingRect;
+    QString addedText;
+    QRect addedRect;
+    QString removedText;
+    QRect removedRect;
+    QString changedFilePath;
+    QRect openFileLink;
+    QRect openFolderLink;
 };
 
 namespace {
@@ -153,6 +217,16 @@ QString openOutputText()
 QString showOutputFolderText()
 {
     return ChatDelegate::tr("Show in folder");
+}
+
+QString openFileText()
+{
+    return ChatDelegate::tr("Open file");
+}
+
+QString openFolderText()
+{
+    return ChatDelegate::tr("Open folder");
 }
 
 void drawLink(QPainter *painter,
@@ -169,16 +243,51 @@ void drawLink(QPainter *painter,
 
 } // namespace
 
-void openOutputFile(const QString &path)
+void openLocalFile(const QString &path)
 {
     QDesktopServices::openUrl(QUrl::fromLocalFile(path));
 }
 
-void showOutputFolder(const QString &path)
+void showInFolder(const QString &path)
 {
     // Opening the folder works everywhere; selecting the file in it would take a different
     // program per platform.
     QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(path).absolutePath()));
+}
+
+bool opensAsDocument(const QString &path)
+{
+    // What Windows runs when it is opened (its PATHEXT, the script hosts, shortcuts, installers,
+    // control panel items, registry files, interpreted scripts), what Linux and macOS desktops
+    // run (launchers, scripts), and packages and disk images that install or mount.
+    static const QSet<QString>
+            runs{u"exe"_s,         u"com"_s,    u"bat"_s,       u"cmd"_s,
+                 u"ps1"_s,         u"psm1"_s,   u"psd1"_s,      u"vbs"_s,
+                 u"vbe"_s,         u"js"_s,     u"jse"_s,       u"wsf"_s,
+                 u"wsh"_s,         u"wsc"_s,    u"msc"_s,       u"msi"_s,
+                 u"msp"_s,         u"mst"_s,    u"msix"_s,      u"appx"_s,
+                 u"scr"_s,         u"pif"_s,    u"lnk"_s,       u"url"_s,
+                 u"website"_s,     u"hta"_s,    u"cpl"_s,       u"jar"_s,
+                 u"reg"_s,         u"inf"_s,    u"scf"_s,       u"chm"_s,
+                 u"application"_s, u"gadget"_s, u"appref-ms"_s, u"settingcontent-ms"_s,
+                 u"library-ms"_s,  u"py"_s,     u"pyw"_s,       u"pl"_s,
+                 u"rb"_s,          u"php"_s,    u"desktop"_s,   u"sh"_s,
+                 u"bash"_s,        u"zsh"_s,    u"csh"_s,       u"ksh"_s,
+                 u"command"_s,     u"tool"_s,   u"app"_s,       u"appimage"_s,
+                 u"run"_s,         u"bin"_s,    u"elf"_s,       u"deb"_s,
+                 u"rpm"_s,         u"pkg"_s,    u"dmg"_s,       u"iso"_s,
+                 u"vhd"_s,         u"vhdx"_s,   u"xbap"_s,      u"diagcab"_s};
+    const QFileInfo file(path);
+    QString name = file.fileName().toLower();
+    // Windows drops dots and spaces at the end of a name: "setup.exe. " is setup.exe.
+    while (name.endsWith(u'.') || name.endsWith(u' '))
+        name.chop(1);
+    if (name.isEmpty() || file.isDir())
+        return false;
+    const qsizetype dot = name.lastIndexOf(u'.');
+    if (dot < 0) // a program on Unix, when it may be executed
+        return !file.isExecutable();
+    return !runs.contains(name.sliced(dot + 1));
 }
 
 ChatDelegate::ChatDelegate(QObject *parent)
@@ -344,6 +453,27 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
         }
         break;
     }
+    case ChatItem::FileChange: {
+        const QLocale locale;
+        layout->headerText
+                = ChatModel::fileChangeTitle(index.data(ChatModel::NewFileRole).toBool(),
+                                             index.data(ChatModel::FilePathRole).toString());
+        layout->encodingText = index.data(ChatModel::FileEncodingRole).toString();
+        layout->addedText = u"+"_s + locale.toString(index.data(ChatModel::AddedLinesRole).toInt());
+        layout->removedText = u"\u2212"_s
+                              + locale.toString(index.data(ChatModel::RemovedLinesRole).toInt());
+        const bool collapsible = index.data(ChatModel::CollapsibleRole).toBool();
+        const int lines = index.data(ChatModel::LineCountRole).toInt();
+        QString shown = text;
+        if (collapsible && layout->collapsed)
+            shown = firstLines(text, ChatModel::collapsedDiffLineCount) + u"\n…"_s;
+        if (collapsible)
+            layout->toggleText = layout->collapsed ? tr("Show all (%n lines)", nullptr, lines)
+                                                   : tr("Show less");
+        layout->document = diffDocument(shown, monospaceFont(font), DiffColors(option.palette));
+        layout->changedFilePath = index.data(ChatModel::FileAbsolutePathRole).toString();
+        break;
+    }
     case ChatItem::ErrorMessage:
         layout->headerText = tr("Error");
         layout->document = errorDocument(text, index.data(ChatModel::HintRole).toString(), font);
@@ -383,6 +513,31 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
         if (kind == ChatItem::AssistantText) {
             layout->badge = QRect();
             layout->header.setLeft(m.padX);
+        }
+        if (kind == ChatItem::FileChange) {
+            // At the right: "GB18030, CRLF  +3 −1"; the title gets what is left (at least half).
+            const QFontMetrics fm(font);
+            const int right = m.padX + textWidth;
+            const int removedWidth = fm.horizontalAdvance(layout->removedText) + 1;
+            const int addedWidth = fm.horizontalAdvance(layout->addedText) + 1;
+            layout->removedRect = QRect(right - removedWidth, y, removedWidth, m.line);
+            layout->addedRect = QRect(layout->removedRect.left() - m.unit - addedWidth,
+                                      y,
+                                      addedWidth,
+                                      m.line);
+            int left = layout->addedRect.left();
+            if (!layout->encodingText.isEmpty()) {
+                const int room = left - 2 * m.unit - layout->header.left()
+                                 - layout->header.width() / 2;
+                const int encodingWidth = qMin(fm.horizontalAdvance(layout->encodingText) + 1,
+                                               qMax(0, room));
+                layout->encodingRect = QRect(left - 2 * m.unit - encodingWidth,
+                                             y,
+                                             encodingWidth,
+                                             m.line);
+                left = layout->encodingRect.left();
+            }
+            layout->header.setRight(qMax(layout->header.left(), left - 2 * m.unit));
         }
         y += m.line + m.gap;
     }
@@ -431,6 +586,21 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
         layout->outputFolderLink = QRect(x + openWidth + 2 * m.unit, y, folderWidth, m.line);
         y += m.line;
     }
+    if (!layout->changedFilePath.isEmpty()) {
+        const QFontMetrics fm(font);
+        y += m.unit;
+        int x = m.padX;
+        if (opensAsDocument(layout->changedFilePath)) {
+            const int openWidth = fm.horizontalAdvance(openFileText()) + m.unit;
+            layout->openFileLink = QRect(x, y, openWidth, m.line);
+            x += openWidth + 2 * m.unit;
+        }
+        layout->openFolderLink = QRect(x,
+                                       y,
+                                       fm.horizontalAdvance(openFolderText()) + m.unit,
+                                       m.line);
+        y += m.line;
+    }
     y += kind == ChatItem::Notice ? 0 : m.padY;
 
     layout->card = QRect(cardX, m.outerY, cardWidth, y);
@@ -443,6 +613,11 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
     layout->outputFileLabel.translate(offset);
     layout->openOutputLink.translate(offset);
     layout->outputFolderLink.translate(offset);
+    layout->encodingRect.translate(offset);
+    layout->addedRect.translate(offset);
+    layout->removedRect.translate(offset);
+    layout->openFileLink.translate(offset);
+    layout->openFolderLink.translate(offset);
     layout->size = QSize(width, y + 2 * m.outerY);
     return layout;
 }
@@ -498,6 +673,11 @@ void ChatDelegate::paint(QPainter *painter,
         accent = colors.failure;
         badge = ChatColors::Badge::Warning;
         background = ChatColors::blend(colors.base, accent, 0.10);
+        break;
+    case ChatItem::FileChange:
+        accent = colors.success;
+        badge = ChatColors::Badge::Success;
+        background = ChatColors::blend(colors.base, accent, 0.07);
         break;
     case ChatItem::Notice:
         textColor = colors.dimText;
@@ -555,15 +735,43 @@ void ChatDelegate::paint(QPainter *painter,
                                                    layout.header.width());
         painter->drawText(layout.header, Qt::AlignLeft | Qt::AlignVCenter, header);
     }
+    if (kind == ChatItem::FileChange) {
+        const DiffColors diff(option.palette);
+        const QFontMetrics fm(option.font);
+        painter->setFont(option.font);
+        painter->setPen(colors.dimText);
+        painter->drawText(layout.encodingRect,
+                          Qt::AlignRight | Qt::AlignVCenter,
+                          fm.elidedText(layout.encodingText,
+                                        Qt::ElideRight,
+                                        layout.encodingRect.width()));
+        QFont counts = option.font;
+        counts.setBold(true);
+        painter->setFont(counts);
+        painter->setPen(diff.addedCount);
+        painter->drawText(layout.addedRect, Qt::AlignRight | Qt::AlignVCenter, layout.addedText);
+        painter->setPen(diff.removedCount);
+        painter->drawText(layout.removedRect, Qt::AlignRight | Qt::AlignVCenter, layout.removedText);
+    }
 
-    if (kind == ChatItem::ToolCall || kind == ChatItem::ToolResult) {
+    if (kind == ChatItem::ToolCall || kind == ChatItem::ToolResult || kind == ChatItem::FileChange) {
         // Monospace output sits on a code background, a little wider than the text.
+        const QRectF codeRect = QRectF(layout.body)
+                                        .adjusted(-m.unit, -m.unit / 2.0, m.unit, m.unit / 2.0);
         QPainterPath code;
-        code.addRoundedRect(QRectF(layout.body)
-                                    .adjusted(-m.unit, -m.unit / 2.0, m.unit, m.unit / 2.0),
-                            m.radius / 2.0,
-                            m.radius / 2.0);
+        code.addRoundedRect(codeRect, m.radius / 2.0, m.radius / 2.0);
         painter->fillPath(code, colors.codeBackground);
+        if (kind == ChatItem::FileChange) {
+            QRectF visible = codeRect;
+            if (const auto *view = qobject_cast<const QAbstractItemView *>(option.widget))
+                visible &= QRectF(view->viewport()->rect().translated(-option.rect.topLeft()));
+            drawDiffLines(painter,
+                          *layout.document,
+                          layout.body.topLeft(),
+                          code,
+                          visible,
+                          DiffColors(option.palette));
+        }
     }
 
     painter->save();
@@ -638,7 +846,33 @@ void ChatDelegate::paint(QPainter *painter,
         drawLink(painter, option, layout.openOutputLink, openOutputText());
         drawLink(painter, option, layout.outputFolderLink, showOutputFolderText());
     }
+    if (!layout.openFileLink.isNull())
+        drawLink(painter, option, layout.openFileLink, openFileText());
+    if (!layout.openFolderLink.isNull())
+        drawLink(painter, option, layout.openFolderLink, openFolderText());
     painter->restore();
+}
+
+QStringList ChatDelegate::labels(const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    const Layout &layout = layoutFor(option, index);
+    QStringList texts;
+    for (const QString &text : {layout.headerText,
+                                layout.encodingText,
+                                layout.addedText,
+                                layout.removedText,
+                                layout.toggleText,
+                                layout.outputFileText}) {
+        if (!text.isEmpty())
+            texts << text;
+    }
+    if (!layout.openOutputLink.isNull())
+        texts << openOutputText() << showOutputFolderText();
+    if (!layout.openFileLink.isNull())
+        texts << openFileText();
+    if (!layout.openFolderLink.isNull())
+        texts << openFolderText();
+    return texts;
 }
 
 ChatDelegate::Hit ChatDelegate::hitTest(const QStyleOptionViewItem &option,
@@ -656,6 +890,11 @@ ChatDelegate::Hit ChatDelegate::hitTest(const QStyleOptionViewItem &option,
         if (href)
             *href = layout.outputFilePath;
         return layout.openOutputLink.contains(local) ? Hit::OpenOutputFile : Hit::ShowOutputFolder;
+    }
+    if (layout.openFileLink.contains(local) || layout.openFolderLink.contains(local)) {
+        if (href)
+            *href = layout.changedFilePath;
+        return layout.openFileLink.contains(local) ? Hit::OpenChangedFile : Hit::ShowChangedFolder;
     }
     if (layout.body.contains(local) && layout.markdown) {
         const QString anchor = layout.markdown->anchorAt(local - layout.body.topLeft());
@@ -692,10 +931,12 @@ bool ChatDelegate::editorEvent(QEvent *event,
             return true;
         }
         case Hit::OpenOutputFile:
-            openOutputFile(href);
+        case Hit::OpenChangedFile:
+            openLocalFile(href);
             return true;
         case Hit::ShowOutputFolder:
-            showOutputFolder(href);
+        case Hit::ShowChangedFolder:
+            showInFolder(href);
             return true;
         case Hit::Nothing:
             break;

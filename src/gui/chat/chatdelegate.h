@@ -2,6 +2,7 @@
 
 #include <QCache>
 #include <QHash>
+#include <QStringList>
 #include <QStyledItemDelegate>
 
 #include <memory>
@@ -22,7 +23,15 @@ class ChatDelegate final : public QStyledItemDelegate
 {
     Q_OBJECT
 public:
-    enum class Hit { Nothing, Toggle, Link, OpenOutputFile, ShowOutputFolder };
+    enum class Hit {
+        Nothing,
+        Toggle,
+        Link,
+        OpenOutputFile,
+        ShowOutputFolder,
+        OpenChangedFile,
+        ShowChangedFolder,
+    };
 
     explicit ChatDelegate(QObject *parent = nullptr);
     ~ChatDelegate() override;
@@ -44,11 +53,15 @@ public:
                               const QModelIndex &index) const override;
 
     // What is under pos (view coordinates) in the item painted at option.rect; for links, href
-    // receives the target, for the output file's links its path.
+    // receives the target, for the output file's and the changed file's links its path.
     Hit hitTest(const QStyleOptionViewItem &option,
                 const QModelIndex &index,
                 const QPoint &pos,
                 QString *href = nullptr) const;
+
+    // The texts painted around the item's body, in reading order: the header and what stands
+    // beside it, the fold or "Show all", and the links.
+    QStringList labels(const QStyleOptionViewItem &option, const QModelIndex &index) const;
 
     // Forget every cached layout: the width, the palette or the font changed.
     void invalidateAll();
@@ -84,8 +97,14 @@ private:
     mutable int m_layoutCount = 0;
 };
 
-// A tool result's saved output, opened by the system's viewer for .log files, or its folder.
-void openOutputFile(const QString &path);
-void showOutputFolder(const QString &path);
+// A local file opened by the desktop's program for it, or the folder it is in: a tool result's
+// saved output, a file a tool changed. Both go through QDesktopServices::openUrl() with a file:
+// URL, so that a test sees the URL with QDesktopServices::setUrlHandler("file", ...) and nothing
+// is launched.
+void openLocalFile(const QString &path);
+void showInFolder(const QString &path);
+// Whether "Open file" may hand a file a tool wrote to the desktop: not when the desktop would run
+// it rather than show it (a program, a script, a shortcut, an installer), by its name.
+bool opensAsDocument(const QString &path);
 
 } // namespace Gui

@@ -12,6 +12,7 @@ namespace Gui {
 namespace {
 
 constexpr qsizetype shownNameLength = 200;
+constexpr qsizetype shownPathLength = 1000;
 constexpr qsizetype shownHintLength = 4096;
 
 qsizetype shownLengthOf(ChatItem::Kind kind)
@@ -20,6 +21,7 @@ qsizetype shownLengthOf(ChatItem::Kind kind)
     case ChatItem::ToolCall:
     case ChatItem::ToolResult:
     case ChatItem::Denial:
+    case ChatItem::FileChange:
         return ChatModel::shownToolTextLength;
     case ChatItem::UserPrompt:
     case ChatItem::AssistantText:
@@ -105,8 +107,9 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
     case CollapsibleRole:
         if (item.kind == ChatItem::AssistantText)
             return !item.reasoning.isEmpty();
-        return (item.kind == ChatItem::ToolResult || item.kind == ChatItem::Denial)
-               && item.lineCount > collapsedLineCount;
+        return (item.kind == ChatItem::ToolResult || item.kind == ChatItem::Denial
+                || item.kind == ChatItem::FileChange)
+               && item.lineCount > collapsedLines(item);
     case LineCountRole:
         return item.lineCount;
     case ItemIdRole:
@@ -121,6 +124,18 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
         return item.outputFile.bytes;
     case OutputFileCompleteRole:
         return item.outputFile.complete;
+    case FilePathRole:
+        return item.fileChange.path;
+    case FileAbsolutePathRole:
+        return item.fileChange.absolutePath;
+    case FileEncodingRole:
+        return item.fileChange.encoding;
+    case AddedLinesRole:
+        return item.fileChange.addedLines;
+    case RemovedLinesRole:
+        return item.fileChange.removedLines;
+    case NewFileRole:
+        return item.fileChange.newFile;
     default:
         return {};
     }
@@ -172,6 +187,12 @@ QHash<int, QByteArray> ChatModel::roleNames() const
     names.insert(OutputFilePathRole, "outputFilePath");
     names.insert(OutputFileBytesRole, "outputFileBytes");
     names.insert(OutputFileCompleteRole, "outputFileComplete");
+    names.insert(FilePathRole, "filePath");
+    names.insert(FileAbsolutePathRole, "fileAbsolutePath");
+    names.insert(FileEncodingRole, "fileEncoding");
+    names.insert(AddedLinesRole, "addedLines");
+    names.insert(RemovedLinesRole, "removedLines");
+    names.insert(NewFileRole, "newFile");
     return names;
 }
 
@@ -180,7 +201,20 @@ void ChatModel::prepare(ChatItem &item)
     const qsizetype limit = shownLengthOf(item.kind);
     if (item.kind == ChatItem::ToolCall)
         makeShown(item.arguments, item.cutBytes, limit);
+    if (item.kind == ChatItem::FileChange) {
+        // The diff is the text (kept once); its last line feed would start an empty line.
+        if (item.text.isEmpty())
+            item.text = item.fileChange.diff;
+        item.fileChange.diff.clear();
+        while (item.text.endsWith(u'\n'))
+            item.text.chop(1);
+        item.fileChange.path = AgentLoop::displayedLine(item.fileChange.path, shownPathLength);
+        item.fileChange.encoding = AgentLoop::displayedLine(item.fileChange.encoding,
+                                                            shownNameLength);
+    }
     makeShown(item.text, item.cutBytes, limit);
+    if (item.kind == ChatItem::FileChange && item.fileChange.diffTruncated && item.cutBytes == 0)
+        item.text += u'\n' + tr("[The rest of the diff is not shown]");
     makeShown(item.reasoning, item.reasoningCutBytes, shownTextLength);
     qint64 hintCut = 0;
     makeShown(item.hint, hintCut, shownHintLength);
@@ -305,6 +339,15 @@ QString ChatModel::plainText(const ChatItem &item)
     switch (item.kind) {
     case ChatItem::ToolCall:
         return item.toolName + u'\n' + prettyJson(shownBody(item));
+    case ChatItem::FileChange: {
+        const QLocale locale;
+        QString header = fileChangeTitle(item.fileChange.newFile, item.fileChange.path);
+        if (!item.fileChange.encoding.isEmpty())
+            header += u" ("_s + item.fileChange.encoding + u')';
+        header += u" +%1 \u2212%2"_s.arg(locale.toString(item.fileChange.addedLines),
+                                         locale.toString(item.fileChange.removedLines));
+        return header + u'\n' + shownBody(item);
+    }
     case ChatItem::ErrorMessage:
         return item.hint.isEmpty() ? shownBody(item) : shownBody(item) + u'\n' + item.hint;
     case ChatItem::UserPrompt:
@@ -369,10 +412,27 @@ QString ChatModel::description(const ChatItem &item)
         return tr("Denied: %1 did not run").arg(item.toolName);
     case ChatItem::ErrorMessage:
         return tr("Error");
+    case ChatItem::FileChange: {
+        const QLocale locale;
+        return tr("%1, %2 added, %3 removed")
+                .arg(fileChangeTitle(item.fileChange.newFile, item.fileChange.path),
+                     locale.toString(item.fileChange.addedLines),
+                     locale.toString(item.fileChange.removedLines));
+    }
     case ChatItem::Notice:
         break;
     }
     return tr("Notice");
+}
+
+QString ChatModel::fileChangeTitle(bool newFile, const QString &path)
+{
+    return newFile ? tr("Created %1").arg(path) : tr("Edited %1").arg(path);
+}
+
+int ChatModel::collapsedLines(const ChatItem &item)
+{
+    return item.kind == ChatItem::FileChange ? collapsedDiffLineCount : collapsedLineCount;
 }
 
 int ChatModel::lineCount(const QString &text)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "tools/outputfile.h"
+#include "tools/tool.h"
 
 #include <QAbstractListModel>
 #include <QHash>
@@ -20,6 +21,7 @@ struct ChatItem
         Denial,       // the user declined the call; nothing ran
         ErrorMessage, // the run failed: text is what went wrong, hint how to fix it
         Notice,       // a quiet line: "Stopped by the user."
+        FileChange,   // a tool changed a file: text is the unified diff, fileChange the file
     };
 
     // AssistantText only: whether the answer is still arriving, or stopped before it was complete.
@@ -41,6 +43,9 @@ struct ChatItem
     bool ok = true;
     qint64 durationMs = -1;
     AgentLoop::OutputFile outputFile; // ToolResult: the whole output, when text has only part of it
+    // FileChange: the file (its path and encoding as shown; absolutePath as it came, never
+    // shown, for opening it) and the counts; the diff itself is text.
+    AgentLoop::FileChange fileChange;
     int turn = 0;          // the inspector's request number (from 1) that produced it; 0: none
     bool collapsed = true; // long tool output cut, or an assistant's reasoning folded
     Stream stream = Stream::Complete;
@@ -82,11 +87,19 @@ public:
         OutputFilePathRole,     // empty: no file with the whole output
         OutputFileBytesRole,    // qint64
         OutputFileCompleteRole, // false: stopped at the size cap or by a write error
+        FilePathRole,           // FileChange: the path as the user knows it
+        FileAbsolutePathRole,   // FileChange: what "Open file" opens
+        FileEncodingRole,       // FileChange: "GB18030, CRLF"
+        AddedLinesRole,
+        RemovedLinesRole,
+        NewFileRole,
     };
     Q_ENUM(Role)
 
     // Tool output longer than this is shown cut until the user asks for all of it.
     static constexpr int collapsedLineCount = 6;
+    // So is a diff longer than this.
+    static constexpr int collapsedDiffLineCount = 20;
     // At most this many characters of an item's text are shown (laid out, copied): tool output
     // and arguments, which the inspector has in full; answers, reasoning, prompts and errors.
     static constexpr qsizetype shownToolTextLength = 64 * 1024;
@@ -132,6 +145,10 @@ public:
     static void appendShown(QString &text, qint64 &cutBytes, const QString &more, qsizetype limit);
     // What a screen reader says the item is: "Result of shell, exit code 0".
     static QString description(const ChatItem &item);
+    // A FileChange's header: "Edited src/main.cpp" / "Created docs/new.md" (path as shown).
+    static QString fileChangeTitle(bool newFile, const QString &path);
+    // The lines a collapsible item shows while collapsed.
+    static int collapsedLines(const ChatItem &item);
     static int lineCount(const QString &text);
 
 private:

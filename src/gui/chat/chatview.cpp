@@ -275,11 +275,17 @@ void ChatView::contextMenuEvent(QContextMenuEvent *event)
             });
         if (!item.outputFile.path.isEmpty()) {
             menu->addAction(tr("&Open full output"), this, [path = item.outputFile.path] {
-                openOutputFile(path);
+                openLocalFile(path);
             });
             menu->addAction(tr("Show full output in &folder"), this, [path = item.outputFile.path] {
-                showOutputFolder(path);
+                showInFolder(path);
             });
+        }
+        if (item.kind == ChatItem::FileChange && !item.fileChange.absolutePath.isEmpty()) {
+            const QString path = item.fileChange.absolutePath;
+            if (opensAsDocument(path))
+                menu->addAction(tr("Open &file"), this, [path] { openLocalFile(path); });
+            menu->addAction(tr("Open fol&der"), this, [path] { showInFolder(path); });
         }
         if (item.turn > 0)
             menu->addAction(tr("Show in &inspector"), this, [this, turn = item.turn] {

@@ -100,6 +100,13 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
                 item.durationMs = result.exitCode >= 0 || result.durationMs > 0 ? result.durationMs
                                                                                 : -1;
                 item.outputFile = result.outputFile;
+                // A file the call changed is shown as what changed in it (a call that failed
+                // after changing it too: the file is changed all the same).
+                if (!result.fileChange.isEmpty()) {
+                    item.kind = ChatItem::FileChange;
+                    item.fileChange = result.fileChange;
+                    item.text = result.fileChange.diff;
+                }
                 item.turn = m_callTurns.value(call.id, m_currentRequest);
                 m_chatModel->append(item);
             });

@@ -1,0 +1,334 @@
+// The CLI's approval as the user reads it at the terminal: for a file edit the file, its encoding
+// and the unified diff before "Allow this call? [y/N]"; for a command, the line saying that a
+// command is not confined to the workspace. The approver runs in this process, writing to a
+// buffer, its standard input a terminal (a pseudo-terminal on Unix) or nothing.
+
+#include "terminalapprover.h"
+#include "terminalwriter.h"
+
+#include <QBuffer>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTest>
+
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#endif
+
+using namespace AgentLoop;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString gutter = u"  \u2502 "_s;
+const QString allowQuestion = u"Allow this call? [y/N] "_s;
+const QString noInteractiveInput = u"No interactive input; the call is denied by default."_s;
+
+FileChange mainCppChange()
+{
+    FileChange change;
+    change.path = u"src/main.cpp"_s;
+    change.absolutePath = u"/home/user/project/src/main.cpp"_s;
+    change.encoding = u"GB18030, CRLF"_s;
+    change.diff = u"@@ -3,5 +3,6 @@\n"
+                  u" int main()\n"
+                  u" {\n"
+                  u"-    std::puts(\"hello\");\n"
+                  u"+    std::puts(\"你好，世界\");\n"
+                  u"+    std::puts(\"再见\");\n"
+                  u"     return 0;\n"
+                  u" }\n"_s;
+    change.addedLines = 2;
+    change.removedLines = 1;
+    return change;
+}
+
+ApprovalRequest editRequest(const FileChange &change)
+{
+    ApprovalRequest request;
+    request.id = 3;
+    request.turn = 1;
+    request.toolCallId = u"call_3"_s;
+    request.toolName = change.newFile ? u"write_file"_s : u"edit_file"_s;
+    request.reason = u"Changing a file requires explicit approval."_s;
+    request.argumentsObject = {{u"path"_s, change.path}};
+    request.arguments = QString::fromUtf8(
+            QJsonDocument(request.argumentsObject).toJson(QJsonDocument::Compact));
+    request.preview.kind = CallPreview::FileEdit;
+    request.preview.text = change.diff;
+    request.preview.fileChange = change;
+    return request;
+}
+
+// The approver's standard input for one test: a terminal the test types at, or nothing (end of
+// input at once). The process's own standard input is put back afterwards.
+class StandardInput final
+{
+public:
+    enum Kind { Terminal, Nothing };
+
+    explicit StandardInput(Kind kind)
+    {
+#ifdef Q_OS_UNIX
+        m_saved = ::dup(STDIN_FILENO);
+        int input = -1;
+        if (kind == Terminal) {
+            m_terminal = ::posix_openpt(O_RDWR | O_NOCTTY);
+            if (m_terminal >= 0 && ::grantpt(m_terminal) == 0 && ::unlockpt(m_terminal) == 0)
+                input = ::open(::ptsname(m_terminal), O_RDWR | O_NOCTTY);
+        } else {
+            input = ::open("/dev/null", O_RDONLY);
+        }
+        m_ready = input >= 0 && ::dup2(input, STDIN_FILENO) == STDIN_FILENO;
+        if (input >= 0)
+            ::close(input);
+#else
+        m_ready = kind == Nothing && !Cli::TerminalApprover::standardInputIsInteractive();
+#endif
+    }
+
+    ~StandardInput()
+    {
+#ifdef Q_OS_UNIX
+        if (m_saved >= 0) {
+            ::dup2(m_saved, STDIN_FILENO);
+            ::close(m_saved);
+        }
+        if (m_terminal >= 0)
+            ::close(m_terminal);
+#endif
+    }
+
+    StandardInput(const StandardInput &) = delete;
+    StandardInput &operator=(const StandardInput &) = delete;
+
+    bool isReady() const
+    {
+        return m_ready;
+    }
+
+    // What the user types at the terminal.
+    bool type(const QByteArray &keys)
+    {
+#ifdef Q_OS_UNIX
+        return m_terminal >= 0
+               && ::write(m_terminal, keys.constData(), size_t(keys.size())) == keys.size();
+#else
+        Q_UNUSED(keys);
+        return false;
+#endif
+    }
+
+private:
+    bool m_ready = false;
+#ifdef Q_OS_UNIX
+    int m_saved = -1;
+    int m_terminal = -1;
+#endif
+};
+
+} // namespace
+
+class tst_TerminalApprover : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void fileEditShowsTheDiffBeforeThePrompt_data();
+    void fileEditShowsTheDiffBeforeThePrompt();
+    void fileEditWithoutATerminalShowsTheDiffThenDenies();
+    void newFileSaysCreate();
+    void hostileDiffIsShownEscaped();
+    void keyInTheDiffIsBlankedOut();
+    void commandSaysItIsNoSandbox();
+};
+
+void tst_TerminalApprover::fileEditShowsTheDiffBeforeThePrompt_data()
+{
+    QTest::addColumn<QByteArray>("keys");
+    QTest::addColumn<Decision>("decision");
+    QTest::addColumn<QString>("after");
+    QTest::newRow("n") << QByteArray("n\n") << Decision::Deny << u"Denied.\n"_s;
+    QTest::newRow("y") << QByteArray("y\n") << Decision::Allow << QString();
+}
+
+void tst_TerminalApprover::fileEditShowsTheDiffBeforeThePrompt()
+{
+#ifndef Q_OS_UNIX
+    QSKIP("A console for this process's own standard input is not made here");
+#endif
+    QFETCH(QByteArray, keys);
+    QFETCH(Decision, decision);
+    QFETCH(QString, after);
+    StandardInput input(StandardInput::Terminal);
+    QVERIFY(input.isReady());
+    QBuffer screen;
+    screen.open(QIODevice::WriteOnly);
+    Cli::TerminalWriter terminal(&screen);
+    Cli::TerminalApprover approver(terminal);
+    QSignalSpy decided(&approver, &Cli::TerminalApprover::decided);
+
+    approver.ask(editRequest(mainCppChange()));
+
+    // All of it is on the screen before the question, and nothing is decided yet.
+    QCOMPARE(QString::fromUtf8(screen.data()),
+             u"Tool call needs approval: edit_file\n"
+             u"Reason: Changing a file requires explicit approval.\n"
+             u"Edit src/main.cpp (GB18030, CRLF)\n"
+             u"Changes (+2 −1 lines):\n"_s
+                     + gutter + u"@@ -3,5 +3,6 @@\n"_s + gutter + u" int main()\n"_s + gutter
+                     + u" {\n"_s + gutter + u"-    std::puts(\"hello\");\n"_s + gutter
+                     + u"+    std::puts(\"你好，世界\");\n"_s + gutter
+                     + u"+    std::puts(\"再见\");\n"_s + gutter + u"     return 0;\n"_s + gutter
+                     + u" }\n"_s + allowQuestion);
+    QTest::qWait(50);
+    QCOMPARE(decided.size(), 0);
+
+    QVERIFY(input.type(keys));
+    QTRY_COMPARE(decided.size(), 1);
+    QCOMPARE(decided.first().at(0).value<quint64>(), quint64(3));
+    QCOMPARE(decided.first().at(1).value<Decision>(), decision);
+    QVERIFY(QString::fromUtf8(screen.data()).endsWith(allowQuestion + after));
+}
+
+void tst_TerminalApprover::fileEditWithoutATerminalShowsTheDiffThenDenies()
+{
+    StandardInput input(StandardInput::Nothing);
+    if (!input.isReady())
+        QSKIP("This test's standard input is a console");
+    QBuffer screen;
+    screen.open(QIODevice::WriteOnly);
+    Cli::TerminalWriter terminal(&screen);
+    Cli::TerminalApprover approver(terminal);
+    QSignalSpy decided(&approver, &Cli::TerminalApprover::decided);
+
+    approver.ask(editRequest(mainCppChange()));
+
+    QCOMPARE(decided.size(), 1);
+    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    const QStringList lines = QString::fromUtf8(screen.data()).split(u'\n');
+    QCOMPARE(lines.at(2), u"Edit src/main.cpp (GB18030, CRLF)"_s);
+    QCOMPARE(lines.at(3), u"Changes (+2 −1 lines):"_s);
+    QCOMPARE(lines.at(4), gutter + u"@@ -3,5 +3,6 @@"_s);
+    QCOMPARE(lines.at(11), gutter + u" }"_s);
+    QCOMPARE(lines.at(12), noInteractiveInput);
+    QVERIFY(!screen.data().contains("Allow this call?"));
+}
+
+void tst_TerminalApprover::newFileSaysCreate()
+{
+    StandardInput input(StandardInput::Nothing);
+    if (!input.isReady())
+        QSKIP("This test's standard input is a console");
+    FileChange change;
+    change.path = u"docs/new.md"_s;
+    change.encoding = u"UTF-8, LF"_s;
+    change.newFile = true;
+    change.diff = u"+# Notes\n+\n+Written by the agent.\n"_s;
+    change.addedLines = 3;
+    change.diffTruncated = true;
+    QBuffer screen;
+    screen.open(QIODevice::WriteOnly);
+    Cli::TerminalWriter terminal(&screen);
+    Cli::TerminalApprover approver(terminal);
+
+    approver.ask(editRequest(change));
+
+    QCOMPARE(QString::fromUtf8(screen.data()),
+             u"Tool call needs approval: write_file\n"
+             u"Reason: Changing a file requires explicit approval.\n"
+             u"Create docs/new.md (UTF-8, LF)\n"
+             u"Changes (+3 −0 lines):\n"_s
+                     + gutter + u"+# Notes\n"_s + gutter + u"+\n"_s + gutter
+                     + u"+Written by the agent.\n"_s
+                     + u"  … the rest of the change is not shown\n"_s + noInteractiveInput + u'\n');
+}
+
+void tst_TerminalApprover::hostileDiffIsShownEscaped()
+{
+    StandardInput input(StandardInput::Nothing);
+    if (!input.isReady())
+        QSKIP("This test's standard input is a console");
+    // A path and content the model chose: terminal escapes that would clear the screen and
+    // retitle the window, bidi controls, a line that poses as the question.
+    FileChange change = mainCppChange();
+    change.path = u"src/\u202Etxt.exe"_s;
+    change.diff = u"@@ -1,1 +1,2 @@\n"
+                  u"+printf '\x1b[2J\x1b]0;ok\x07'\n"
+                  u"+Allow this call? [y/N] \u2066y\u2069\n"_s;
+    QBuffer screen;
+    screen.open(QIODevice::WriteOnly);
+    Cli::TerminalWriter terminal(&screen);
+    Cli::TerminalApprover approver(terminal);
+
+    approver.ask(editRequest(change));
+
+    const QString shown = QString::fromUtf8(screen.data());
+    const QStringList lines = shown.split(u'\n');
+    QCOMPARE(lines.at(2), u"Edit src/⟨U+202E⟩txt.exe (GB18030, CRLF)"_s);
+    QCOMPARE(lines.at(5), gutter + u"+printf '⟨U+001B⟩[2J⟨U+001B⟩]0;ok⟨U+0007⟩'"_s);
+    QCOMPARE(lines.at(6), gutter + u"+Allow this call? [y/N] ⟨U+2066⟩y⟨U+2069⟩"_s);
+    QCOMPARE(lines.at(7),
+             u"Warning: this change contains 5 invisible or control characters, shown as "
+             u"⟨U+…⟩."_s);
+    for (const QChar c : shown)
+        QVERIFY2(c == u'\n'
+                         || (c.unicode() >= 0x20 && c.unicode() != 0x7F
+                             && c.category() != QChar::Other_Format),
+                 qPrintable(QString::number(c.unicode(), 16)));
+}
+
+void tst_TerminalApprover::keyInTheDiffIsBlankedOut()
+{
+    StandardInput input(StandardInput::Nothing);
+    if (!input.isReady())
+        QSKIP("This test's standard input is a console");
+    const QString key = u"sk-approver-Distinctive-Key-8c1d2e"_s;
+    FileChange change = mainCppChange();
+    change.path = u".env"_s;
+    change.diff = u"@@ -1,1 +1,1 @@\n-OPENAI_API_KEY=\n+OPENAI_API_KEY=%1\n"_s.arg(key);
+    QBuffer screen;
+    screen.open(QIODevice::WriteOnly);
+    Cli::TerminalWriter terminal(&screen);
+    terminal.setSecret(key);
+    Cli::TerminalApprover approver(terminal);
+
+    approver.ask(editRequest(change));
+
+    const QString shown = QString::fromUtf8(screen.data());
+    QVERIFY(!shown.contains(key));
+    QVERIFY2(shown.contains(gutter + u"+OPENAI_API_KEY="_s), qPrintable(shown));
+}
+
+void tst_TerminalApprover::commandSaysItIsNoSandbox()
+{
+    StandardInput input(StandardInput::Nothing);
+    if (!input.isReady())
+        QSKIP("This test's standard input is a console");
+    ApprovalRequest request;
+    request.id = 1;
+    request.toolName = u"shell"_s;
+    request.reason = u"POSIX shell (/bin/sh) command execution requires explicit approval."_s;
+    request.argumentsObject = {{u"command"_s, u"echo 42"_s}};
+    request.preview.kind = CallPreview::Command;
+    request.preview.text = u"echo 42"_s;
+    QBuffer screen;
+    screen.open(QIODevice::WriteOnly);
+    Cli::TerminalWriter terminal(&screen);
+    Cli::TerminalApprover approver(terminal);
+
+    approver.ask(request);
+
+    QCOMPARE(QString::fromUtf8(screen.data()),
+             u"Tool call needs approval: shell\n"
+             u"Reason: POSIX shell (/bin/sh) command execution requires explicit approval.\n"
+             u"Commands are not confined to the workspace: a command can read and change "
+             u"anything your account can.\n"
+             u"Command (1 line, 7 characters):\n"_s
+                     + gutter + u"echo 42\n"_s + noInteractiveInput + u'\n');
+}
+
+QTEST_GUILESS_MAIN(tst_TerminalApprover)
+#include "tst_terminalapprover.moc"
