@@ -725,6 +725,48 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Warning: letters from another script that look like Latin ones: %1.</source>
         <translation>警告：含有看起来像拉丁字母的其他文字字母：%1。</translation>
     </message>
+    <message>
+        <source>Commands are not confined to the workspace: a command can read and change anything your account can.</source>
+        <translation>命令不受工作区限制：命令可以读取和更改你的账户能访问的任何内容。</translation>
+    </message>
+    <message>
+        <source>Create %1</source>
+        <translation>创建 %1</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>编辑 %1</translation>
+    </message>
+    <message>
+        <source>Create %1 (%2)</source>
+        <translation>创建 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Edit %1 (%2)</source>
+        <translation>编辑 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Changes: none</source>
+        <translation>更改：无</translation>
+    </message>
+    <message>
+        <source>Changes (+%1 −%2 lines):</source>
+        <translation>更改（+%1 −%2 行）：</translation>
+    </message>
+    <message>
+        <source>… the rest of the change is not shown</source>
+        <translation>… 其余更改未显示</translation>
+    </message>
+    <message>
+        <source>Warning: this change contains 1 invisible or control character, shown as ⟨U+…⟩.</source>
+        <translation>警告：此更改包含 1 个不可见字符或控制字符，显示为 ⟨U+…⟩。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Warning: this change contains %n invisible or control characters, shown as ⟨U+…⟩.</source>
+        <translation>
+            <numerusform>警告：此更改包含 %n 个不可见字符或控制字符，显示为 ⟨U+…⟩。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Completion</name>
@@ -1165,6 +1207,62 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
             <numerusform>此命令包含 %Ln 个来自其他文字、外形类似拉丁字母的字母（已标出）。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Commands are not confined to the workspace: a command can read and change anything your account can.</source>
+        <translation>命令不受工作区限制：命令可以读取和更改你的账户能访问的任何内容。</translation>
+    </message>
+    <message>
+        <source>Create %1</source>
+        <translation>创建 %1</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>编辑 %1</translation>
+    </message>
+    <message>
+        <source>Create %1 (%2)</source>
+        <translation>创建 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Edit %1 (%2)</source>
+        <translation>编辑 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Show arguments</source>
+        <translation>显示参数</translation>
+    </message>
+    <message>
+        <source>Changes to the file</source>
+        <translation>对文件的更改</translation>
+    </message>
+    <message>
+        <source>Show changes</source>
+        <translation>显示更改</translation>
+    </message>
+    <message>
+        <source>Changes (none):</source>
+        <translation>更改（无）：</translation>
+    </message>
+    <message>
+        <source>Changes (+%1 −%2 lines):</source>
+        <translation>更改（+%1 −%2 行）：</translation>
+    </message>
+    <message>
+        <source>Only the beginning of the change is shown here; Show arguments has all of it.</source>
+        <translation>此处只显示更改的开头；“显示参数”中有全部内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>This change contains %Ln invisible or control character(s), shown as ⟨U+…⟩.</source>
+        <translation>
+            <numerusform>此更改包含 %Ln 个不可见字符或控制字符，显示为 ⟨U+…⟩。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This change contains %Ln letter(s) from another script that look like Latin ones (marked).</source>
+        <translation>
+            <numerusform>此更改包含 %Ln 个看起来像拉丁字母的其他文字字母（已标记）。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Gui::ChatDelegate</name>
@@ -1246,6 +1344,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Message text</source>
         <translation>消息文本</translation>
     </message>
+    <message>
+        <source>Open file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
 </context>
 <context>
     <name>Gui::ChatModel</name>
@@ -1300,6 +1406,22 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Notice</source>
         <translation>提示</translation>
+    </message>
+    <message>
+        <source>[The rest of the diff is not shown]</source>
+        <translation>[其余差异未显示]</translation>
+    </message>
+    <message>
+        <source>%1, %2 added, %3 removed</source>
+        <translation>%1，新增 %2 行，删除 %3 行</translation>
+    </message>
+    <message>
+        <source>Created %1</source>
+        <translation>已创建 %1</translation>
+    </message>
+    <message>
+        <source>Edited %1</source>
+        <translation>已编辑 %1</translation>
     </message>
 </context>
 <context>
@@ -1363,6 +1485,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Select &amp;all</source>
         <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Open &amp;file</source>
+        <translation>打开文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open fol&amp;der</source>
+        <translation>打开文件夹(&amp;D)</translation>
     </message>
 </context>
 <context>
