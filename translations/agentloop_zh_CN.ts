@@ -1007,6 +1007,13 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
 </context>
 <context>
+    <name>FileTool</name>
+    <message>
+        <source>Changing a file requires explicit approval.</source>
+        <translation>修改文件需要明确批准。</translation>
+    </message>
+</context>
+<context>
     <name>Gui::AgentStatusBar</name>
     <message>
         <source>Demo mode</source>

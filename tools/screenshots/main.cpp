@@ -269,9 +269,8 @@ AgentLoop::ApprovalRequest editRequest()
     request.turn = 3;
     request.toolCallId = u"call_3"_s;
     request.toolName = u"edit_file"_s;
-    request.reason = QLocale().language() == QLocale::Chinese
-                             ? u"修改文件需要明确批准。"_s
-                             : u"Changing a file requires explicit approval."_s;
+    request.reason = QCoreApplication::translate("FileTool",
+                                                 "Changing a file requires explicit approval.");
     request.argumentsObject = QJsonObject{
             {u"path"_s, u"src/settings.cpp"_s},
             {u"old_string"_s, u"    return QStringLiteral(\"Hello\");"_s},

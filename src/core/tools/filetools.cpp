@@ -5,6 +5,7 @@
 #include "tools/fileedits.h"
 #include "tools/pathpatterns.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -592,6 +593,11 @@ ToolResult grepFiles(const FileToolContext &context, const QJsonObject &argument
     return ToolResult::success(content);
 }
 
+struct FileToolText
+{
+    Q_DECLARE_TR_FUNCTIONS(FileTool)
+};
+
 // ---- The tools --------------------------------------------------------------------------------
 
 using Work = std::function<ToolResult(const FileToolContext &, const QJsonObject &,
@@ -609,7 +615,8 @@ public:
 
     QString approvalReason() const override
     {
-        return u"It changes a file in the workspace."_s;
+        // Shown to the user only (the model never sees it), so it is translated.
+        return FileToolText::tr("Changing a file requires explicit approval.");
     }
 
     void forgetConversation() const override { m_context->ledger.clear(); }
