@@ -49,7 +49,8 @@ void AgentController::setHistory(const History &history)
     if (isRunning())
         return;
     m_history = history;
-    for (const auto &tool : m_tools.snapshot().tools())
+    const ToolSnapshot tools = m_tools.snapshot();
+    for (const auto &tool : tools.tools())
         tool->forgetConversation();
 }
 
