@@ -348,8 +348,9 @@ void tst_TextCodec::undecodable()
     QVERIFY2(decoded.errorDetail.startsWith(u"The file is not text in any encoding tried: "_s),
              qPrintable(decoded.errorDetail));
     QVERIFY2(decoded.errorDetail.contains(utf8Failure), qPrintable(decoded.errorDetail));
+    // Without a GB18030 converter (Wine) GBK sources are tried as CP936, which fails alike here.
     if (otherFailure.startsWith(u"GB18030"_s) && skipWithout(u"GB18030"_s))
-        otherFailure = u"GB18030 is not available on this system"_s;
+        otherFailure.replace(u"GB18030"_s, u"CP936"_s);
     QVERIFY2(decoded.errorDetail.contains(otherFailure), qPrintable(decoded.errorDetail));
 }
 
