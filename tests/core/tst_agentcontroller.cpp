@@ -189,8 +189,10 @@ class ReviewedTool final : public Tool
 {
 public:
     ReviewedTool()
-        : Tool(u"change"_s, u"Change something."_s,
-               JsonSchema(QJsonObject{{u"type"_s, u"object"_s}}), SideEffect::Write)
+        : Tool(u"change"_s,
+               u"Change something."_s,
+               JsonSchema(QJsonObject{{u"type"_s, u"object"_s}}),
+               SideEffect::Write)
     {}
 
     QString approvalReason() const override { return u"It changes something."_s; }
@@ -353,8 +355,13 @@ void tst_AgentController::seedTwoTurnExample()
     for (const QJsonValue &tool : tools)
         toolNames.append(tool[u"function"_s][u"name"_s].toString());
     QCOMPARE(toolNames,
-             (QStringList{u"shell"_s, u"read_file"_s, u"list_dir"_s, u"glob"_s, u"grep"_s,
-                          u"write_file"_s, u"edit_file"_s}));
+             (QStringList{u"shell"_s,
+                          u"read_file"_s,
+                          u"list_dir"_s,
+                          u"glob"_s,
+                          u"grep"_s,
+                          u"write_file"_s,
+                          u"edit_file"_s}));
 
     // Round 2: the same two, the assistant message verbatim, then its tool result.
     const QJsonArray messages2 = requests[1].messages();

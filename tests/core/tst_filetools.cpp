@@ -80,7 +80,8 @@ public:
 
     // Runs one call as the controller would: prepared, reviewed (write tools), approved, run.
     // The review's own result (a call that cannot succeed) is returned as the call's result.
-    ToolResult call(const QString &name, const QJsonObject &arguments,
+    ToolResult call(const QString &name,
+                    const QJsonObject &arguments,
                     CallPreview *preview = nullptr,
                     const std::function<void()> &beforeRun = {})
     {
@@ -118,7 +119,9 @@ public:
         arguments.insert(u"path"_s, relative);
         return call(u"read_file"_s, arguments);
     }
-    ToolResult edit(const QString &relative, const QString &oldString, const QString &newString,
+    ToolResult edit(const QString &relative,
+                    const QString &oldString,
+                    const QString &newString,
                     bool replaceAll = false)
     {
         QJsonObject arguments{{u"path"_s, relative},
@@ -137,15 +140,15 @@ public:
 };
 
 // Each evaluates its call once (QVERIFY2 evaluates its message even when the check passes).
-#define VERIFY_OK(call)                                                                           \
-    do {                                                                                          \
-        const ToolResult result_ = (call);                                                        \
-        QVERIFY2(result_.ok, qPrintable(result_.content));                                        \
+#define VERIFY_OK(call) \
+    do { \
+        const ToolResult result_ = (call); \
+        QVERIFY2(result_.ok, qPrintable(result_.content)); \
     } while (false)
-#define COMPARE_CODE(call, code)                                                                  \
-    do {                                                                                          \
-        const ToolResult result_ = (call);                                                        \
-        QVERIFY2(result_.errorCode == QStringLiteral(code), qPrintable(result_.content));         \
+#define COMPARE_CODE(call, code) \
+    do { \
+        const ToolResult result_ = (call); \
+        QVERIFY2(result_.errorCode == QStringLiteral(code), qPrintable(result_.content)); \
     } while (false)
 
 } // namespace
@@ -224,7 +227,11 @@ void tst_FileTools::definitionsAreTheContract()
     QCOMPARE(properties.value(u"list_dir"_s), QStringList{u"path"_s});
     QCOMPARE(properties.value(u"glob"_s), (QStringList{u"path"_s, u"pattern"_s}));
     QCOMPARE(properties.value(u"grep"_s),
-             (QStringList{u"context"_s, u"glob"_s, u"ignore_case"_s, u"max_results"_s, u"path"_s,
+             (QStringList{u"context"_s,
+                          u"glob"_s,
+                          u"ignore_case"_s,
+                          u"max_results"_s,
+                          u"path"_s,
                           u"pattern"_s}));
     QCOMPARE(properties.value(u"write_file"_s), (QStringList{u"content"_s, u"path"_s}));
     QCOMPARE(properties.value(u"edit_file"_s),
@@ -266,8 +273,9 @@ void tst_FileTools::readFileSaysEncodingAndLineEndings()
                                        u"     1\tone\n     2\ttwo\n"_s),
              qPrintable(result.content));
     result = workspace.read(u"utf16.txt"_s, {});
-    QVERIFY2(result.content.startsWith(u"encoding: UTF-16 LE with BOM, line endings: none, 1 lines\n"
-                                       u"     1\ta\n"_s),
+    QVERIFY2(result.content.startsWith(
+                     u"encoding: UTF-16 LE with BOM, line endings: none, 1 lines\n"
+                     u"     1\ta\n"_s),
              qPrintable(result.content));
 }
 
@@ -317,7 +325,8 @@ void tst_FileTools::readFileStopsAtTheByteLimitWithANote()
     const ToolResult result = workspace.read(u"wide.txt"_s, {});
     VERIFY_OK(result);
     QVERIFY2(result.content.size() < 270 * 1024, qPrintable(QString::number(result.content.size())));
-    QVERIFY2(result.content.contains(u"[Stopped after 256.0 KB of text; read on with offset=263.]"_s),
+    QVERIFY2(result.content.contains(
+                     u"[Stopped after 256.0 KB of text; read on with offset=263.]"_s),
              qPrintable(result.content.right(300)));
 }
 
@@ -361,8 +370,8 @@ void tst_FileTools::readFileOfAHugeFileReadsItsBeginning()
     QVERIFY(result.content.contains(u"     1\ta log line of some length, number 0\n"_s));
     QVERIFY(result.content.contains(u"  2000\t"_s));
     // Not stored as read: the file is too large to edit anyway.
-    QVERIFY(!workspace.context->ledger.find(QFileInfo(workspace.path(u"huge.log"_s))
-                                                    .canonicalFilePath()));
+    QVERIFY(!workspace.context->ledger.find(
+            QFileInfo(workspace.path(u"huge.log"_s)).canonicalFilePath()));
 }
 
 void tst_FileTools::readFileRefusesWhatIsNotThere()
@@ -385,8 +394,7 @@ void tst_FileTools::listDirSortsMarksFoldersAndSizes()
     QDir().mkpath(workspace.path(u"src"_s));
     const ToolResult result = workspace.call(u"list_dir"_s, {});
     VERIFY_OK(result);
-    QCOMPARE(result.content,
-             u"the workspace (3 entries)\nA.md  (0 B)\nb.txt  (5 B)\nsrc/\n"_s);
+    QCOMPARE(result.content, u"the workspace (3 entries)\nA.md  (0 B)\nb.txt  (5 B)\nsrc/\n"_s);
     const ToolResult nested = workspace.call(u"list_dir"_s, {{u"path"_s, u"src"_s}});
     QCOMPARE(nested.content, u"src/ (0 entries)\n"_s);
     COMPARE_CODE(workspace.call(u"list_dir"_s, {{u"path"_s, u"b.txt"_s}}), "not_a_directory");
@@ -400,8 +408,7 @@ void tst_FileTools::listDirIsCapped()
         QVERIFY(workspace.write(u"f%1.txt"_s.arg(i), "x"));
     const ToolResult result = workspace.call(u"list_dir"_s, {});
     QCOMPARE(result.content.count(u".txt"_s), 3);
-    QVERIFY2(result.content.endsWith(
-                     u"[3 of 5 entries shown; use glob to find files by name.]\n"_s),
+    QVERIFY2(result.content.endsWith(u"[3 of 5 entries shown; use glob to find files by name.]\n"_s),
              qPrintable(result.content));
 }
 
@@ -449,7 +456,10 @@ void tst_FileTools::globHonoursGitignore()
     QStringList files = result.content.split(u'\n', Qt::SkipEmptyParts);
     files.sort();
     QCOMPARE(files,
-             (QStringList{u".gitignore"_s, u"src/.gitignore"_s, u"src/a.cpp"_s, u"src/keep.log"_s,
+             (QStringList{u".gitignore"_s,
+                          u"src/.gitignore"_s,
+                          u"src/a.cpp"_s,
+                          u"src/keep.log"_s,
                           u"src/top-only.txt"_s}));
 }
 
@@ -482,7 +492,8 @@ void tst_FileTools::grepFindsLinesAsPathLineText()
 void tst_FileTools::grepOptions()
 {
     Workspace workspace;
-    QVERIFY(workspace.write(u"notes.md"_s, "one\nTODO first\ntwo\nthree\nfour\ntodo second\nfive\n"));
+    QVERIFY(workspace.write(u"notes.md"_s,
+                            "one\nTODO first\ntwo\nthree\nfour\ntodo second\nfive\n"));
     QVERIFY(workspace.write(u"code.cpp"_s, "// TODO in code\n"));
     ToolResult result = workspace.call(u"grep"_s,
                                        {{u"pattern"_s, u"^todo"_s},
@@ -530,8 +541,8 @@ void tst_FileTools::grepFindsWhatDecodingEveryFileFinds_data()
     const QString needle = u"needle_[0-9]\\("_s;
     QStringEncoder utf16(QStringConverter::Utf16LE);
     QTest::newRow("UTF-16 with BOM")
-            << QByteArray("\xFF\xFE" + QByteArray(utf16(u"x\nneedle_1(y)\n"_s))) << needle
-            << false << u"a.txt:2:needle_1(y)\n"_s;
+            << QByteArray("\xFF\xFE" + QByteArray(utf16(u"x\nneedle_1(y)\n"_s))) << needle << false
+            << u"a.txt:2:needle_1(y)\n"_s;
     QTest::newRow("GB18030") << QByteArray("/* " + gbkHello + " */\r\nneedle_2(y)\r\n") << needle
                              << false << u"a.txt:2:needle_2(y)\n"_s;
     QTest::newRow("GB18030 without the literal is no undecodable file")
@@ -550,9 +561,9 @@ void tst_FileTools::grepFindsWhatDecodingEveryFileFinds_data()
     QTest::newRow("none times") << QByteArray("ab\n") << u"abc{0}"_s << false << u"a.txt:1:ab\n"_s;
     QTest::newRow("alternatives") << QByteArray("a dog\n") << u"cat|dog"_s << false
                                   << u"a.txt:1:a dog\n"_s;
-    QTest::newRow("case folding beyond ASCII")
-            << QByteArray("\xE2\x84\xAA" "elvin\n") << u"kelvin"_s << true
-            << u"a.txt:1:\u212Aelvin\n"_s;
+    QTest::newRow("case folding beyond ASCII") << QByteArray("\xE2\x84\xAA"
+                                                             "elvin\n")
+                                               << u"kelvin"_s << true << u"a.txt:1:\u212Aelvin\n"_s;
 }
 
 void tst_FileTools::grepFindsWhatDecodingEveryFileFinds()
@@ -564,7 +575,8 @@ void tst_FileTools::grepFindsWhatDecodingEveryFileFinds()
     Workspace workspace;
     QVERIFY(workspace.write(u"a.txt"_s, bytes));
     const ToolResult result = workspace.call(u"grep"_s,
-                                             {{u"pattern"_s, pattern}, {u"ignore_case"_s, ignoreCase}});
+                                             {{u"pattern"_s, pattern},
+                                              {u"ignore_case"_s, ignoreCase}});
     VERIFY_OK(result);
     QCOMPARE(result.content, expected);
 }
@@ -601,7 +613,8 @@ void tst_FileTools::editReplacesAUniqueMatch()
     VERIFY_OK(workspace.read(u"a.py"_s, {}));
     const ToolResult result = workspace.edit(u"a.py"_s, u"return 1"_s, u"return 2\n    # two"_s);
     VERIFY_OK(result);
-    QCOMPARE(workspace.read(u"a.py"_s), QByteArray("def f():\n    return 2\n    # two\n\nprint(f())\n"));
+    QCOMPARE(workspace.read(u"a.py"_s),
+             QByteArray("def f():\n    return 2\n    # two\n\nprint(f())\n"));
     QCOMPARE(result.content,
              u"Edited a.py (UTF-8, LF): replaced 1 occurrence (+2 -1 lines). The changed lines now "
              u"read:\n     2\t    return 2\n     3\t    # two\n"_s);
@@ -729,24 +742,37 @@ void tst_FileTools::editKeepsEveryOtherByte_data()
     }
     QTest::newRow("UTF-8 with BOM")
             << QByteArray("\xEF\xBB\xBFkey = old\nother = 1\n") << u"old"_s << u"新"_s
-            << QByteArray("\xEF\xBB\xBFkey = \xE6\x96\xB0\nother = 1\n")
-            << u"UTF-8 with BOM, LF"_s;
-    QTest::newRow("UTF-16 LE with BOM, CRLF")
-            << QByteArray::fromHex("fffe" "6100" "0d000a00" "6200" "0d000a00") << u"b"_s
-            << u"c"_s << QByteArray::fromHex("fffe" "6100" "0d000a00" "6300" "0d000a00")
-            << u"UTF-16 LE with BOM, CRLF"_s;
-    QTest::newRow("UTF-16 BE with BOM")
-            << QByteArray::fromHex("feff" "0061" "000a" "0062") << u"a"_s << u"z"_s
-            << QByteArray::fromHex("feff" "007a" "000a" "0062") << u"UTF-16 BE with BOM, LF"_s;
+            << QByteArray("\xEF\xBB\xBFkey = \xE6\x96\xB0\nother = 1\n") << u"UTF-8 with BOM, LF"_s;
+    QTest::newRow("UTF-16 LE with BOM, CRLF") << QByteArray::fromHex("fffe"
+                                                                     "6100"
+                                                                     "0d000a00"
+                                                                     "6200"
+                                                                     "0d000a00")
+                                              << u"b"_s << u"c"_s
+                                              << QByteArray::fromHex("fffe"
+                                                                     "6100"
+                                                                     "0d000a00"
+                                                                     "6300"
+                                                                     "0d000a00")
+                                              << u"UTF-16 LE with BOM, CRLF"_s;
+    QTest::newRow("UTF-16 BE with BOM") << QByteArray::fromHex("feff"
+                                                               "0061"
+                                                               "000a"
+                                                               "0062")
+                                        << u"a"_s << u"z"_s
+                                        << QByteArray::fromHex("feff"
+                                                               "007a"
+                                                               "000a"
+                                                               "0062")
+                                        << u"UTF-16 BE with BOM, LF"_s;
     QTest::newRow("mixed line endings")
             << QByteArray("one\r\ntwo\nthree\r\nfour\n") << u"three"_s << u"3"_s
             << QByteArray("one\r\ntwo\n3\r\nfour\n") << u"UTF-8, mixed (CRLF and LF)"_s;
     QTest::newRow("mixed: a new line takes the replaced text's break")
             << QByteArray("one\r\ntwo\nthree\n") << u"two\nthree"_s << u"2\n2.5\n3"_s
             << QByteArray("one\r\n2\n2.5\n3\n") << u"UTF-8, mixed (CRLF and LF)"_s;
-    QTest::newRow("no final newline")
-            << QByteArray("a\nlast") << u"last"_s << u"final"_s << QByteArray("a\nfinal")
-            << u"UTF-8, LF"_s;
+    QTest::newRow("no final newline") << QByteArray("a\nlast") << u"last"_s << u"final"_s
+                                      << QByteArray("a\nfinal") << u"UTF-8, LF"_s;
 }
 
 void tst_FileTools::editKeepsEveryOtherByte()
@@ -769,16 +795,19 @@ void tst_FileTools::writeCreatesAFileAndItsFolders()
 {
     Workspace workspace;
     CallPreview preview;
-    const ToolResult result = workspace.call(
-            u"write_file"_s, {{u"path"_s, u"docs/guide/intro.md"_s}, {u"content"_s, u"# 标题\nText\n"_s}},
-            &preview);
+    const ToolResult result = workspace.call(u"write_file"_s,
+                                             {{u"path"_s, u"docs/guide/intro.md"_s},
+                                              {u"content"_s, u"# 标题\nText\n"_s}},
+                                             &preview);
     VERIFY_OK(result);
-    QCOMPARE(workspace.read(u"docs/guide/intro.md"_s), QByteArray("# \xE6\xA0\x87\xE9\xA2\x98\nText\n"));
+    QCOMPARE(workspace.read(u"docs/guide/intro.md"_s),
+             QByteArray("# \xE6\xA0\x87\xE9\xA2\x98\nText\n"));
     QCOMPARE(preview.kind, CallPreview::FileEdit);
     QVERIFY(preview.fileChange.newFile);
     QCOMPARE(preview.fileChange.encoding, u"UTF-8, LF"_s);
     QCOMPARE(preview.fileChange.path, QDir::toNativeSeparators(u"docs/guide/intro.md"_s));
-    QVERIFY2(preview.fileChange.diff.contains(u"+# 标题\n+Text"_s), qPrintable(preview.fileChange.diff));
+    QVERIFY2(preview.fileChange.diff.contains(u"+# 标题\n+Text"_s),
+             qPrintable(preview.fileChange.diff));
     QVERIFY(result.content.startsWith(u"Created docs/guide/intro.md (UTF-8, LF): 2 lines"_s));
 }
 
@@ -786,8 +815,9 @@ void tst_FileTools::writeKeepsTheFormatOfTheFileItReplaces()
 {
     Workspace workspace;
     QVERIFY(workspace.write(u"gbk.txt"_s, gbkHello + "\r\nold\r\n"));
-    const ToolResult result = workspace.call(
-            u"write_file"_s, {{u"path"_s, u"gbk.txt"_s}, {u"content"_s, u"你好，世界\n修改\n"_s}});
+    const ToolResult result = workspace.call(u"write_file"_s,
+                                             {{u"path"_s, u"gbk.txt"_s},
+                                              {u"content"_s, u"你好，世界\n修改\n"_s}});
     VERIFY_OK(result);
     QCOMPARE(workspace.read(u"gbk.txt"_s), gbkHello + "\r\n" + gbkChange + "\r\n");
     QCOMPARE(result.fileChange.encoding, chineseEncoding() + u", CRLF"_s);
@@ -802,7 +832,8 @@ void tst_FileTools::writeTakesTheContentsOwnCrlf()
                              {{u"path"_s, u"a.txt"_s}, {u"content"_s, u"now\r\ncrlf\r\n"_s}}));
     QCOMPARE(workspace.read(u"a.txt"_s), QByteArray("now\r\ncrlf\r\n"));
     const ToolResult same = workspace.call(u"write_file"_s,
-                                           {{u"path"_s, u"a.txt"_s}, {u"content"_s, u"now\ncrlf\n"_s}});
+                                           {{u"path"_s, u"a.txt"_s},
+                                            {u"content"_s, u"now\ncrlf\n"_s}});
     VERIFY_OK(same);
     QVERIFY2(same.content.contains(u"already has this content; nothing was written"_s),
              qPrintable(same.content));
@@ -815,7 +846,9 @@ void tst_FileTools::aFailedWriteLeavesTheOldFileWhole()
     QVERIFY(workspace.write(u"a.txt"_s, original));
     VERIFY_OK(workspace.read(u"a.txt"_s, {}));
     // The disk fills up halfway: the new bytes never replace the old ones.
-    workspace.context->beforeCommit = [](QSaveFile &file) { file.cancelWriting(); };
+    workspace.context->beforeCommit = [](QSaveFile &file) {
+        file.cancelWriting();
+    };
     const ToolResult result = workspace.edit(u"a.txt"_s, u"line 1"_s, u"changed"_s);
     COMPARE_CODE(result, "write_failed");
     QVERIFY(result.content.contains(u"The file is unchanged"_s));
@@ -828,18 +861,26 @@ void tst_FileTools::aFileChangedAfterTheApprovalIsNotWritten()
     Workspace workspace;
     QVERIFY(workspace.write(u"a.txt"_s, "shown\n"));
     VERIFY_OK(workspace.read(u"a.txt"_s, {}));
-    const ToolResult result = workspace.call(
-            u"edit_file"_s,
-            {{u"path"_s, u"a.txt"_s}, {u"old_string"_s, u"shown"_s}, {u"new_string"_s, u"x"_s}},
-            nullptr, [&] { QVERIFY(workspace.write(u"a.txt"_s, "shown\nby the user\n")); });
+    const ToolResult result = workspace.call(u"edit_file"_s,
+                                             {{u"path"_s, u"a.txt"_s},
+                                              {u"old_string"_s, u"shown"_s},
+                                              {u"new_string"_s, u"x"_s}},
+                                             nullptr,
+                                             [&] {
+                                                 QVERIFY(workspace.write(u"a.txt"_s,
+                                                                         "shown\nby the user\n"));
+                                             });
     COMPARE_CODE(result, "stale_file");
     QVERIFY(result.content.contains(u"after the user approved the change"_s));
     QCOMPARE(workspace.read(u"a.txt"_s), QByteArray("shown\nby the user\n"));
 
     // The same for a new file that appears while the user looks at the approval.
-    const ToolResult created = workspace.call(
-            u"write_file"_s, {{u"path"_s, u"new.txt"_s}, {u"content"_s, u"mine"_s}}, nullptr,
-            [&] { QVERIFY(workspace.write(u"new.txt"_s, "theirs")); });
+    const ToolResult created = workspace.call(u"write_file"_s,
+                                              {{u"path"_s, u"new.txt"_s}, {u"content"_s, u"mine"_s}},
+                                              nullptr,
+                                              [&] {
+                                                  QVERIFY(workspace.write(u"new.txt"_s, "theirs"));
+                                              });
     COMPARE_CODE(created, "stale_file");
     QCOMPARE(workspace.read(u"new.txt"_s), QByteArray("theirs"));
 }
@@ -851,9 +892,12 @@ void tst_FileTools::theReviewShowsADiffAndWritesNothing()
     VERIFY_OK(workspace.read(u"a.txt"_s, {}));
     const ToolSnapshot snapshot = workspace.tools.snapshot();
     const auto tool = snapshot.find(u"edit_file"_s);
-    const Preparation preparation = snapshot.prepare(ToolCall{
-            u"c"_s, u"edit_file"_s,
-            argumentsText({{u"path"_s, u"a.txt"_s}, {u"old_string"_s, u"5"_s}, {u"new_string"_s, u"five"_s}})});
+    const Preparation preparation = snapshot.prepare(
+            ToolCall{u"c"_s,
+                     u"edit_file"_s,
+                     argumentsText({{u"path"_s, u"a.txt"_s},
+                                    {u"old_string"_s, u"5"_s},
+                                    {u"new_string"_s, u"five"_s}})});
     QFuture<Review> review = tool->review(std::get<PreparedCall>(preparation));
     review.waitForFinished();
     const CallPreview preview = std::get<CallPreview>(review.result());
@@ -904,7 +948,9 @@ public:
 
     void decide(Decision decision)
     {
-        QObject::connect(&agent, &AgentController::approvalRequested, &agent,
+        QObject::connect(&agent,
+                         &AgentController::approvalRequested,
+                         &agent,
                          [this, decision](const ApprovalRequest &request) {
                              approvals.append(request);
                              QTimer::singleShot(0, &agent, [this, request, decision] {
@@ -931,8 +977,10 @@ void tst_FileTools::conversationReadsEditsAndGreps()
     QVERIFY(conversation.workspace.write(u"src/total.c"_s, before));
     conversation.server.script({
             FakeResponse::toolCall(u"call_read"_s, u"read_file"_s, uR"({"path":"src/total.c"})"_s),
-            FakeResponse::toolCall(u"call_edit"_s, u"edit_file"_s,
-                                   uR"({"path":"src/total.c","old_string":"return 1;","new_string":"return 2;"})"_s),
+            FakeResponse::toolCall(
+                    u"call_edit"_s,
+                    u"edit_file"_s,
+                    uR"({"path":"src/total.c","old_string":"return 1;","new_string":"return 2;"})"_s),
             FakeResponse::toolCall(u"call_grep"_s, u"grep"_s, uR"({"pattern":"return 2"})"_s),
             FakeResponse::answer(u"Changed total() to return 2."_s),
     });
@@ -948,7 +996,8 @@ void tst_FileTools::conversationReadsEditsAndGreps()
     QCOMPARE(approval.toolName, u"edit_file"_s);
     QCOMPARE(approval.preview.kind, CallPreview::FileEdit);
     QCOMPARE(approval.preview.fileChange.encoding, chineseEncoding() + u", CRLF"_s);
-    QVERIFY(approval.preview.text.contains(u"-    return 1; /* 你好，世界 */\n+    return 2; /* 你好，世界 */"_s));
+    QVERIFY(approval.preview.text.contains(
+            u"-    return 1; /* 你好，世界 */\n+    return 2; /* 你好，世界 */"_s));
 
     // What the provider received: every result paired with its call, in order.
     const QList<RecordedRequest> requests = conversation.server.requests();
@@ -958,7 +1007,8 @@ void tst_FileTools::conversationReadsEditsAndGreps()
     QCOMPARE(tools[0][u"tool_call_id"_s].toString(), u"call_read"_s);
     QVERIFY(tools[0][u"content"_s].toString().startsWith(
             u"encoding: %1, line endings: CRLF, 4 lines\n"_s.arg(chineseEncoding())));
-    QVERIFY(tools[0][u"content"_s].toString().contains(u"     3\t    return 1; /* 你好，世界 */\n"_s));
+    QVERIFY(tools[0][u"content"_s].toString().contains(
+            u"     3\t    return 1; /* 你好，世界 */\n"_s));
     QCOMPARE(tools[1][u"tool_call_id"_s].toString(), u"call_edit"_s);
     QVERIFY(tools[1][u"content"_s].toString().startsWith(
             u"Edited src/total.c (%1, CRLF)"_s.arg(chineseEncoding())));
@@ -976,8 +1026,10 @@ void tst_FileTools::aDeniedEditChangesNothing()
     QVERIFY(conversation.workspace.write(u"a.txt"_s, "keep me\n"));
     conversation.server.script({
             FakeResponse::toolCall(u"call_read"_s, u"read_file"_s, uR"({"path":"a.txt"})"_s),
-            FakeResponse::toolCall(u"call_edit"_s, u"edit_file"_s,
-                                   uR"({"path":"a.txt","old_string":"keep me","new_string":"gone"})"_s),
+            FakeResponse::toolCall(
+                    u"call_edit"_s,
+                    u"edit_file"_s,
+                    uR"({"path":"a.txt","old_string":"keep me","new_string":"gone"})"_s),
             FakeResponse::answer(u"Understood."_s),
     });
     conversation.decide(Decision::Deny);

@@ -183,8 +183,7 @@ void tst_IncludeRules::checkerJudgesALine_data()
     QTest::newRow("files: base") << u"files"_s << u"#include \"base/result.h\""_s << true;
     QTest::newRow("files: tools is above it")
             << u"files"_s << u"#include \"tools/tool.h\""_s << false;
-    QTest::newRow("tools: files")
-            << u"tools"_s << u"#include \"files/workspace.h\""_s << true;
+    QTest::newRow("tools: files") << u"tools"_s << u"#include \"files/workspace.h\""_s << true;
     QTest::newRow("agent: every room")
             << u"agent"_s << u"#include \"storage/conversationstore.h\""_s << true;
     QTest::newRow("agent: tools") << u"agent"_s << u"#include \"tools/shelltool.h\""_s << true;

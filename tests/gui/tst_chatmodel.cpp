@@ -11,13 +11,13 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QPointer>
 #include <QScopeGuard>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QFileInfo>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -565,7 +565,9 @@ void tst_ChatModel::fileChangeLinksOpenTheFileAndItsFolder()
     const QPoint scriptFolder = findHit(view, 1, Gui::ChatDelegate::Hit::ShowChangedFolder);
     QVERIFY(!scriptFolder.isNull());
     QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, scriptFolder);
-    QCOMPARE(desktop.urls, QList<QUrl>{QUrl::fromLocalFile(QFileInfo(u"/home/user/project/tools/setup.bat"_s).absolutePath())});
+    QCOMPARE(desktop.urls,
+             QList<QUrl>{QUrl::fromLocalFile(
+                     QFileInfo(u"/home/user/project/tools/setup.bat"_s).absolutePath())});
 }
 
 void tst_ChatModel::fileChangeIsShownEscaped()

@@ -273,7 +273,8 @@ void AgentController::reviewCall(const PreparedCall &prepared,
     watcher->setFuture(future);
 }
 
-void AgentController::requestApproval(const PreparedCall &prepared, const Tool &tool,
+void AgentController::requestApproval(const PreparedCall &prepared,
+                                      const Tool &tool,
                                       const CallPreview &preview)
 {
     m_awaitingApproval = prepared;

@@ -48,8 +48,11 @@ struct EditPlan
 
 using Plan = std::variant<EditPlan, ToolResult>;
 
-FileChange changeOf(const FileToolContext &context, const WorkspacePath &path,
-                    const TextFormat &format, const QString &before, const QString &after,
+FileChange changeOf(const FileToolContext &context,
+                    const WorkspacePath &path,
+                    const TextFormat &format,
+                    const QString &before,
+                    const QString &after,
                     bool newFile)
 {
     FileChange change;
@@ -58,7 +61,8 @@ FileChange changeOf(const FileToolContext &context, const WorkspacePath &path,
     change.encoding = formatText(format);
     change.newFile = newFile;
     const UnifiedDiff diff = unifiedDiff(newFile ? QStringList() : splitLines(before),
-                                         splitLines(after), 3,
+                                         splitLines(after),
+                                         3,
                                          newFile ? newFilePreviewLines : 2000);
     change.diff = diff.text;
     change.addedLines = diff.addedLines;
@@ -111,8 +115,11 @@ QString closestLine(const QString &text, const QString &oldString)
             continue;
         const QList<quint32> pairs = pairsOf(line);
         QList<quint32> common;
-        std::set_intersection(wantedPairs.cbegin(), wantedPairs.cend(), pairs.cbegin(),
-                              pairs.cend(), std::back_inserter(common));
+        std::set_intersection(wantedPairs.cbegin(),
+                              wantedPairs.cend(),
+                              pairs.cbegin(),
+                              pairs.cend(),
+                              std::back_inserter(common));
         const double score = 2.0 * common.size() / double(wantedPairs.size() + pairs.size());
         if (score > best) {
             best = score;
@@ -155,13 +162,16 @@ NormalisedText normalised(const QString &text)
 std::variant<OpenedTextFile, ToolResult> openForChange(const FileToolContext &context,
                                                        const QString &path)
 {
-    auto opened = openTextFile(context, path, WorkspaceBoundary::Access::Write,
+    auto opened = openTextFile(context,
+                               path,
+                               WorkspaceBoundary::Access::Write,
                                context.limits.editByteLimit);
     if (auto *file = std::get_if<OpenedTextFile>(&opened); file && !file->wholeFileDecoded) {
         return ToolResult::failure(u"too_large"_s,
                                    u"%1 is %2; edit_file and write_file change files up to %3. "
                                    u"Use the shell for this file."_s
-                                           .arg(file->path.relative, sizeText(file->size),
+                                           .arg(file->path.relative,
+                                                sizeText(file->size),
                                                 sizeText(context.limits.editByteLimit)));
     }
     return opened;
@@ -175,7 +185,8 @@ ToolResult changedAfterApproval(const QString &relative)
                                u"nothing was written. Read it again first."_s.arg(relative));
 }
 
-Plan planWrite(const FileToolContext &context, const QJsonObject &arguments,
+Plan planWrite(const FileToolContext &context,
+               const QJsonObject &arguments,
                const QByteArray &approvedBasis)
 {
     const QString path = arguments.value(u"path"_s).toString();
@@ -234,12 +245,13 @@ Plan planWrite(const FileToolContext &context, const QJsonObject &arguments,
         return ToolResult::failure(u"unencodable"_s,
                                    u"%1 is stored as %2, which cannot hold %3. Keep to characters "
                                    u"of that encoding, or ask the user to convert the file."_s
-                                           .arg(where.relative, format.encodingName(),
+                                           .arg(where.relative,
+                                                format.encodingName(),
                                                 encoded.unencodable));
     }
     if (encoded.bytes == file.bytes) {
-        return ToolResult::success(u"%1 already has this content; nothing was written.\n"_s.arg(
-                where.relative));
+        return ToolResult::success(
+                u"%1 already has this content; nothing was written.\n"_s.arg(where.relative));
     }
     plan.basis = file.fingerprint.sha256;
     plan.newBytes = encoded.bytes;
@@ -253,7 +265,8 @@ Plan planWrite(const FileToolContext &context, const QJsonObject &arguments,
     return plan;
 }
 
-Plan planEdit(const FileToolContext &context, const QJsonObject &arguments,
+Plan planEdit(const FileToolContext &context,
+              const QJsonObject &arguments,
               const QByteArray &approvedBasis)
 {
     const QString path = arguments.value(u"path"_s).toString();
@@ -284,10 +297,8 @@ Plan planEdit(const FileToolContext &context, const QJsonObject &arguments,
 
     const QString &original = file.decoded.text;
     const NormalisedText normal = normalised(original);
-    const QString oldString = withLineEndings(arguments.value(u"old_string"_s).toString(),
-                                              u"\n"_s);
-    const QString newString = withLineEndings(arguments.value(u"new_string"_s).toString(),
-                                              u"\n"_s);
+    const QString oldString = withLineEndings(arguments.value(u"old_string"_s).toString(), u"\n"_s);
+    const QString newString = withLineEndings(arguments.value(u"new_string"_s).toString(), u"\n"_s);
     QList<qsizetype> found;
     for (qsizetype at = normal.text.indexOf(oldString); at >= 0;
          at = normal.text.indexOf(oldString, at + oldString.size()))
@@ -310,8 +321,7 @@ Plan planEdit(const FileToolContext &context, const QJsonObject &arguments,
         return ToolResult::failure(u"not_unique"_s,
                                    u"old_string occurs %1 times in %2 (at lines %3). Include more "
                                    u"of the surrounding lines to make it unique, or set "
-                                   u"replace_all to change every occurrence."_s
-                                           .arg(found.size())
+                                   u"replace_all to change every occurrence."_s.arg(found.size())
                                            .arg(relative, lineTexts.join(u", "_s)));
     }
 
@@ -326,8 +336,8 @@ Plan planEdit(const FileToolContext &context, const QJsonObject &arguments,
         const qsizetype end = normal.originalPosition(at + oldString.size());
         const QStringView replaced = QStringView(original).sliced(start, end - start);
         const QString newline = replaced.contains(u"\r\n"_s) ? u"\r\n"_s
-                                : replaced.contains(u'\n')  ? u"\n"_s
-                                                            : file.decoded.format.newline();
+                                : replaced.contains(u'\n')   ? u"\n"_s
+                                                             : file.decoded.format.newline();
         edited += QStringView(original).sliced(copied, start - copied);
         const qsizetype changedStart = edited.size();
         edited += withLineEndings(newString, newline);
@@ -341,7 +351,8 @@ Plan planEdit(const FileToolContext &context, const QJsonObject &arguments,
     if (!encoded.unencodable.isEmpty()) {
         return ToolResult::failure(u"unencodable"_s,
                                    u"%1 is stored as %2, which cannot hold %3. Keep to characters "
-                                   u"of that encoding."_s.arg(relative, format.encodingName(),
+                                   u"of that encoding."_s.arg(relative,
+                                                              format.encodingName(),
                                                               encoded.unencodable));
     }
 
@@ -372,7 +383,9 @@ Plan planEdit(const FileToolContext &context, const QJsonObject &arguments,
 }
 
 // approvedBasis: the file the user saw (empty before the approval).
-Plan planChange(const FileToolContext &context, const QString &tool, const QJsonObject &arguments,
+Plan planChange(const FileToolContext &context,
+                const QString &tool,
+                const QJsonObject &arguments,
                 const QByteArray &approvedBasis = {})
 {
     return tool == u"write_file"_s ? planWrite(context, arguments, approvedBasis)
@@ -396,21 +409,20 @@ std::optional<ToolResult> writeAtomically(const FileToolContext &context, const 
     QSaveFile file(plan.path.absolute);
     if (!file.open(QIODevice::WriteOnly)) {
         return ToolResult::failure(u"write_failed"_s,
-                                   u"could not write %1: %2. The file is unchanged."_s.arg(
-                                           relative, file.errorString()));
+                                   u"could not write %1: %2. The file is unchanged."_s
+                                           .arg(relative, file.errorString()));
     }
     file.write(plan.newBytes);
     if (context.beforeCommit)
         context.beforeCommit(file);
-    if (const auto refused = context.boundary.recheck(plan.path,
-                                                      WorkspaceBoundary::Access::Write)) {
+    if (const auto refused = context.boundary.recheck(plan.path, WorkspaceBoundary::Access::Write)) {
         file.cancelWriting();
         return ToolResult::failure(refused->code, refused->detail);
     }
     if (!file.commit()) {
         return ToolResult::failure(u"write_failed"_s,
-                                   u"could not write %1: %2. The file is unchanged."_s.arg(
-                                           relative, file.errorString()));
+                                   u"could not write %1: %2. The file is unchanged."_s
+                                           .arg(relative, file.errorString()));
     }
     return std::nullopt;
 }
@@ -480,7 +492,8 @@ std::variant<OpenedTextFile, ToolResult> openTextFile(const FileToolContext &con
     return file;
 }
 
-Review reviewFileEdit(const FileToolContext &context, const QString &tool,
+Review reviewFileEdit(const FileToolContext &context,
+                      const QString &tool,
                       const QJsonObject &arguments)
 {
     Plan plan = planChange(context, tool, arguments);
@@ -495,8 +508,10 @@ Review reviewFileEdit(const FileToolContext &context, const QString &tool,
     return preview;
 }
 
-ToolResult applyFileEdit(const FileToolContext &context, const QString &tool,
-                         const QJsonObject &arguments, const QByteArray &approvedBasis)
+ToolResult applyFileEdit(const FileToolContext &context,
+                         const QString &tool,
+                         const QJsonObject &arguments,
+                         const QByteArray &approvedBasis)
 {
     Plan plan = planChange(context, tool, arguments, approvedBasis);
     if (auto *result = std::get_if<ToolResult>(&plan))

@@ -15,9 +15,9 @@ struct OpenedTextFile
     WorkspacePath path;
     qint64 size = 0;
     DecodedText decoded;
-    bool wholeFileDecoded = false; // decoded.text is the whole file, not only its beginning
-    qsizetype lineCount = 0;       // when wholeFileDecoded
-    QByteArray bytes;              // the whole file, when it was read whole
+    bool wholeFileDecoded = false;     // decoded.text is the whole file, not only its beginning
+    qsizetype lineCount = 0;           // when wholeFileDecoded
+    QByteArray bytes;                  // the whole file, when it was read whole
     FileReadLedger::Entry fingerprint; // when it was read whole
 };
 
@@ -34,13 +34,16 @@ std::variant<OpenedTextFile, ToolResult> openTextFile(const FileToolContext &con
 
 // write_file and edit_file before the approval: the diff of the change against the file as it is
 // now, or the result of a call that cannot succeed (answered without asking the user).
-Review reviewFileEdit(const FileToolContext &context, const QString &tool,
+Review reviewFileEdit(const FileToolContext &context,
+                      const QString &tool,
                       const QJsonObject &arguments);
 
 // write_file and edit_file after the approval: the same change, computed again from the file on
 // disk, written atomically only if that file is still the one the approved diff was computed
 // from (approvedBasis, the review's CallPreview::basis; empty: not checked).
-ToolResult applyFileEdit(const FileToolContext &context, const QString &tool,
-                         const QJsonObject &arguments, const QByteArray &approvedBasis);
+ToolResult applyFileEdit(const FileToolContext &context,
+                         const QString &tool,
+                         const QJsonObject &arguments,
+                         const QByteArray &approvedBasis);
 
 } // namespace AgentLoop

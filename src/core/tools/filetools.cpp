@@ -164,7 +164,7 @@ QJsonObject booleanProperty(const QString &description)
 
 // The search folder of list_dir, glob and grep: the workspace when the model named none.
 std::variant<WorkspacePath, ToolResult> searchFolder(const FileToolContext &context,
-                                                    const QJsonObject &arguments)
+                                                     const QJsonObject &arguments)
 {
     const QString path = arguments.value(u"path"_s).toString(u"."_s);
     const PathResolution resolution = context.boundary.resolve(path,
@@ -183,7 +183,10 @@ std::variant<WorkspacePath, ToolResult> searchFolder(const FileToolContext &cont
 // ---- read_file --------------------------------------------------------------------------------
 
 // One numbered line as `cat -n` shows it.
-void appendNumberedLine(QString &out, qsizetype number, QStringView line, int characterLimit,
+void appendNumberedLine(QString &out,
+                        qsizetype number,
+                        QStringView line,
+                        int characterLimit,
                         QList<qsizetype> &cutLines)
 {
     out += u"%1\t"_s.arg(number, 6);
@@ -207,15 +210,18 @@ QString lineListText(const QList<qsizetype> &numbers)
     return texts.join(u", "_s);
 }
 
-ToolResult readFile(const FileToolContext &context, const QJsonObject &arguments,
+ToolResult readFile(const FileToolContext &context,
+                    const QJsonObject &arguments,
                     const QPromise<ToolResult> &)
 {
     const FileToolLimits &limits = context.limits;
     const qsizetype offset = arguments.value(u"offset"_s).toInteger(1);
     const qsizetype limit = arguments.value(u"limit"_s).toInteger(limits.readLineLimit);
     // Only the beginning of a file too large to read whole: a 100 MB log answers at once.
-    auto opened = openTextFile(context, arguments.value(u"path"_s).toString(),
-                               WorkspaceBoundary::Access::Read, limits.readByteLimit);
+    auto opened = openTextFile(context,
+                               arguments.value(u"path"_s).toString(),
+                               WorkspaceBoundary::Access::Read,
+                               limits.readByteLimit);
     if (auto *failure = std::get_if<ToolResult>(&opened))
         return *failure;
     const OpenedTextFile &file = std::get<OpenedTextFile>(opened);
@@ -259,7 +265,7 @@ ToolResult readFile(const FileToolContext &context, const QJsonObject &arguments
 
     const TextFormat &format = file.decoded.format;
     QString content = u"encoding: %1, line endings: %2, "_s.arg(format.encodingName(),
-                                                               format.lineEndingsName());
+                                                                format.lineEndingsName());
     if (file.wholeFileDecoded)
         content += u"%1 lines\n"_s.arg(file.lineCount);
     else
@@ -278,16 +284,16 @@ ToolResult readFile(const FileToolContext &context, const QJsonObject &arguments
         content += u"[Stopped after %1 lines (the limit); read on with offset=%2.]\n"_s.arg(shown)
                            .arg(next);
     else if (stop == AtBytes)
-        content += u"[Stopped after %1 of text; read on with offset=%2.]\n"_s.arg(
-                sizeText(limits.readByteLimit))
+        content += u"[Stopped after %1 of text; read on with offset=%2.]\n"_s
+                           .arg(sizeText(limits.readByteLimit))
                            .arg(next);
     else if (stop == AtUnreadPart)
         content += u"[Stopped at line %1: files over %2 are read only as far as their first %3; "
                    u"use grep or the shell for the rest.]\n"_s.arg(number)
                            .arg(sizeText(limits.editByteLimit), sizeText(limits.readByteLimit));
     if (!cutLines.isEmpty())
-        content += u"[Lines longer than %1 characters were cut: %2.]\n"_s.arg(
-                limits.lineCharacterLimit)
+        content += u"[Lines longer than %1 characters were cut: %2.]\n"_s
+                           .arg(limits.lineCharacterLimit)
                            .arg(lineListText(cutLines));
 
     // What the model has now seen: edit_file may change this file until it changes on disk.
@@ -298,7 +304,8 @@ ToolResult readFile(const FileToolContext &context, const QJsonObject &arguments
 
 // ---- list_dir ---------------------------------------------------------------------------------
 
-ToolResult listDirectory(const FileToolContext &context, const QJsonObject &arguments,
+ToolResult listDirectory(const FileToolContext &context,
+                         const QJsonObject &arguments,
                          const QPromise<ToolResult> &)
 {
     const auto found = searchFolder(context, arguments);
@@ -313,9 +320,9 @@ ToolResult listDirectory(const FileToolContext &context, const QJsonObject &argu
                                     .entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot
                                                            | QDir::Hidden | QDir::System,
                                                    QDir::Name | QDir::IgnoreCase);
-    QString content = u"%1 (%2 entries)\n"_s.arg(folder.relative == u"."_s
-                                                         ? u"the workspace"_s
-                                                         : folder.relative + u'/')
+    QString content = u"%1 (%2 entries)\n"_s
+                              .arg(folder.relative == u"."_s ? u"the workspace"_s
+                                                             : folder.relative + u'/')
                               .arg(entries.size());
     const qsizetype shown = std::min<qsizetype>(entries.size(), context.limits.listEntryLimit);
     for (qsizetype i = 0; i < shown; ++i) {
@@ -337,7 +344,8 @@ ToolResult listDirectory(const FileToolContext &context, const QJsonObject &argu
 
 // ---- glob -------------------------------------------------------------------------------------
 
-ToolResult globFiles(const FileToolContext &context, const QJsonObject &arguments,
+ToolResult globFiles(const FileToolContext &context,
+                     const QJsonObject &arguments,
                      const QPromise<ToolResult> &promise)
 {
     const auto found = searchFolder(context, arguments);
@@ -359,7 +367,8 @@ ToolResult globFiles(const FileToolContext &context, const QJsonObject &argument
         QDateTime modified;
     };
     QList<Match> matches;
-    visitWorkspaceFiles(context.boundary.root(), folder.absolute,
+    visitWorkspaceFiles(context.boundary.root(),
+                        folder.absolute,
                         [&](const QFileInfo &file, const QString &relative) {
                             if (promise.isCanceled())
                                 return false;
@@ -401,8 +410,8 @@ struct GrepState
     bool full = false;
 };
 
-void appendGrepLine(GrepState &state, const QString &path, qsizetype number, QStringView line,
-                    QChar separator)
+void appendGrepLine(
+        GrepState &state, const QString &path, qsizetype number, QStringView line, QChar separator)
 {
     if (state.out.size() > grepContentLimit) {
         state.full = true;
@@ -422,7 +431,9 @@ void appendGrepLine(GrepState &state, const QString &path, qsizetype number, QSt
 }
 
 // The matching lines of one decoded file, with context lines around them as grep -C shows them.
-void grepText(GrepState &state, const QString &path, const QString &text,
+void grepText(GrepState &state,
+              const QString &path,
+              const QString &text,
               const QRegularExpression &expression)
 {
     // The lines that match, found with one pass of the expression over the whole text.
@@ -477,8 +488,8 @@ void grepText(GrepState &state, const QString &path, const QString &text,
         printedUpTo = line;
         // Context after, up to the next match (which is printed as a match).
         const qsizetype nextMatch = m + 1 < matchingLines.size() ? matchingLines[m + 1] : lineCount;
-        for (qsizetype i = line + 1; i <= std::min(line + state.context, lineCount - 1)
-                                     && i < nextMatch;
+        for (qsizetype i = line + 1;
+             i <= std::min(line + state.context, lineCount - 1) && i < nextMatch;
              ++i) {
             appendGrepLine(state, path, i + 1, lineText(i), u'-');
             printedUpTo = i;
@@ -512,7 +523,8 @@ QByteArray requiredLiteral(QStringView pattern)
     return literal;
 }
 
-ToolResult grepFiles(const FileToolContext &context, const QJsonObject &arguments,
+ToolResult grepFiles(const FileToolContext &context,
+                     const QJsonObject &arguments,
                      const QPromise<ToolResult> &promise)
 {
     const auto found = searchFolder(context, arguments);
@@ -585,8 +597,8 @@ ToolResult grepFiles(const FileToolContext &context, const QJsonObject &argument
         content += u"[Stopped after %1 characters of results; narrow the search.]\n"_s.arg(
                 grepContentLimit);
     if (state.skippedLarge > 0)
-        content += u"[%1 files larger than %2 were not searched.]\n"_s.arg(state.skippedLarge).arg(
-                sizeText(context.limits.editByteLimit));
+        content += u"[%1 files larger than %2 were not searched.]\n"_s.arg(state.skippedLarge)
+                           .arg(sizeText(context.limits.editByteLimit));
     if (state.skippedUndecodable > 0)
         content += u"[%1 files in no known text encoding were not searched.]\n"_s.arg(
                 state.skippedUndecodable);
@@ -600,14 +612,18 @@ struct FileToolText
 
 // ---- The tools --------------------------------------------------------------------------------
 
-using Work = std::function<ToolResult(const FileToolContext &, const QJsonObject &,
-                                      const QPromise<ToolResult> &)>;
+using Work = std::function<
+        ToolResult(const FileToolContext &, const QJsonObject &, const QPromise<ToolResult> &)>;
 
 class FileTool final : public Tool
 {
 public:
-    FileTool(QString name, QString description, JsonSchema parameters, SideEffect sideEffect,
-             std::shared_ptr<FileToolContext> context, Work work)
+    FileTool(QString name,
+             QString description,
+             JsonSchema parameters,
+             SideEffect sideEffect,
+             std::shared_ptr<FileToolContext> context,
+             Work work)
         : Tool(std::move(name), std::move(description), std::move(parameters), sideEffect)
         , m_context(std::move(context))
         , m_work(std::move(work))
@@ -625,9 +641,11 @@ public:
     {
         if (sideEffect() == SideEffect::Read)
             return Tool::review(call);
-        return inBackground<Review>(
-                [context = m_context, name = name(), arguments = call.arguments](
-                        const QPromise<Review> &) { return reviewFileEdit(*context, name, arguments); });
+        return inBackground<Review>([context = m_context,
+                                     name = name(),
+                                     arguments = call.arguments](const QPromise<Review> &) {
+            return reviewFileEdit(*context, name, arguments);
+        });
     }
 
     ToolRun *invoke(const PreparedCall &call, QObject *parent) const override
@@ -642,7 +660,9 @@ public:
                     });
         } else {
             future = inBackground<ToolResult>(
-                    [context = m_context, name = name(), arguments = call.arguments,
+                    [context = m_context,
+                     name = name(),
+                     arguments = call.arguments,
                      basis = call.approvedBasis](const QPromise<ToolResult> &) {
                         return applyFileEdit(*context, name, arguments, basis);
                     });
@@ -659,8 +679,8 @@ protected:
         if (name() == u"grep"_s) {
             const QRegularExpression expression(arguments.value(u"pattern"_s).toString());
             if (!expression.isValid())
-                return u"the pattern is not a valid regular expression: %1 at offset %2."_s.arg(
-                        expression.errorString())
+                return u"the pattern is not a valid regular expression: %1 at offset %2."_s
+                        .arg(expression.errorString())
                         .arg(expression.patternErrorOffset());
         }
         return {};
@@ -678,9 +698,16 @@ QList<std::shared_ptr<const Tool>> fileTools(std::shared_ptr<FileToolContext> co
     const FileToolLimits &limits = context->limits;
     const QString pathHelp = u"Relative to the workspace, or absolute inside it."_s;
     QList<std::shared_ptr<const Tool>> tools;
-    const auto add = [&](const QString &name, const QString &description, const JsonSchema &schema,
-                         SideEffect sideEffect, Work work) {
-        tools.append(std::make_shared<FileTool>(name, description, schema, sideEffect, context,
+    const auto add = [&](const QString &name,
+                         const QString &description,
+                         const JsonSchema &schema,
+                         SideEffect sideEffect,
+                         Work work) {
+        tools.append(std::make_shared<FileTool>(name,
+                                                description,
+                                                schema,
+                                                sideEffect,
+                                                context,
                                                 std::move(work)));
     };
 
@@ -697,7 +724,8 @@ QList<std::shared_ptr<const Tool>> fileTools(std::shared_ptr<FileToolContext> co
                       {u"offset"_s, integerProperty(u"The first line to read, 1-based."_s, 1)},
                       {u"limit"_s, integerProperty(u"How many lines to read."_s, 1)}},
                      {u"path"_s}),
-        SideEffect::Read, readFile);
+        SideEffect::Read,
+        readFile);
 
     add(u"list_dir"_s,
         u"List a folder of the workspace: entries sorted by name, folders with a trailing `/`, "
@@ -705,7 +733,8 @@ QList<std::shared_ptr<const Tool>> fileTools(std::shared_ptr<FileToolContext> co
         objectSchema({{u"path"_s,
                        pathProperty(u"The folder; the workspace when left out. "_s + pathHelp)}},
                      {}),
-        SideEffect::Read, listDirectory);
+        SideEffect::Read,
+        listDirectory);
 
     add(u"glob"_s,
         u"Find files by name with a glob pattern such as `src/**/*.cpp` or `**/*.{h,cpp}` "
@@ -717,7 +746,8 @@ QList<std::shared_ptr<const Tool>> fileTools(std::shared_ptr<FileToolContext> co
                        pathProperty(u"The folder to search; the workspace when left out. "_s
                                     + pathHelp)}},
                      {u"pattern"_s}),
-        SideEffect::Read, globFiles);
+        SideEffect::Read,
+        globFiles);
 
     add(u"grep"_s,
         u"Search the text files of the workspace for a regular expression (Perl-compatible "
@@ -739,7 +769,8 @@ QList<std::shared_ptr<const Tool>> fileTools(std::shared_ptr<FileToolContext> co
                       {u"max_results"_s,
                        integerProperty(u"At most this many matching lines."_s, 1, 2000)}},
                      {u"pattern"_s}),
-        SideEffect::Read, grepFiles);
+        SideEffect::Read,
+        grepFiles);
 
     add(u"write_file"_s,
         u"Create a file, or replace a whole file, in the workspace (written atomically; missing "
@@ -749,7 +780,8 @@ QList<std::shared_ptr<const Tool>> fileTools(std::shared_ptr<FileToolContext> co
         objectSchema({{u"path"_s, pathProperty(u"The file. "_s + pathHelp)},
                       {u"content"_s, stringProperty(u"The whole new content of the file."_s)}},
                      {u"path"_s, u"content"_s}),
-        SideEffect::Write, {});
+        SideEffect::Write,
+        {});
 
     add(u"edit_file"_s,
         u"Replace exact text in a file of the workspace. `old_string` must occur exactly once "
@@ -766,7 +798,8 @@ QList<std::shared_ptr<const Tool>> fileTools(std::shared_ptr<FileToolContext> co
                       {u"replace_all"_s,
                        booleanProperty(u"Replace every occurrence instead of exactly one."_s)}},
                      {u"path"_s, u"old_string"_s, u"new_string"_s}),
-        SideEffect::Write, {});
+        SideEffect::Write,
+        {});
     return tools;
 }
 

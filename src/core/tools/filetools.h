@@ -17,12 +17,12 @@ namespace AgentLoop {
 // The limits of the file tools; the defaults are the contract the tool descriptions state.
 struct FileToolLimits
 {
-    int readLineLimit = 2000;          // read_file's default `limit`
-    qint64 readByteLimit = 256 * 1024; // read_file returns at most this much of the file
-    int lineCharacterLimit = 2000;     // longer lines are cut, with a note
-    int listEntryLimit = 1000;         // list_dir
-    int globResultLimit = 1000;        // glob
-    int grepResultLimit = 200;         // grep's default `max_results`
+    int readLineLimit = 2000;                // read_file's default `limit`
+    qint64 readByteLimit = 256 * 1024;       // read_file returns at most this much of the file
+    int lineCharacterLimit = 2000;           // longer lines are cut, with a note
+    int listEntryLimit = 1000;               // list_dir
+    int globResultLimit = 1000;              // glob
+    int grepResultLimit = 200;               // grep's default `max_results`
     qint64 editByteLimit = 16 * 1024 * 1024; // edit_file, write_file and grep skip larger files
 };
 

@@ -144,7 +144,8 @@ bool GitIgnoreRules::isIgnored(const QString &relativePath, bool isDirectory) co
 }
 
 void visitWorkspaceFiles(
-        const QString &root, const QString &start,
+        const QString &root,
+        const QString &start,
         const std::function<bool(const QFileInfo &file, const QString &relative)> &visit)
 {
     const QDir rootDir(root);
@@ -172,9 +173,11 @@ void visitWorkspaceFiles(
         const QString absolute = current.relative.isEmpty() ? root : root + u'/' + current.relative;
         if (current.relative != startRelative && !current.relative.isEmpty())
             addRulesOf(current.rules, current.relative, absolute + u"/.gitignore"_s);
-        const QFileInfoList entries = QDir(absolute).entryInfoList(
-                QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
-                QDir::Name);
+        const QFileInfoList entries = QDir(absolute).entryInfoList(QDir::AllEntries
+                                                                           | QDir::NoDotAndDotDot
+                                                                           | QDir::Hidden
+                                                                           | QDir::System,
+                                                                   QDir::Name);
         QList<Pending> folders;
         for (const QFileInfo &entry : entries) {
             const QString relative = childPath(current.relative, entry.fileName());

@@ -44,7 +44,8 @@ private:
 // folders (never followed: they may lead out of the workspace or in a circle). relative is the
 // file's path relative to root. visit returns false to stop the walk.
 void visitWorkspaceFiles(
-        const QString &root, const QString &start,
+        const QString &root,
+        const QString &start,
         const std::function<bool(const QFileInfo &file, const QString &relative)> &visit);
 
 } // namespace AgentLoop
