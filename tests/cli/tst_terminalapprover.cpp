@@ -3,6 +3,7 @@
 // command is not confined to the workspace. The approver runs in this process, writing to a
 // buffer, its standard input a terminal (a pseudo-terminal on Unix) or nothing.
 
+#include "samplefilechange.h"
 #include "terminalapprover.h"
 #include "terminalwriter.h"
 
@@ -25,25 +26,6 @@ namespace {
 const QString gutter = u"  \u2502 "_s;
 const QString allowQuestion = u"Allow this call? [y/N] "_s;
 const QString noInteractiveInput = u"No interactive input; the call is denied by default."_s;
-
-FileChange mainCppChange()
-{
-    FileChange change;
-    change.path = u"src/main.cpp"_s;
-    change.absolutePath = u"/home/user/project/src/main.cpp"_s;
-    change.encoding = u"GB18030, CRLF"_s;
-    change.diff = u"@@ -3,5 +3,6 @@\n"
-                  u" int main()\n"
-                  u" {\n"
-                  u"-    std::puts(\"hello\");\n"
-                  u"+    std::puts(\"你好，世界\");\n"
-                  u"+    std::puts(\"再见\");\n"
-                  u"     return 0;\n"
-                  u" }\n"_s;
-    change.addedLines = 2;
-    change.removedLines = 1;
-    return change;
-}
 
 ApprovalRequest editRequest(const FileChange &change)
 {
@@ -170,7 +152,7 @@ void tst_TerminalApprover::fileEditShowsTheDiffBeforeThePrompt()
     Cli::TerminalApprover approver(terminal);
     QSignalSpy decided(&approver, &Cli::TerminalApprover::decided);
 
-    approver.ask(editRequest(mainCppChange()));
+    approver.ask(editRequest(sampleFileChange()));
 
     // All of it is on the screen before the question, and nothing is decided yet.
     QCOMPARE(QString::fromUtf8(screen.data()),
@@ -204,7 +186,7 @@ void tst_TerminalApprover::fileEditWithoutATerminalShowsTheDiffThenDenies()
     Cli::TerminalApprover approver(terminal);
     QSignalSpy decided(&approver, &Cli::TerminalApprover::decided);
 
-    approver.ask(editRequest(mainCppChange()));
+    approver.ask(editRequest(sampleFileChange()));
 
     QCOMPARE(decided.size(), 1);
     QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
@@ -253,7 +235,7 @@ void tst_TerminalApprover::hostileDiffIsShownEscaped()
         QSKIP("This test's standard input is a console");
     // A path and content the model chose: terminal escapes that would clear the screen and
     // retitle the window, bidi controls, a line that poses as the question.
-    FileChange change = mainCppChange();
+    FileChange change = sampleFileChange();
     change.path = u"src/\u202Etxt.exe"_s;
     change.diff = u"@@ -1,1 +1,2 @@\n"
                   u"+printf '\x1b[2J\x1b]0;ok\x07'\n"
@@ -286,7 +268,7 @@ void tst_TerminalApprover::keyInTheDiffIsBlankedOut()
     if (!input.isReady())
         QSKIP("This test's standard input is a console");
     const QString key = u"sk-approver-Distinctive-Key-8c1d2e"_s;
-    FileChange change = mainCppChange();
+    FileChange change = sampleFileChange();
     change.path = u".env"_s;
     change.diff = u"@@ -1,1 +1,1 @@\n-OPENAI_API_KEY=\n+OPENAI_API_KEY=%1\n"_s.arg(key);
     QBuffer screen;

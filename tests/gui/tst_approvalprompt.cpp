@@ -1,6 +1,7 @@
 #include "approvalprompt.h"
 #include "base/displaytext.h"
 #include "diffstyle.h"
+#include "samplefilechange.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -52,26 +53,6 @@ ApprovalRequest shellRequest(const QString &command)
     request.preview.kind = CallPreview::Command;
     request.preview.text = command;
     return request;
-}
-
-// An edit of a GB18030 file with Windows line ends, as the file tools describe it.
-FileChange mainCppChange()
-{
-    FileChange change;
-    change.path = u"src/main.cpp"_s;
-    change.absolutePath = u"/home/user/project/src/main.cpp"_s;
-    change.encoding = u"GB18030, CRLF"_s;
-    change.diff = u"@@ -3,5 +3,6 @@\n"
-                  u" int main()\n"
-                  u" {\n"
-                  u"-    std::puts(\"hello\");\n"
-                  u"+    std::puts(\"你好，世界\");\n"
-                  u"+    std::puts(\"再见\");\n"
-                  u"     return 0;\n"
-                  u" }\n"_s;
-    change.addedLines = 2;
-    change.removedLines = 1;
-    return change;
 }
 
 // A file edit as the controller asks about it: the diff is the preview, the arguments the model's.
@@ -789,7 +770,7 @@ void tst_ApprovalPrompt::shellBoxSaysItIsNoSandbox()
     shell->messageBox()->close();
 
     // A file edit or another tool is no command: no such line.
-    for (const ApprovalRequest &request : {editRequest(mainCppChange()), requestFor(u"ls"_s)}) {
+    for (const ApprovalRequest &request : {editRequest(sampleFileChange()), requestFor(u"ls"_s)}) {
         ApprovalPrompt *other = ApprovalPrompt::ask(request, m_window.get());
         QVERIFY(QTest::qWaitForWindowExposed(other->messageBox()));
         QVERIFY(!labelOf(other, u"approvalSandboxNote"_s));
@@ -802,7 +783,7 @@ void tst_ApprovalPrompt::shellBoxSaysItIsNoSandbox()
 
 void tst_ApprovalPrompt::fileEditShowsTheFileAndItsDiff()
 {
-    const FileChange change = mainCppChange();
+    const FileChange change = sampleFileChange();
     ApprovalPrompt *prompt = ApprovalPrompt::ask(editRequest(change), m_window.get());
     QMessageBox *box = prompt->messageBox();
     QVERIFY(QTest::qWaitForWindowExposed(box));
@@ -883,7 +864,7 @@ void tst_ApprovalPrompt::diffLinesAreColouredForTheTheme()
         palette.setColor(QPalette::Text, Qt::black);
     }
     QApplication::setPalette(palette);
-    ApprovalPrompt *prompt = ApprovalPrompt::ask(editRequest(mainCppChange()), m_window.get());
+    ApprovalPrompt *prompt = ApprovalPrompt::ask(editRequest(sampleFileChange()), m_window.get());
     QVERIFY(QTest::qWaitForWindowExposed(prompt->messageBox()));
     const QPlainTextEdit *view = prompt->argumentsView();
     const QTextDocument *document = view->document();
@@ -926,7 +907,7 @@ void tst_ApprovalPrompt::diffLinesAreColouredForTheTheme()
 void tst_ApprovalPrompt::brokenDiffLineKeepsItsColour()
 {
     // An added line longer than a line of the view may be: broken with ↩, green throughout.
-    FileChange change = mainCppChange();
+    FileChange change = sampleFileChange();
     const QString longLine = u"+"_s + QString(ApprovalPrompt::previewLineBreak + 500, u'x');
     change.diff = u"@@ -1,1 +1,2 @@\n old\n"_s + longLine + u"\n old too\n"_s;
     change.addedLines = 1;
@@ -949,7 +930,7 @@ void tst_ApprovalPrompt::brokenDiffLineKeepsItsColour()
 
 void tst_ApprovalPrompt::argumentsToggleShowsTheJson()
 {
-    const ApprovalRequest request = editRequest(mainCppChange());
+    const ApprovalRequest request = editRequest(sampleFileChange());
     ApprovalPrompt *prompt = ApprovalPrompt::ask(request, m_window.get());
     QVERIFY(QTest::qWaitForWindowExposed(prompt->messageBox()));
     QPlainTextEdit *view = prompt->argumentsView();
@@ -987,7 +968,7 @@ void tst_ApprovalPrompt::hostileDiffIsShownEscaped()
 {
     // Content the model wrote: an override that reverses what follows, isolates that hide a
     // command inside a comment, a terminal escape, and a Cyrillic "с" in "сurl".
-    FileChange change = mainCppChange();
+    FileChange change = sampleFileChange();
     change.path = u"src/\u202Etxt.exe"_s;
     change.diff = u"@@ -1,1 +1,2 @@\n"
                   u" # setup\n"
@@ -1046,7 +1027,7 @@ void tst_ApprovalPrompt::hostileDiffIsShownEscaped()
 
 void tst_ApprovalPrompt::truncatedDiffSaysSo()
 {
-    FileChange change = mainCppChange();
+    FileChange change = sampleFileChange();
     change.diffTruncated = true;
     change.addedLines = 4000;
     ApprovalPrompt *prompt = ApprovalPrompt::ask(editRequest(change), m_window.get());
@@ -1062,7 +1043,7 @@ void tst_ApprovalPrompt::truncatedDiffSaysSo()
 void tst_ApprovalPrompt::largeDiffIsShownInPartThenAllColoured()
 {
     // 20 000 lines replaced: more than the preview holds.
-    FileChange change = mainCppChange();
+    FileChange change = sampleFileChange();
     QString diff = u"@@ -1,10000 +1,10000 @@\n"_s;
     for (int i = 1; i <= 10000; ++i)
         diff += u"-old line %1\n+new line %1\n"_s.arg(i);
@@ -1096,7 +1077,7 @@ void tst_ApprovalPrompt::largeDiffIsShownInPartThenAllColoured()
 
 void tst_ApprovalPrompt::fileEditAllowsAfterTheDelayAndDeniesByDefault()
 {
-    ApprovalPrompt *prompt = ApprovalPrompt::ask(editRequest(mainCppChange()), m_window.get());
+    ApprovalPrompt *prompt = ApprovalPrompt::ask(editRequest(sampleFileChange()), m_window.get());
     QSignalSpy decided(prompt, &ApprovalPrompt::decided);
     QMessageBox *box = prompt->messageBox();
     QVERIFY(activate(box));
