@@ -18,7 +18,12 @@
 #include <QTest>
 #include <QThread>
 
+#include <cstdio>
 #include <memory>
+
+#ifdef Q_OS_WIN
+#include <windows.h>
+#endif
 
 using namespace AgentLoop;
 using namespace Qt::StringLiterals;
@@ -1044,5 +1049,25 @@ void tst_FileTools::aDeniedEditChangesNothing()
     QVERIFY(tools[1][u"content"_s].toString().startsWith(u"denied: "_s));
 }
 
-QTEST_GUILESS_MAIN(tst_FileTools)
+int main(int argc, char *argv[])
+{
+    int result = 0;
+    {
+        QCoreApplication app(argc, argv);
+        tst_FileTools test;
+        result = QTest::qExec(&test, argc, argv);
+    }
+#ifdef Q_OS_WIN
+    // Wine 8 now and then never finishes tearing this process down after the conversations (in
+    // about one run in three on a loaded machine, with every test passed and the Windows process
+    // already gone from Wine's process list), and CTest then reports a timeout. The verdict is
+    // in: under Wine, leave at once.
+    if (GetProcAddress(GetModuleHandleW(L"ntdll.dll"), "wine_get_version")) {
+        std::fflush(nullptr);
+        TerminateProcess(GetCurrentProcess(), UINT(result));
+    }
+#endif
+    return result;
+}
+
 #include "tst_filetools.moc"
