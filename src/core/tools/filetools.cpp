@@ -404,7 +404,6 @@ struct GrepState
     int matches = 0;
     int maxMatches = 0;
     int context = 0;
-    int filesWithMatches = 0;
     int skippedLarge = 0;
     int skippedUndecodable = 0;
     bool full = false;
@@ -458,7 +457,6 @@ void grepText(GrepState &state,
     }
     if (matchingLines.isEmpty())
         return;
-    ++state.filesWithMatches;
     if (state.context > 0 && !state.out.isEmpty())
         state.out += u"--\n"_s;
 

@@ -367,6 +367,15 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
     const ChatItem::Kind kind = kindOf(index);
     const QString text = index.data(ChatModel::TextRole).toString();
     const QString toolName = index.data(ChatModel::ToolNameRole).toString();
+    // What a folding item shows (its first foldedLines lines while folded) and its toggle's label.
+    const auto foldedText = [&](int foldedLines) {
+        if (!index.data(ChatModel::CollapsibleRole).toBool())
+            return text;
+        const int lines = index.data(ChatModel::LineCountRole).toInt();
+        layout->toggleText = layout->collapsed ? tr("Show all (%n lines)", nullptr, lines)
+                                               : tr("Show less");
+        return layout->collapsed ? firstLines(text, foldedLines) + u"\n…"_s : text;
+    };
 
     const int available = qMax(8 * m.line, width - 2 * m.outerX);
     int cardWidth = available;
@@ -432,15 +441,8 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
                 parts << duration;
         }
         layout->headerText = parts.join(u" · "_s);
-        const bool collapsible = index.data(ChatModel::CollapsibleRole).toBool();
-        const int lines = index.data(ChatModel::LineCountRole).toInt();
-        QString shown = text;
-        if (collapsible && layout->collapsed)
-            shown = firstLines(text, ChatModel::collapsedLineCount) + u"\n…"_s;
-        if (collapsible)
-            layout->toggleText = layout->collapsed ? tr("Show all (%n lines)", nullptr, lines)
-                                                   : tr("Show less");
-        layout->document = plainDocument(shown, monospaceFont(font));
+        layout->document = plainDocument(foldedText(ChatModel::collapsedLineCount),
+                                         monospaceFont(font));
         layout->outputFilePath = index.data(ChatModel::OutputFilePathRole).toString();
         if (!layout->outputFilePath.isEmpty()) {
             const QString size = QLocale().formattedDataSize(
@@ -462,15 +464,9 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
         layout->addedText = u"+"_s + locale.toString(index.data(ChatModel::AddedLinesRole).toInt());
         layout->removedText = u"\u2212"_s
                               + locale.toString(index.data(ChatModel::RemovedLinesRole).toInt());
-        const bool collapsible = index.data(ChatModel::CollapsibleRole).toBool();
-        const int lines = index.data(ChatModel::LineCountRole).toInt();
-        QString shown = text;
-        if (collapsible && layout->collapsed)
-            shown = firstLines(text, ChatModel::collapsedDiffLineCount) + u"\n…"_s;
-        if (collapsible)
-            layout->toggleText = layout->collapsed ? tr("Show all (%n lines)", nullptr, lines)
-                                                   : tr("Show less");
-        layout->document = diffDocument(shown, monospaceFont(font), DiffColors(option.palette));
+        layout->document = diffDocument(foldedText(ChatModel::collapsedDiffLineCount),
+                                        monospaceFont(font),
+                                        DiffColors(option.palette));
         layout->changedFilePath = index.data(ChatModel::FileAbsolutePathRole).toString();
         break;
     }
