@@ -132,7 +132,7 @@ void TerminalApprover::ask(const ApprovalRequest &request)
     m_requestId = request.id;
     if (!standardInputIsInteractive()) {
         m_terminal.writeLine(tr("No interactive input; the call is denied by default."));
-        emit decided(request.id, Decision::Deny);
+        emit decided(request.id, ApprovalAnswer::deny());
         return;
     }
     m_terminal.write(tr("Allow this call? [y/N] "));
@@ -274,7 +274,7 @@ void TerminalApprover::finishWith(const QByteArray &answer, bool endOfInput)
         m_terminal.write(u'\n' + tr("No answer; the call is denied.") + u'\n');
     else if (!allowed)
         m_terminal.writeLine(tr("Denied."));
-    emit decided(m_requestId, allowed ? Decision::Allow : Decision::Deny);
+    emit decided(m_requestId, allowed ? ApprovalAnswer::allowOnce() : ApprovalAnswer::deny());
 }
 
 #ifdef Q_OS_WIN

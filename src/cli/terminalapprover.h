@@ -42,7 +42,7 @@ public:
     static bool standardInputIsInteractive();
 
 signals:
-    void decided(quint64 requestId, AgentLoop::Decision decision);
+    void decided(quint64 requestId, const AgentLoop::ApprovalAnswer &answer);
 
 private:
     void writePreview(const AgentLoop::CallPreview &preview);

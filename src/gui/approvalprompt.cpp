@@ -408,7 +408,7 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessa
     connect(box, &QMessageBox::finished, this, [this] {
         const bool allowed = m_box && m_allow && m_box->clickedButton() == m_allow
                              && m_allow->isEnabled();
-        decide(allowed ? AgentLoop::Decision::Allow : AgentLoop::Decision::Deny);
+        decide(allowed ? AgentLoop::ApprovalAnswer::allowOnce() : AgentLoop::ApprovalAnswer::deny());
         if (m_box)
             m_box->deleteLater();
     });
@@ -675,7 +675,7 @@ void ApprovalPrompt::updateCaption()
 ApprovalPrompt::~ApprovalPrompt()
 {
     // The box (or its parent) is being destroyed while the question is open: fail closed.
-    decide(AgentLoop::Decision::Deny);
+    decide(AgentLoop::ApprovalAnswer::deny());
 }
 
 QPlainTextEdit *ApprovalPrompt::argumentsView() const
@@ -721,7 +721,7 @@ bool ApprovalPrompt::eventFilter(QObject *watched, QEvent *event)
     return QObject::eventFilter(watched, event);
 }
 
-void ApprovalPrompt::decide(AgentLoop::Decision decision)
+void ApprovalPrompt::decide(const AgentLoop::ApprovalAnswer &answer)
 {
     if (m_decided)
         return;
@@ -730,7 +730,7 @@ void ApprovalPrompt::decide(AgentLoop::Decision decision)
     m_scanTimer.stop();
     m_fillTimer.stop();
     m_fitTimer.stop();
-    emit decided(m_requestId, decision);
+    emit decided(m_requestId, answer);
 }
 
 // Appends the sanitised text up to `to` (or to the end of the mark it falls in) at the cursor, its

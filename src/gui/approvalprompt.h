@@ -80,7 +80,7 @@ public:
     static QString argumentsText(const AgentLoop::ApprovalRequest &request);
 
 signals:
-    void decided(quint64 requestId, AgentLoop::Decision decision);
+    void decided(quint64 requestId, const AgentLoop::ApprovalAnswer &answer);
 
 private:
     class Sanitiser;
@@ -88,7 +88,7 @@ private:
 
     ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessageBox *box);
     bool eventFilter(QObject *watched, QEvent *event) override;
-    void decide(AgentLoop::Decision decision);
+    void decide(const AgentLoop::ApprovalAnswer &answer);
 
     QWidget *createPanel();
     // Shows source in the view (sanitised, its beginning first when it is long), as what kind

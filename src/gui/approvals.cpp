@@ -30,8 +30,8 @@ void Approvals::ask(const AgentLoop::ApprovalRequest &request)
     connect(m_prompt,
             &ApprovalPrompt::decided,
             &m_controller,
-            [controller = &m_controller](quint64 id, AgentLoop::Decision decision) {
-                controller->resolveApproval(id, decision);
+            [controller = &m_controller](quint64 id, const AgentLoop::ApprovalAnswer &answer) {
+                controller->resolveApproval(id, answer);
             });
 }
 

@@ -8,7 +8,7 @@ class QWidget;
 namespace AgentLoop {
 class AgentController;
 struct ApprovalRequest;
-}
+} // namespace AgentLoop
 
 namespace Gui {
 

@@ -130,10 +130,10 @@ private slots:
 void tst_TerminalApprover::fileEditShowsTheDiffBeforeThePrompt_data()
 {
     QTest::addColumn<QByteArray>("keys");
-    QTest::addColumn<Decision>("decision");
+    QTest::addColumn<ApprovalAnswer>("decision");
     QTest::addColumn<QString>("after");
-    QTest::newRow("n") << QByteArray("n\n") << Decision::Deny << u"Denied.\n"_s;
-    QTest::newRow("y") << QByteArray("y\n") << Decision::Allow << QString();
+    QTest::newRow("n") << QByteArray("n\n") << ApprovalAnswer::deny() << u"Denied.\n"_s;
+    QTest::newRow("y") << QByteArray("y\n") << ApprovalAnswer::allowOnce() << QString();
 }
 
 void tst_TerminalApprover::fileEditShowsTheDiffBeforeThePrompt()
@@ -142,7 +142,7 @@ void tst_TerminalApprover::fileEditShowsTheDiffBeforeThePrompt()
     QSKIP("A console for this process's own standard input is not made here");
 #endif
     QFETCH(QByteArray, keys);
-    QFETCH(Decision, decision);
+    QFETCH(ApprovalAnswer, decision);
     QFETCH(QString, after);
     StandardInput input(StandardInput::Terminal);
     QVERIFY(input.isReady());
@@ -171,7 +171,7 @@ void tst_TerminalApprover::fileEditShowsTheDiffBeforeThePrompt()
     QVERIFY(input.type(keys));
     QTRY_COMPARE(decided.size(), 1);
     QCOMPARE(decided.first().at(0).value<quint64>(), quint64(3));
-    QCOMPARE(decided.first().at(1).value<Decision>(), decision);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), decision);
     QVERIFY(QString::fromUtf8(screen.data()).endsWith(allowQuestion + after));
 }
 
@@ -189,7 +189,7 @@ void tst_TerminalApprover::fileEditWithoutATerminalShowsTheDiffThenDenies()
     approver.ask(editRequest(sampleFileChange()));
 
     QCOMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
     const QStringList lines = QString::fromUtf8(screen.data()).split(u'\n');
     QCOMPARE(lines.at(2), u"Edit src/main.cpp (GB18030, CRLF)"_s);
     QCOMPARE(lines.at(3), u"Changes (+2 −1 lines):"_s);

@@ -235,7 +235,7 @@ public:
 
     // Answers every approval request (a turn of the event loop later, as a dialog would, or
     // from inside the signal) and records it.
-    void answerApprovals(std::function<Decision(const ApprovalRequest &)> decide,
+    void answerApprovals(std::function<ApprovalAnswer(const ApprovalRequest &)> decide,
                          bool synchronous = false)
     {
         QObject::connect(&agent,
@@ -254,7 +254,8 @@ public:
     }
     void allowAll(bool synchronous = false)
     {
-        answerApprovals([](const ApprovalRequest &) { return Decision::Allow; }, synchronous);
+        answerApprovals([](const ApprovalRequest &) { return ApprovalAnswer::allowOnce(); },
+                        synchronous);
     }
     // Records requests and never answers: the user is looking at the dialog.
     void neverAnswerApprovals()
@@ -876,24 +877,24 @@ void tst_AgentController::approvalRequestShowsToolReasonAndExactArguments()
 
 void tst_AgentController::denial_data()
 {
-    QTest::addColumn<int>("decision");
+    QTest::addColumn<ApprovalAnswer>("answer");
     QTest::addColumn<bool>("synchronous");
 
-    QTest::newRow("Deny") << int(Decision::Deny) << false;
-    QTest::newRow("Deny inside the signal") << int(Decision::Deny) << true;
-    QTest::newRow("anything but Allow") << 42 << false;
+    QTest::newRow("Deny") << ApprovalAnswer::deny() << false;
+    QTest::newRow("Deny inside the signal") << ApprovalAnswer::deny() << true;
+    QTest::newRow("anything but an allow")
+            << ApprovalAnswer{ApprovalAnswer::Choice(42), {}, {}} << false;
 }
 
 void tst_AgentController::denial()
 {
-    QFETCH(int, decision);
+    QFETCH(ApprovalAnswer, answer);
     QFETCH(bool, synchronous);
 
     Harness h;
     h.server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"rm -rf /"})"_s),
                      FakeResponse::answer(u"Understood, I will not."_s)});
-    h.answerApprovals([decision](const ApprovalRequest &) { return Decision(decision); },
-                      synchronous);
+    h.answerApprovals([answer](const ApprovalRequest &) { return answer; }, synchronous);
 
     QVERIFY(h.agent.run(u"go"_s));
     WAIT_FOR_END(h);
@@ -941,7 +942,8 @@ void tst_AgentController::conclusion2_everyCallGetsExactlyOneToolMessage()
     h.runner.enqueue(1, {}, {});
     h.runner.enqueue(0, u"42\n"_s);
     h.answerApprovals([](const ApprovalRequest &request) {
-        return request.arguments.contains(u"rm "_s) ? Decision::Deny : Decision::Allow;
+        return request.arguments.contains(u"rm "_s) ? ApprovalAnswer::deny()
+                                                    : ApprovalAnswer::allowOnce();
     });
 
     QVERIFY(h.agent.run(u"go"_s));
@@ -1030,7 +1032,7 @@ void tst_AgentController::cancelDuringApproval()
     QVERIFY(toolContent(history, u"call_2"_s).startsWith(u"cancelled"_s));
 
     // A late answer from the dialog changes nothing.
-    h.agent.resolveApproval(h.approvals.first().id, Decision::Allow);
+    h.agent.resolveApproval(h.approvals.first().id, ApprovalAnswer::allowOnce());
     QTest::qWait(50);
     QVERIFY(h.runner.requests().isEmpty());
     QCOMPARE(h.server.requests().size(), 1);

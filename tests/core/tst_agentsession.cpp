@@ -82,7 +82,7 @@ void tst_AgentSession::allowEveryCall(AgentSession &session)
             &controller,
             [&controller](const ApprovalRequest &request) {
                 QTimer::singleShot(0, &controller, [&controller, id = request.id] {
-                    controller.resolveApproval(id, Decision::Allow);
+                    controller.resolveApproval(id, ApprovalAnswer::allowOnce());
                 });
             });
 }
@@ -180,7 +180,7 @@ void tst_AgentSession::configurationDuringARunWaitsForItsEnd()
                 appliedDuringTheRun = applied.size();
                 modelDuringTheRun = controller.provider().model;
                 QTimer::singleShot(0, &controller, [&controller, id = request.id] {
-                    controller.resolveApproval(id, Decision::Deny);
+                    controller.resolveApproval(id, ApprovalAnswer::deny());
                 });
             });
     m_server->script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s),

@@ -25,7 +25,7 @@ const QString demoOutput = u"Hello from the Agent Loop demo\nSat Nov 29 12:00:00
 // demo's network access manager answering the model's requests.
 struct DemoRun
 {
-    explicit DemoRun(const FakeCommandRunner &commands, Decision decision)
+    explicit DemoRun(const FakeCommandRunner &commands, ApprovalAnswer decision)
         : runner(commands)
     {
         ShellToolOptions options;
@@ -102,7 +102,7 @@ void tst_DemoProvider::approvedCallRunsAndTheAnswerQuotesItsOutput()
 {
     FakeCommandRunner commands;
     commands.enqueue(0, demoOutput);
-    DemoRun demo(commands, Decision::Allow);
+    DemoRun demo(commands, ApprovalAnswer::allowOnce());
 
     const QString answer = demo.run(u"Show me how the loop works"_s);
 
@@ -121,7 +121,7 @@ void tst_DemoProvider::approvedCallRunsAndTheAnswerQuotesItsOutput()
 void tst_DemoProvider::deniedCallMeansNothingRan()
 {
     FakeCommandRunner commands;
-    DemoRun demo(commands, Decision::Deny);
+    DemoRun demo(commands, ApprovalAnswer::deny());
 
     const QString answer = demo.run(u"Show me how the loop works"_s);
 
@@ -147,7 +147,7 @@ void tst_DemoProvider::everyRequestPassesThePairingCheck()
     QFETCH(bool, allow);
     FakeCommandRunner commands;
     commands.enqueue(0, demoOutput);
-    DemoRun demo(commands, allow ? Decision::Allow : Decision::Deny);
+    DemoRun demo(commands, allow ? ApprovalAnswer::allowOnce() : ApprovalAnswer::deny());
 
     demo.run(u"Show me how the loop works"_s);
 
@@ -172,7 +172,7 @@ void tst_DemoProvider::powerShellGetsAPowerShellCommand()
     FakeCommandRunner commands(
             ShellInfo{ShellInfo::PowerShellCore, u"pwsh"_s, u"PowerShell 7 (pwsh)"_s});
     commands.enqueue(0, demoOutput);
-    DemoRun demo(commands, Decision::Allow);
+    DemoRun demo(commands, ApprovalAnswer::allowOnce());
 
     demo.run(u"Show me how the loop works"_s);
 
@@ -186,7 +186,7 @@ void tst_DemoProvider::chinesePromptGetsAChineseAnswer()
 {
     FakeCommandRunner commands;
     commands.enqueue(0, demoOutput);
-    DemoRun demo(commands, Decision::Allow);
+    DemoRun demo(commands, ApprovalAnswer::allowOnce());
 
     const QString answer = demo.run(u"演示一下智能体循环"_s);
 
@@ -201,7 +201,7 @@ void tst_DemoProvider::secondPromptStartsAnotherRound()
     FakeCommandRunner commands;
     commands.enqueue(0, demoOutput);
     commands.enqueue(0, demoOutput);
-    DemoRun demo(commands, Decision::Allow);
+    DemoRun demo(commands, ApprovalAnswer::allowOnce());
 
     demo.run(u"first"_s);
     const QString answer = demo.run(u"again"_s);
@@ -234,7 +234,7 @@ void tst_DemoProvider::repliesLookLikeHttp()
 {
     FakeCommandRunner commands;
     commands.enqueue(0, demoOutput);
-    DemoRun demo(commands, Decision::Allow);
+    DemoRun demo(commands, ApprovalAnswer::allowOnce());
 
     demo.run(u"Show me how the loop works"_s);
 

@@ -951,7 +951,7 @@ public:
         installStandardTools(agent, std::make_shared<FakeCommandRunner>(), options);
     }
 
-    void decide(Decision decision)
+    void decide(ApprovalAnswer decision)
     {
         QObject::connect(&agent,
                          &AgentController::approvalRequested,
@@ -989,7 +989,7 @@ void tst_FileTools::conversationReadsEditsAndGreps()
             FakeResponse::toolCall(u"call_grep"_s, u"grep"_s, uR"({"pattern":"return 2"})"_s),
             FakeResponse::answer(u"Changed total() to return 2."_s),
     });
-    conversation.decide(Decision::Allow);
+    conversation.decide(ApprovalAnswer::allowOnce());
     QVERIFY(conversation.agent.run(u"Make total() return 2"_s));
     QTRY_VERIFY_WITH_TIMEOUT(!conversation.finished.isEmpty() || !conversation.failed.isEmpty(),
                              toolTimeoutMs);
@@ -1037,7 +1037,7 @@ void tst_FileTools::aDeniedEditChangesNothing()
                     uR"({"path":"a.txt","old_string":"keep me","new_string":"gone"})"_s),
             FakeResponse::answer(u"Understood."_s),
     });
-    conversation.decide(Decision::Deny);
+    conversation.decide(ApprovalAnswer::deny());
     QVERIFY(conversation.agent.run(u"Change a.txt"_s));
     QTRY_VERIFY_WITH_TIMEOUT(!conversation.finished.isEmpty() || !conversation.failed.isEmpty(),
                              toolTimeoutMs);

@@ -25,6 +25,7 @@ const QStringList rooms{u"base"_s,
                         u"protocol"_s,
                         u"provider"_s,
                         u"tools"_s,
+                        u"permissions"_s,
                         u"storage"_s,
                         u"agent"_s};
 
@@ -37,6 +38,7 @@ QStringList allowedRooms(const QString &room)
             {u"protocol"_s, {u"base"_s, u"protocol"_s}},
             {u"provider"_s, {u"base"_s, u"protocol"_s, u"provider"_s}},
             {u"tools"_s, {u"base"_s, u"files"_s, u"protocol"_s, u"tools"_s}},
+            {u"permissions"_s, {u"base"_s, u"files"_s, u"protocol"_s, u"tools"_s, u"permissions"_s}},
             {u"storage"_s, {u"base"_s, u"protocol"_s, u"storage"_s}},
             {u"agent"_s, rooms},
     };
@@ -184,6 +186,12 @@ void tst_IncludeRules::checkerJudgesALine_data()
     QTest::newRow("files: tools is above it")
             << u"files"_s << u"#include \"tools/tool.h\""_s << false;
     QTest::newRow("tools: files") << u"tools"_s << u"#include \"files/workspace.h\""_s << true;
+    QTest::newRow("permissions: tools")
+            << u"permissions"_s << u"#include \"tools/tool.h\""_s << true;
+    QTest::newRow("permissions: storage is not below it")
+            << u"permissions"_s << u"#include \"storage/config.h\""_s << false;
+    QTest::newRow("tools: permissions is above it")
+            << u"tools"_s << u"#include \"permissions/permissionrules.h\""_s << false;
     QTest::newRow("agent: every room")
             << u"agent"_s << u"#include \"storage/conversationstore.h\""_s << true;
     QTest::newRow("agent: tools") << u"agent"_s << u"#include \"tools/shelltool.h\""_s << true;

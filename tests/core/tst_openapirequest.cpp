@@ -425,9 +425,9 @@ public:
                          &AgentController::approvalRequested,
                          &agent,
                          [this, deniedCalls](const ApprovalRequest &request) {
-                             const Decision decision = deniedCalls.contains(request.toolCallId)
-                                                               ? Decision::Deny
-                                                               : Decision::Allow;
+                             const ApprovalAnswer decision = deniedCalls.contains(request.toolCallId)
+                                                               ? ApprovalAnswer::deny()
+                                                               : ApprovalAnswer::allowOnce();
                              QTimer::singleShot(0, &agent, [this, id = request.id, decision] {
                                  agent.resolveApproval(id, decision);
                              });

@@ -298,7 +298,7 @@ public:
                          &agent,
                          [this](const ApprovalRequest &request) {
                              QTimer::singleShot(0, &agent, [this, id = request.id] {
-                                 agent.resolveApproval(id, Decision::Allow);
+                                 agent.resolveApproval(id, ApprovalAnswer::allowOnce());
                              });
                          });
     }

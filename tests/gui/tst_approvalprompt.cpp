@@ -324,7 +324,7 @@ void tst_ApprovalPrompt::allowAllowsAfterTheDelay()
 
     QCOMPARE(decided.size(), 1);
     QCOMPARE(decided.first().at(0).value<quint64>(), quint64(42));
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Allow);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::allowOnce());
     QTRY_VERIFY(box.isNull());
     QCOMPARE(decided.size(), 1);
 }
@@ -337,7 +337,7 @@ void tst_ApprovalPrompt::denyDenies()
     prompt->denyButton()->click(); // at once: Deny never waits
 
     QCOMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
 }
 
 void tst_ApprovalPrompt::escapeDenies()
@@ -349,7 +349,7 @@ void tst_ApprovalPrompt::escapeDenies()
     QTest::keyClick(prompt->messageBox(), Qt::Key_Escape);
 
     QCOMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
 }
 
 void tst_ApprovalPrompt::returnPressesTheDefaultDeny()
@@ -361,7 +361,7 @@ void tst_ApprovalPrompt::returnPressesTheDefaultDeny()
     QTest::keyClick(prompt->messageBox(), Qt::Key_Return);
 
     QCOMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
 }
 
 void tst_ApprovalPrompt::returnWithTheDefaultFocusDeniesAfterTheDelay()
@@ -375,7 +375,7 @@ void tst_ApprovalPrompt::returnWithTheDefaultFocusDeniesAfterTheDelay()
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
 
     QTRY_COMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
 }
 
 void tst_ApprovalPrompt::closingDenies()
@@ -386,7 +386,7 @@ void tst_ApprovalPrompt::closingDenies()
     QVERIFY(prompt->messageBox()->close());
 
     QCOMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
 }
 
 void tst_ApprovalPrompt::destroyingTheParentDenies()
@@ -397,7 +397,7 @@ void tst_ApprovalPrompt::destroyingTheParentDenies()
     m_window.reset(); // quitting the app while the box is open
 
     QCOMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
 }
 
 void tst_ApprovalPrompt::destroyingTheBoxDenies()
@@ -408,7 +408,7 @@ void tst_ApprovalPrompt::destroyingTheBoxDenies()
     delete prompt->messageBox();
 
     QCOMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
 }
 
 void tst_ApprovalPrompt::decidedIsEmittedExactlyOnce()
@@ -425,7 +425,7 @@ void tst_ApprovalPrompt::decidedIsEmittedExactlyOnce()
     m_window.reset();
 
     QCOMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Allow);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::allowOnce());
 }
 
 void tst_ApprovalPrompt::longCommandIsFullyReadable()
@@ -663,7 +663,7 @@ void tst_ApprovalPrompt::typingNeverAllows()
     QTest::qWait(300); // an animated click would have landed by now
 
     for (const QList<QVariant> &signal : std::as_const(decided))
-        QCOMPARE(signal.at(1).value<Decision>(), Decision::Deny);
+        QCOMPARE(signal.at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
     if (toTheFocus) {
         // The space pressed the focused Deny: the user hears of it, nothing ran.
         QCOMPARE(decided.size(), 1);
@@ -703,7 +703,7 @@ void tst_ApprovalPrompt::nothingAllowsDuringTheDelay()
     QVERIFY(box->isVisible());
     box->close();
     QCOMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Deny);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::deny());
 }
 
 void tst_ApprovalPrompt::theDelayIsSevenHundredMilliseconds()
@@ -733,7 +733,7 @@ void tst_ApprovalPrompt::altMnemonicAllowsAfterTheDelay()
     QTest::keyClick(prompt->messageBox(), mnemonic.key(), Qt::AltModifier);
 
     QTRY_COMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Allow);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::allowOnce());
 }
 
 void tst_ApprovalPrompt::tabToAllowThenReturnAllows()
@@ -751,7 +751,7 @@ void tst_ApprovalPrompt::tabToAllowThenReturnAllows()
     QTest::keyClick(prompt->allowButton(), Qt::Key_Return);
 
     QTRY_COMPARE(decided.size(), 1);
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Allow);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::allowOnce());
 }
 
 void tst_ApprovalPrompt::shellBoxSaysItIsNoSandbox()
@@ -1102,7 +1102,7 @@ void tst_ApprovalPrompt::fileEditAllowsAfterTheDelayAndDeniesByDefault()
     prompt->allowButton()->click();
     QCOMPARE(decided.size(), 1);
     QCOMPARE(decided.first().at(0).value<quint64>(), quint64(7));
-    QCOMPARE(decided.first().at(1).value<Decision>(), Decision::Allow);
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), ApprovalAnswer::allowOnce());
 }
 
 void tst_ApprovalPrompt::largeArgumentOpensQuicklyAsAPreview()

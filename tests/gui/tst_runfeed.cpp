@@ -94,7 +94,7 @@ struct LiveSession
                          &agent,
                          [&agent](const ApprovalRequest &request) {
                              QTimer::singleShot(0, &agent, [&agent, id = request.id] {
-                                 agent.resolveApproval(id, Decision::Allow);
+                                 agent.resolveApproval(id, ApprovalAnswer::allowOnce());
                              });
                          });
     }

@@ -4,7 +4,9 @@
 #include "protocol/requestbody.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QFutureWatcher>
+#include <QJsonDocument>
 #include <QMetaMethod>
 #include <QSet>
 
@@ -29,6 +31,19 @@ ToolResult notRunResult()
 }
 
 } // namespace
+
+QString callFingerprint(const ToolCall &call)
+{
+    const QJsonObject object{
+            {u"id"_s, call.id},
+            {u"type"_s, u"function"_s},
+            {u"function"_s, QJsonObject{{u"name"_s, call.name}, {u"arguments"_s, call.arguments}}},
+    };
+    return QString::fromLatin1(
+            QCryptographicHash::hash(QJsonDocument(object).toJson(QJsonDocument::Compact),
+                                     QCryptographicHash::Sha256)
+                    .toHex());
+}
 
 AgentController::AgentController(QObject *parent)
     : QObject(parent)
@@ -292,7 +307,7 @@ void AgentController::requestApproval(const PreparedCall &prepared,
 
     // Fail closed: with nobody to ask, the answer is no.
     if (!isSignalConnected(QMetaMethod::fromSignal(&AgentController::approvalRequested))) {
-        resolveApproval(request.id, Decision::Deny);
+        resolveApproval(request.id, ApprovalAnswer::deny());
         return;
     }
     // The receiver may answer synchronously, which continues the loop from inside this emit;
@@ -300,13 +315,20 @@ void AgentController::requestApproval(const PreparedCall &prepared,
     emit approvalRequested(request);
 }
 
-void AgentController::resolveApproval(quint64 requestId, Decision decision)
+void AgentController::setPermissions(std::shared_ptr<const PermissionPolicy> policy)
+{
+    m_policy = std::move(policy);
+    m_effectivePolicy = m_policy;
+}
+
+void AgentController::resolveApproval(quint64 requestId, const ApprovalAnswer &answer)
 {
     if (m_state != State::AwaitingApproval || requestId != m_approvalId || !m_awaitingApproval
         || m_reviewing)
         return;
     const PreparedCall prepared = *std::exchange(m_awaitingApproval, std::nullopt);
-    if (decision == Decision::Allow) {
+    if (answer.choice == ApprovalAnswer::AllowOnce
+        || answer.choice == ApprovalAnswer::AllowForConversation) {
         startTool(prepared);
         return;
     }

@@ -1,12 +1,16 @@
 #pragma once
 
+#include "permissions/permissionrules.h"
 #include "protocol/history.h"
 #include "provider/chatclient.h"
 #include "tools/tool.h"
 
+#include <QDateTime>
+#include <QHash>
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <memory>
 
@@ -30,9 +34,69 @@ struct ApprovalRequest
     QJsonObject argumentsObject;
     // What will run, decoded: what every front end shows (through displayText()).
     CallPreview preview;
+    // Why it is asked: the rules' verdict (Ask), its explanation and details.
+    PermissionCheck check;
+    // What "Always allow…" offers to save (PermissionPolicy::suggestedRules); empty when no rule
+    // could allow this call.
+    QStringList suggestedRules;
+    RuleCall ruleCall; // the call as rules see it, to test an edited rule against
+    // SHA-256 (hex) of the tool call exactly as the model sent it (callFingerprint()): what runs
+    // after an approval is this call, byte for byte.
+    QString callSha256;
 };
 
-enum class Decision { Allow, Deny };
+// The user's answer to one approval request.
+struct ApprovalAnswer
+{
+    enum Choice {
+        AllowOnce,
+        // This tool with these exact arguments, for the rest of this conversation; with rules,
+        // those rules for the rest of this conversation (never saved).
+        AllowForConversation,
+        Deny,
+    };
+    Choice choice = Deny;
+    QString reason; // Deny: typed by the user; the model reads it with the denial
+    // The rules the user accepted with this answer ("Always allow…" saved them in a rules file;
+    // AllowForConversation keeps them for the conversation): recorded in the audit trail.
+    QStringList rules;
+
+    static ApprovalAnswer allowOnce() { return {AllowOnce, {}, {}}; }
+    static ApprovalAnswer deny(const QString &reason = {}) { return {Deny, reason, {}}; }
+    bool operator==(const ApprovalAnswer &other) const = default;
+};
+
+// How one call was decided, as the audit trail records it.
+struct CallDecision
+{
+    enum Kind {
+        None,                 // never reached a decision: unknown tool, invalid arguments, stopped
+        Allow,                // by a rule, the defaults, or the user once
+        AllowForConversation, // by the user, for the rest of the conversation
+        Deny,                 // by a rule or the user (fail closed: no answer, no front end)
+    };
+    Kind kind = None;
+    bool asked = false; // the rules said ask, and the user was asked
+    QString decidedBy;  // the rule as written, "user", or "default"
+    QString reason;     // the user's, with a denial
+    QStringList addedRules;
+};
+
+// Everything the audit trail keeps of one finished call.
+struct CallRecord
+{
+    QDateTime decidedAt;
+    int turn = 0;
+    ToolCall call; // arguments as the model sent them (the key is redacted when written)
+    QString callSha256;
+    CallDecision decision;
+    ToolResult result; // exit code, error code, duration
+};
+
+// SHA-256 (hex) of the call as the assistant message carries it and the provider receives it
+// back: {"id","type":"function","function":{"name","arguments"}} as compact JSON, the arguments
+// string verbatim.
+QString callFingerprint(const ToolCall &call);
 
 // The agent loop (the seed's contract):
 //   1. the user's prompt joins the history;
@@ -81,8 +145,14 @@ public:
     // Stops the run wherever it is: aborts the request, or kills the running command, and
     // answers every call still open with a "cancelled" tool message so the history stays valid.
     void cancel();
-    // The answer to approvalRequested(). Anything but Allow denies.
-    void resolveApproval(quint64 requestId, AgentLoop::Decision decision);
+    // The answer to approvalRequested().
+    void resolveApproval(quint64 requestId, const AgentLoop::ApprovalAnswer &answer);
+
+    // The rules every call is checked against before anything is asked; without any, the
+    // defaults (read tools allowed, the rest asked).
+    void setPermissions(std::shared_ptr<const PermissionPolicy> policy);
+    // The session's rules with this conversation's added (what decides the next call).
+    std::shared_ptr<const PermissionPolicy> permissions() const { return m_effectivePolicy; }
 
     // The exact request body the next turn would send for this history and tool snapshot.
     QByteArray requestBody(const ToolSnapshot &tools) const;
@@ -105,6 +175,8 @@ signals:
     void approvalRequested(const AgentLoop::ApprovalRequest &request);
     void toolStarted(const AgentLoop::ToolCall &call);
     void toolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result);
+    // After toolFinished: the call's decision and outcome, for the audit trail.
+    void callRecorded(const AgentLoop::CallRecord &record);
     // The run ended with the model's final answer.
     void finished(const QString &answer);
     // The run ended without an answer (kind Cancelled when the user stopped it).
@@ -139,8 +211,12 @@ private:
     QPointer<ToolRun> m_toolRun;
     ToolCall m_runningCall;
     bool m_cancelRequested = false;
+    std::shared_ptr<const PermissionPolicy> m_policy;          // the session's rules
+    std::shared_ptr<const PermissionPolicy> m_effectivePolicy; // with this conversation's
 };
 
 } // namespace AgentLoop
 
 Q_DECLARE_METATYPE(AgentLoop::ApprovalRequest)
+Q_DECLARE_METATYPE(AgentLoop::ApprovalAnswer)
+Q_DECLARE_METATYPE(AgentLoop::CallRecord)

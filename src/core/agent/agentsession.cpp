@@ -103,6 +103,11 @@ Result<ContinuedConversation> AgentSession::continueWith(Result<ContinuedConvers
     return continued;
 }
 
+Result<void> AgentSession::addRules(const QStringList &, RuleOrigin)
+{
+    return {};
+}
+
 void AgentSession::newConversation()
 {
     if (m_controller.isRunning())

@@ -24,6 +24,10 @@ struct SessionConfiguration
     // The folder (under the store's outputs) for long command outputs while the conversation
     // has no file; once it has one, its own folder (deleted with it).
     QString unsavedOutputFolder = QStringLiteral("unsaved");
+    // The rules of every workspace (the app's rules file, the CLI's options); the workspace's own
+    // (.agentloop/permissions.json) are read by the session.
+    QList<PermissionRule> rules;
+    PermissionOptions permissionOptions;
 };
 
 // One agent session as every front end runs it: the loop (AgentController) with the standard
@@ -56,11 +60,27 @@ public:
     // Forgets the conversation; only while idle. The next prompt starts a new one.
     void newConversation();
 
+    // Adds allow rules the user accepted from an approval, applied from the next call on:
+    // Conversation keeps them for this conversation only; App adds them to the app's rules file,
+    // Workspace to the workspace's. The error says why a file could not be written (nothing was
+    // added then).
+    Result<void> addRules(const QStringList &rules, RuleOrigin scope);
+    // The workspace's rules as last read (.agentloop/permissions.json), and why they could not be
+    // read, if so (they then deny every call: a broken file must not loosen anything).
+    const QList<PermissionRule> &workspaceRules() const { return m_workspaceRules; }
+    const std::optional<Error> &workspaceRulesError() const { return m_workspaceRulesError; }
+
+    // The conversation's audit trail: one object per finished call, oldest first, as its lines in
+    // the audit file (agent/audittrail.h).
+    const QList<QJsonObject> &auditTrail() const { return m_auditTrail; }
+
 signals:
     void configurationApplied(const AgentLoop::SessionConfiguration &configuration);
     // Saving the conversation failed; the run goes on, and this conversation is not saved from
     // here on. Once per conversation.
     void saveFailed(const AgentLoop::Error &error);
+    // A call's line was added to the audit trail.
+    void auditRecorded(const QJsonObject &entry);
 
 private:
     void apply(const SessionConfiguration &configuration);
@@ -73,6 +93,9 @@ private:
     // The file tools' state, kept while the workspace stays: a change of model or key in the
     // middle of a conversation must not forget what the model read.
     std::shared_ptr<FileToolContext> m_files;
+    QList<PermissionRule> m_workspaceRules;
+    std::optional<Error> m_workspaceRulesError;
+    QList<QJsonObject> m_auditTrail;
     std::optional<SessionConfiguration> m_pending;
     bool m_demoNetworkInstalled = false;
     // Last, so destroyed first: nothing it emits on its way out finds the recorder gone.

@@ -635,6 +635,15 @@ public:
 
     void forgetConversation() const override { m_context->ledger.clear(); }
 
+    // The file or folder the call names; list_dir, glob and grep default to the workspace.
+    RuleSubject ruleSubject(const QJsonObject &arguments) const override
+    {
+        RuleSubject subject;
+        subject.kind = RuleSubject::Path;
+        subject.text = arguments.value(u"path"_s).toString(u"."_s);
+        return subject;
+    }
+
     QFuture<Review> review(const PreparedCall &call) const override
     {
         if (sideEffect() == SideEffect::Read)

@@ -172,6 +172,22 @@ QString ShellTool::approvalReason() const
             .arg(shellPhrase(m_runner->shell()));
 }
 
+ShellSyntax shellSyntaxOf(const ShellInfo &shell)
+{
+    if (shell.isPowerShell())
+        return ShellSyntax::PowerShell;
+    return shell.kind == ShellInfo::Cmd ? ShellSyntax::Cmd : ShellSyntax::Posix;
+}
+
+RuleSubject ShellTool::ruleSubject(const QJsonObject &arguments) const
+{
+    RuleSubject subject;
+    subject.kind = RuleSubject::Command;
+    subject.text = arguments.value(u"command"_s).toString();
+    subject.syntax = shellSyntaxOf(m_runner->shell());
+    return subject;
+}
+
 CallPreview ShellTool::preview(const QJsonObject &arguments) const
 {
     CallPreview preview;

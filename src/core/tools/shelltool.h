@@ -20,6 +20,9 @@ struct ShellToolOptions
     qint64 outputFileLimit = qint64(1) << 30; // bytes; a runaway command must not fill the disk
 };
 
+// The language the shell's commands are written in.
+ShellSyntax shellSyntaxOf(const ShellInfo &shell);
+
 // The `shell` tool: runs one command with the machine's shell after the user approves it.
 // There is deliberately no blacklist of commands (a rewrite gets around any list and leaves a
 // false sense of safety); the approval is the boundary.
@@ -32,6 +35,8 @@ public:
     // The command line itself, exactly what the shell receives.
     CallPreview preview(const QJsonObject &arguments) const override;
     ToolRun *invoke(const PreparedCall &call, QObject *parent) const override;
+    // The command, in the syntax of the shell that runs it.
+    RuleSubject ruleSubject(const QJsonObject &arguments) const override;
 
     const ShellToolOptions &options() const { return m_options; }
     ShellInfo shell() const { return m_runner->shell(); }

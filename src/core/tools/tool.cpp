@@ -185,6 +185,11 @@ QFuture<Review> Tool::review(const PreparedCall &call) const
     return QtFuture::makeReadyFuture(Review(preview(call.arguments)));
 }
 
+RuleSubject Tool::ruleSubject(const QJsonObject &) const
+{
+    return {};
+}
+
 QString Tool::checkArguments(const QJsonObject &) const
 {
     return {};

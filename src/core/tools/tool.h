@@ -3,6 +3,7 @@
 #include "protocol/jsonschema.h"
 #include "protocol/message.h"
 #include "tools/outputfile.h"
+#include "tools/shellsyntax.h"
 
 #include <QFuture>
 #include <QJsonArray>
@@ -17,6 +18,16 @@ namespace AgentLoop {
 
 // What running a tool can do to the world; anything but Read needs the user's approval.
 enum class SideEffect { Read, Write, Execute };
+
+// What permission rules match a call against (permissions/permissionrules.h): the command of a
+// shell call, the path of a file call; a tool with neither is matched by its name only.
+struct RuleSubject
+{
+    enum Kind { None, Command, Path };
+    Kind kind = None;
+    QString text; // the command line, or the path exactly as the model sent it
+    ShellSyntax syntax = ShellSyntax::Posix; // Command: the language of the shell that runs it
+};
 
 // A change a file tool makes (or would make) to one file, as the approval and the chat show it.
 struct FileChange
@@ -117,6 +128,9 @@ public:
     // The approval's preview, computed off the GUI thread when it needs files; by default a
     // finished future with preview(). The result may also answer the call without asking.
     virtual QFuture<Review> review(const PreparedCall &call) const;
+
+    // What its rules are matched against for these (validated) arguments; by default nothing.
+    virtual RuleSubject ruleSubject(const QJsonObject &arguments) const;
 
     // What the tool remembers of the conversation (the files the model read) no longer holds: the
     // controller started another one or continues a saved one.

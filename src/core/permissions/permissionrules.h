@@ -1,0 +1,148 @@
+#pragma once
+
+#include "base/result.h"
+#include "tools/tool.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace AgentLoop {
+
+class WorkspaceBoundary;
+
+enum class RuleEffect { Allow, Ask, Deny };
+
+// Where a rule comes from, which is also where it is kept.
+enum class RuleOrigin {
+    BuiltIn,      // the read-only command list (PermissionOptions::readOnlyCommands)
+    App,          // the app's rules file (all workspaces)
+    Workspace,    // <workspace>/.agentloop/permissions.json
+    CommandLine,  // agentloop-cli --allow/--ask/--deny/--permissions
+    Conversation, // accepted for this conversation only; never saved
+};
+
+// A rule as written: `shell(git status)`, `shell(npm run test:*)`, `read_file(src/**)`,
+// `edit_file(**/*.md)`, `shell` (every call of the tool).
+struct PermissionRule
+{
+    QString text;
+    RuleEffect effect = RuleEffect::Ask;
+    RuleOrigin origin = RuleOrigin::App;
+
+    bool operator==(const PermissionRule &other) const = default;
+};
+
+// A rule's text taken apart.
+struct RulePattern
+{
+    QString tool;        // "shell"
+    bool anyCall = true; // no "(…)": every call of the tool
+    QString pattern;     // what is inside the parentheses: "git status", "src/**"
+};
+
+// Reads a rule's text; the error says what is wrong with it, for the rule editor.
+Result<RulePattern> parseRuleText(const QString &text);
+
+// What a call is for the rules: its tool and what its pattern is matched against.
+struct RuleCall
+{
+    QString tool;
+    SideEffect sideEffect = SideEffect::Execute;
+    RuleSubject subject; // Tool::ruleSubject(arguments)
+};
+
+// Reads a sample call the way rules are written, `shell(git diff; rm -rf ~)` or
+// `read_file(src/main.cpp)`, for the rule editor's test and `agentloop-cli --permissions-check`.
+// The side effect comes from the tools given (by name); the syntax from shellSyntax.
+Result<RuleCall> parseSampleCall(const QString &text,
+                                 const QList<std::shared_ptr<const Tool>> &tools,
+                                 ShellSyntax shellSyntax);
+
+enum class Verdict { Allow, Ask, Deny };
+
+// What the rules say about one call, and why.
+struct PermissionCheck
+{
+    Verdict verdict = Verdict::Ask;
+    // The deciding rule as written (`shell(git status)`), or "default" when no rule decided.
+    QString decidedBy;
+    RuleOrigin origin = RuleOrigin::App; // of the deciding rule, when one decided
+    // One translated sentence for the user: "`rm -rf ~` matches no allow rule." /
+    // "Denied by shell(rm:*)." / "Read tools are allowed inside the workspace."
+    QString explanation;
+    // One translated line per part of the call that was judged (each simple command, each
+    // redirection target): what decided it.
+    QStringList details;
+};
+
+struct PermissionOptions
+{
+    // The built-in read-only commands (`git status`, `ls`, `Get-ChildItem`, ...) are allowed
+    // without asking, unless the command line has a redirection or a substitution.
+    bool readOnlyCommands = false;
+    // Program names compare case-insensitively (and ignore `.exe`): on Windows, and always for
+    // PowerShell's cmdlets and aliases.
+    bool caseInsensitivePrograms =
+#ifdef Q_OS_WIN
+            true;
+#else
+            false;
+#endif
+};
+
+// The rules of one session, frozen: deny beats ask beats allow, whatever their order; within an
+// effect the most specific matching rule is reported. Defaults when no rule decides: read tools
+// allowed (their paths never leave the workspace), write tools and the shell asked.
+class PermissionPolicy final
+{
+public:
+    PermissionPolicy() = default;
+    // boundary: the workspace path patterns are resolved in (as the file tools resolve paths);
+    // none: path rules never match.
+    PermissionPolicy(QList<PermissionRule> rules,
+                     PermissionOptions options,
+                     std::shared_ptr<const WorkspaceBoundary> boundary);
+
+    const QList<PermissionRule> &rules() const { return m_rules; }
+    const PermissionOptions &options() const { return m_options; }
+    // The rules that do not parse, each with its error. Each denies the calls of the tool it
+    // names (every call when not even its tool can be read).
+    QList<std::pair<PermissionRule, QString>> invalidRules() const;
+
+    PermissionCheck check(const RuleCall &call) const;
+    PermissionCheck check(const Tool &tool, const QJsonObject &arguments) const;
+
+    // The allow rules that would allow exactly this call, as "Always allow…" offers them (one per
+    // simple command of a compound command, one per redirection target); empty when no rule
+    // could (the command cannot be split with certainty). Each suggested rule matches the call.
+    QStringList suggestedRules(const RuleCall &call) const;
+
+    // The built-in read-only commands as rules (`shell(git status:*)`, ...), for the settings.
+    static QStringList readOnlyCommandRules();
+
+private:
+    QList<PermissionRule> m_rules;
+    PermissionOptions m_options;
+    std::shared_ptr<const WorkspaceBoundary> m_boundary;
+};
+
+// The rules files: {"allow": [...], "ask": [...], "deny": [...]}, one array of rule texts per
+// effect; the app's (all workspaces), a workspace's `.agentloop/permissions.json`, and the CLI's
+// --permissions FILE share the format.
+Result<QList<PermissionRule>> parseRuleFile(const QByteArray &json, RuleOrigin origin);
+QByteArray ruleFileJson(const QList<PermissionRule> &rules);
+// A missing file holds no rules; an unreadable or malformed one is an error naming the file.
+Result<QList<PermissionRule>> readRuleFile(const QString &path, RuleOrigin origin);
+// Atomically (QSaveFile), creating the folder.
+Result<void> writeRuleFile(const QString &path, const QList<PermissionRule> &rules);
+
+// Where rules are kept: the app's file (QStandardPaths::AppConfigLocation + "/permissions.json")
+// and a workspace's.
+QString appRuleFilePath();
+QString workspaceRuleFilePath(const QString &workspace);
+
+} // namespace AgentLoop
