@@ -60,10 +60,11 @@ public:
     // Forgets the conversation; only while idle. The next prompt starts a new one.
     void newConversation();
 
-    // Adds allow rules the user accepted from an approval, applied from the next call on:
-    // Conversation keeps them for this conversation only; App adds them to the app's rules file,
-    // Workspace to the workspace's. The error says why a file could not be written (nothing was
-    // added then).
+    // Adds allow rules the user saved from an approval ("Always allow…"), applied from the next
+    // call on: App adds them to the app's rules file (every workspace), Workspace to the
+    // workspace's .agentloop/permissions.json. The error says why the file could not be written
+    // (nothing was added then). Rules for this conversation only are not saved: they go with the
+    // answer (ApprovalAnswer::AllowForConversation).
     Result<void> addRules(const QStringList &rules, RuleOrigin scope);
     // The workspace's rules as last read (.agentloop/permissions.json), and why they could not be
     // read, if so (they then deny every call: a broken file must not loosen anything).

@@ -55,6 +55,17 @@ QStringList PermissionPolicy::suggestedRules(const RuleCall &) const
     return {};
 }
 
+PermissionPolicy PermissionPolicy::withRules(QList<PermissionRule> rules) const
+{
+    return PermissionPolicy(std::move(rules), m_options, m_boundary);
+}
+
+bool PermissionPolicy::ruleAllows(const QString &ruleText, const RuleCall &call) const
+{
+    return withRules({PermissionRule{ruleText, RuleEffect::Allow, RuleOrigin::App}}).check(call).verdict
+           == Verdict::Allow;
+}
+
 QStringList PermissionPolicy::readOnlyCommandRules()
 {
     return {};

@@ -121,6 +121,12 @@ public:
     // could (the command cannot be split with certainty). Each suggested rule matches the call.
     QStringList suggestedRules(const RuleCall &call) const;
 
+    // The same options and workspace with other rules (the rule editor tests its unsaved rules).
+    PermissionPolicy withRules(QList<PermissionRule> rules) const;
+    // Whether this one allow rule, alone, allows the call (an edited "Always allow…" rule must
+    // allow the call it is saved from).
+    bool ruleAllows(const QString &ruleText, const RuleCall &call) const;
+
     // The built-in read-only commands as rules (`shell(git status:*)`, ...), for the settings.
     static QStringList readOnlyCommandRules();
 
