@@ -86,7 +86,8 @@ struct ShellPattern
 bool hasWildcard(const ShellPattern &pattern)
 {
     return pattern.anyTail
-           || std::any_of(pattern.words.cbegin(), pattern.words.cend(),
+           || std::any_of(pattern.words.cbegin(),
+                          pattern.words.cend(),
                           [](const PatternWord &word) { return word.size() > 1; });
 }
 
@@ -132,7 +133,8 @@ Result<ShellPattern> parseShellPattern(const QString &text)
                 quoted += text.at(close++);
             }
             if (close >= text.size())
-                return ruleError(RuleText::tr("A quote (%1) in the pattern is never closed.").arg(c));
+                return ruleError(
+                        RuleText::tr("A quote (%1) in the pattern is never closed.").arg(c));
             piece += quoted;
             i = close;
             colonUnquoted = false;
@@ -241,24 +243,60 @@ const QHash<QString, QString> &powerShellAliases()
 bool runsCode(const QString &program)
 {
     static const QSet<QString> interpreters = {
-            u"sh"_s,          u"bash"_s,         u"zsh"_s,
-            u"dash"_s,        u"ksh"_s,          u"mksh"_s,
-            u"fish"_s,        u"csh"_s,          u"tcsh"_s,
-            u"ash"_s,         u"busybox"_s,      u"cmd"_s,
-            u"powershell"_s,  u"pwsh"_s,         u"eval"_s,
-            u"exec"_s,        u"source"_s,       u"."_s,
-            u"call"_s,        u"start"_s,        u"invoke-expression"_s,
-            u"invoke-command"_s, u"start-process"_s, u"start-job"_s,
-            u"xargs"_s,       u"env"_s,          u"sudo"_s,
-            u"doas"_s,        u"su"_s,           u"runas"_s,
-            u"nohup"_s,       u"time"_s,         u"nice"_s,
-            u"ionice"_s,      u"timeout"_s,      u"watch"_s,
-            u"ssh"_s,         u"command"_s,      u"builtin"_s,
-            u"chroot"_s,      u"nsenter"_s,      u"wsl"_s,
-            u"python"_s,      u"python3"_s,      u"python2"_s,
-            u"py"_s,          u"node"_s,         u"perl"_s,
-            u"ruby"_s,        u"php"_s,          u"lua"_s,
-            u"osascript"_s,   u"script"_s,       u"unbuffer"_s,
+            u"sh"_s,
+            u"bash"_s,
+            u"zsh"_s,
+            u"dash"_s,
+            u"ksh"_s,
+            u"mksh"_s,
+            u"fish"_s,
+            u"csh"_s,
+            u"tcsh"_s,
+            u"ash"_s,
+            u"busybox"_s,
+            u"cmd"_s,
+            u"powershell"_s,
+            u"pwsh"_s,
+            u"eval"_s,
+            u"exec"_s,
+            u"source"_s,
+            u"."_s,
+            u"call"_s,
+            u"start"_s,
+            u"invoke-expression"_s,
+            u"invoke-command"_s,
+            u"start-process"_s,
+            u"start-job"_s,
+            u"xargs"_s,
+            u"env"_s,
+            u"sudo"_s,
+            u"doas"_s,
+            u"su"_s,
+            u"runas"_s,
+            u"nohup"_s,
+            u"time"_s,
+            u"nice"_s,
+            u"ionice"_s,
+            u"timeout"_s,
+            u"watch"_s,
+            u"ssh"_s,
+            u"command"_s,
+            u"builtin"_s,
+            u"chroot"_s,
+            u"nsenter"_s,
+            u"wsl"_s,
+            u"python"_s,
+            u"python3"_s,
+            u"python2"_s,
+            u"py"_s,
+            u"node"_s,
+            u"perl"_s,
+            u"ruby"_s,
+            u"php"_s,
+            u"lua"_s,
+            u"osascript"_s,
+            u"script"_s,
+            u"unbuffer"_s,
     };
     return interpreters.contains(program.toLower());
 }
@@ -465,13 +503,15 @@ const CompiledRule *moreSpecific(const CompiledRule *best, const CompiledRule *c
 struct CommandView
 {
     const SimpleCommand *command = nullptr;
-    QStringList words;  // words[0]: programName()
+    QStringList words; // words[0]: programName()
     QList<bool> literal;
-    QString program;    // words[0] lower-cased, for the interpreter list
+    QString program; // words[0] lower-cased, for the interpreter list
     Qt::CaseSensitivity programCase = Qt::CaseSensitive;
 };
 
-CommandView viewOf(const SimpleCommand &command, ShellSyntax syntax, const PermissionOptions &options)
+CommandView viewOf(const SimpleCommand &command,
+                   ShellSyntax syntax,
+                   const PermissionOptions &options)
 {
     CommandView view;
     view.command = &command;
@@ -512,7 +552,8 @@ Match matchCommand(const ShellPattern &pattern,
     if (pattern.anyTail || view.words.size() == pattern.words.size())
         return Match::Yes;
     const bool unknownRest = std::any_of(view.literal.cbegin() + pattern.words.size(),
-                                         view.literal.cend(), [](bool literal) { return !literal; });
+                                         view.literal.cend(),
+                                         [](bool literal) { return !literal; });
     return unknownRest ? Match::Maybe : Match::No;
 }
 
@@ -521,8 +562,9 @@ bool optionRefused(const QString &word, const QStringList &refused)
     if (!word.startsWith(u"--"_s) || word == u"--"_s)
         return false;
     const QString name = word.left(word.indexOf(u'='));
-    return std::any_of(refused.cbegin(), refused.cend(),
-                       [&](const QString &option) { return option.startsWith(name); });
+    return std::any_of(refused.cbegin(), refused.cend(), [&](const QString &option) {
+        return option.startsWith(name);
+    });
 }
 
 // An argument that names something outside the workspace: the built-in read-only commands read
@@ -602,39 +644,50 @@ Part judgeSimpleCommand(const SimpleCommand &command, const ShellContext &contex
         }
     }
     if (deny)
-        return {Verdict::Deny, deny, RuleText::tr("%1: denied by %2").arg(shown, shownRule(deny->rule.text)),
+        return {Verdict::Deny,
+                deny,
+                RuleText::tr("%1: denied by %2").arg(shown, shownRule(deny->rule.text)),
                 RuleText::tr("%1 is denied by %2.").arg(shown, shownRule(deny->rule.text))};
     if (maybeDeny)
-        return {Verdict::Ask, maybeDeny,
+        return {Verdict::Ask,
+                maybeDeny,
                 RuleText::tr("%1: may match the deny rule %2 once the shell expands it")
                         .arg(shown, shownRule(maybeDeny->rule.text)),
                 RuleText::tr("%1 may match the deny rule %2 once the shell expands it, so it is "
                              "asked.")
                         .arg(shown, shownRule(maybeDeny->rule.text))};
     if (ask)
-        return {Verdict::Ask, ask, RuleText::tr("%1: asked by %2").arg(shown, shownRule(ask->rule.text)),
+        return {Verdict::Ask,
+                ask,
+                RuleText::tr("%1: asked by %2").arg(shown, shownRule(ask->rule.text)),
                 RuleText::tr("%1 is asked by %2.").arg(shown, shownRule(ask->rule.text))};
     if (view.words.isEmpty() && command.assignments.isEmpty())
         return {Verdict::Allow, nullptr, {}, {}}; // only redirections: judged as writes
     if (!command.assignments.isEmpty())
-        return {Verdict::Ask, nullptr,
+        return {Verdict::Ask,
+                nullptr,
                 RuleText::tr("%1: sets variables that change what programs do; no rule allows that")
                         .arg(shown),
                 RuleText::tr("%1 sets variables that change what programs do, which no rule "
                              "allows.")
                         .arg(shown)};
     if (allow)
-        return {Verdict::Allow, allow,
-                RuleText::tr("%1: allowed by %2").arg(shown, shownRule(allow->rule.text)), {}};
+        return {Verdict::Allow,
+                allow,
+                RuleText::tr("%1: allowed by %2").arg(shown, shownRule(allow->rule.text)),
+                {}};
     if (wildcardOnCode)
-        return {Verdict::Ask, nullptr,
+        return {Verdict::Ask,
+                nullptr,
                 RuleText::tr("%1: runs its arguments as code, so only an exact rule allows it, "
                              "not %2")
                         .arg(shown, shownRule(wildcardOnCode->rule.text)),
                 RuleText::tr("%1 runs its arguments as code, so only an exact rule can allow it, "
                              "not %2.")
                         .arg(shown, shownRule(wildcardOnCode->rule.text))};
-    return {Verdict::Ask, nullptr, RuleText::tr("%1: no allow rule matches").arg(shown),
+    return {Verdict::Ask,
+            nullptr,
+            RuleText::tr("%1: no allow rule matches").arg(shown),
             RuleText::tr("%1 matches no allow rule.").arg(shown)};
 }
 
@@ -642,22 +695,45 @@ Part judgeSimpleCommand(const SimpleCommand &command, const ShellContext &contex
 // Tee-Object) writes; none when they cannot be told before it runs.
 std::optional<QStringList> powerShellWriteTargets(const CommandView &view)
 {
-    static const QStringList pathParameters = {u"filepath"_s, u"path"_s, u"literalpath"_s,
-                                               u"pspath"_s, u"lp"_s};
-    static const QStringList switches = {u"append"_s,   u"force"_s,        u"noclobber"_s,
-                                         u"nonewline"_s, u"passthru"_s,     u"whatif"_s,
-                                         u"confirm"_s,  u"asbytestream"_s, u"verbose"_s,
-                                         u"debug"_s,    u"usetransaction"_s};
-    static const QStringList valued = {u"encoding"_s, u"width"_s,    u"inputobject"_s,
-                                       u"value"_s,    u"stream"_s,   u"filter"_s,
-                                       u"include"_s,  u"exclude"_s,  u"credential"_s,
-                                       u"variable"_s, u"erroraction"_s, u"warningaction"_s,
-                                       u"informationaction"_s, u"errorvariable"_s,
-                                       u"warningvariable"_s, u"informationvariable"_s,
-                                       u"outvariable"_s, u"outbuffer"_s, u"pipelinevariable"_s};
+    static const QStringList pathParameters = {u"filepath"_s,
+                                               u"path"_s,
+                                               u"literalpath"_s,
+                                               u"pspath"_s,
+                                               u"lp"_s};
+    static const QStringList switches = {u"append"_s,
+                                         u"force"_s,
+                                         u"noclobber"_s,
+                                         u"nonewline"_s,
+                                         u"passthru"_s,
+                                         u"whatif"_s,
+                                         u"confirm"_s,
+                                         u"asbytestream"_s,
+                                         u"verbose"_s,
+                                         u"debug"_s,
+                                         u"usetransaction"_s};
+    static const QStringList valued = {u"encoding"_s,
+                                       u"width"_s,
+                                       u"inputobject"_s,
+                                       u"value"_s,
+                                       u"stream"_s,
+                                       u"filter"_s,
+                                       u"include"_s,
+                                       u"exclude"_s,
+                                       u"credential"_s,
+                                       u"variable"_s,
+                                       u"erroraction"_s,
+                                       u"warningaction"_s,
+                                       u"informationaction"_s,
+                                       u"errorvariable"_s,
+                                       u"warningvariable"_s,
+                                       u"informationvariable"_s,
+                                       u"outvariable"_s,
+                                       u"outbuffer"_s,
+                                       u"pipelinevariable"_s};
     const auto named = [](const QStringList &names, const QString &prefix) {
-        return std::any_of(names.cbegin(), names.cend(),
-                           [&](const QString &name) { return name.startsWith(prefix); });
+        return std::any_of(names.cbegin(), names.cend(), [&](const QString &name) {
+            return name.startsWith(prefix);
+        });
     };
     QStringList targets;
     bool toVariable = false;
@@ -703,7 +779,9 @@ std::optional<QStringList> powerShellWriteTargets(const CommandView &view)
 
 bool writesFiles(const QString &program)
 {
-    static const QSet<QString> writers = {u"out-file"_s, u"set-content"_s, u"add-content"_s,
+    static const QSet<QString> writers = {u"out-file"_s,
+                                          u"set-content"_s,
+                                          u"add-content"_s,
                                           u"tee-object"_s};
     return writers.contains(program);
 }
@@ -726,7 +804,8 @@ public:
 
 private:
     Part writePart(const QString &shownWrite, const QString &target, bool literal) const;
-    std::optional<WorkspacePath> resolved(const QString &path, WorkspaceBoundary::Access access) const;
+    std::optional<WorkspacePath> resolved(const QString &path,
+                                          WorkspaceBoundary::Access access) const;
     bool pathRuleApplies(const CompiledRule &rule, const QString &tool) const;
 
     const QList<CompiledRule> &m_rules;
@@ -769,7 +848,8 @@ QList<Part> Judge::shellParts(const RuleCall &call) const
         for (const Redirection &redirection : command.redirections) {
             if (redirection.writesFile)
                 parts.append(writePart(redirection.op + u' ' + redirection.target,
-                                       redirection.target, redirection.targetIsLiteral));
+                                       redirection.target,
+                                       redirection.targetIsLiteral));
         }
         const CommandView view = viewOf(command, syntax, m_options);
         if (syntax != ShellSyntax::PowerShell || !writesFiles(view.program))
@@ -777,12 +857,13 @@ QList<Part> Judge::shellParts(const RuleCall &call) const
         const std::optional<QStringList> targets = powerShellWriteTargets(view);
         if (!targets) {
             const QString shown = shownCommand(command.text);
-            parts.append({Verdict::Ask, nullptr,
-                          RuleText::tr("%1: writes files that cannot be told before it runs")
-                                  .arg(shown),
-                          RuleText::tr("%1 writes files that cannot be told before it runs, so "
-                                       "no rule can allow it.")
-                                  .arg(shown)});
+            parts.append(
+                    {Verdict::Ask,
+                     nullptr,
+                     RuleText::tr("%1: writes files that cannot be told before it runs").arg(shown),
+                     RuleText::tr("%1 writes files that cannot be told before it runs, so "
+                                  "no rule can allow it.")
+                             .arg(shown)});
             continue;
         }
         for (const QString &target : *targets)
@@ -790,7 +871,8 @@ QList<Part> Judge::shellParts(const RuleCall &call) const
     }
     if (!parse.certain) {
         const QString why = displayedLine(parse.uncertainty, 300);
-        parts.append({Verdict::Ask, nullptr,
+        parts.append({Verdict::Ask,
+                      nullptr,
                       RuleText::tr("Not split with certainty: %1").arg(why),
                       RuleText::tr("The command could not be split with certainty, so no rule "
                                    "can allow it: %1")
@@ -805,7 +887,8 @@ Part Judge::writePart(const QString &shownWrite, const QString &target, bool lit
     const QString shown = shownCommand(shownWrite);
     // `~` is the home folder to the shell, wherever the splitter left it.
     if (!literal || target.startsWith(u'~'))
-        return {Verdict::Ask, nullptr,
+        return {Verdict::Ask,
+                nullptr,
                 RuleText::tr("%1: writes a file only known when it runs; no rule can allow it")
                         .arg(shown),
                 RuleText::tr("%1 writes a file that is only known when it runs, so no rule can "
@@ -813,7 +896,8 @@ Part Judge::writePart(const QString &shownWrite, const QString &target, bool lit
                         .arg(shown)};
     const std::optional<WorkspacePath> path = resolved(target, WorkspaceBoundary::Access::Write);
     if (!path)
-        return {Verdict::Ask, nullptr,
+        return {Verdict::Ask,
+                nullptr,
                 RuleText::tr("%1: writes outside the workspace (or where no tool may write); no "
                              "rule can allow it")
                         .arg(shown),
@@ -842,21 +926,27 @@ Part Judge::writePart(const QString &shownWrite, const QString &target, bool lit
             allow = moreSpecific(allow, &rule);
     }
     if (deny)
-        return {Verdict::Deny, deny,
-                RuleText::tr("%1: writes %2, denied by %3").arg(shown, file, shownRule(deny->rule.text)),
+        return {Verdict::Deny,
+                deny,
+                RuleText::tr("%1: writes %2, denied by %3")
+                        .arg(shown, file, shownRule(deny->rule.text)),
                 RuleText::tr("%1 writes %2, which %3 denies.")
                         .arg(shown, file, shownRule(deny->rule.text))};
     if (ask)
-        return {Verdict::Ask, ask,
-                RuleText::tr("%1: writes %2, asked by %3").arg(shown, file, shownRule(ask->rule.text)),
+        return {Verdict::Ask,
+                ask,
+                RuleText::tr("%1: writes %2, asked by %3")
+                        .arg(shown, file, shownRule(ask->rule.text)),
                 RuleText::tr("%1 writes %2, which %3 asks about.")
                         .arg(shown, file, shownRule(ask->rule.text))};
     if (allow)
-        return {Verdict::Allow, allow,
+        return {Verdict::Allow,
+                allow,
                 RuleText::tr("%1: writes %2, allowed by %3")
                         .arg(shown, file, shownRule(allow->rule.text)),
                 {}};
-    return {Verdict::Ask, nullptr,
+    return {Verdict::Ask,
+            nullptr,
             RuleText::tr("%1: writes %2; no write_file rule allows it").arg(shown, file),
             RuleText::tr("%1 writes %2, which no write_file rule allows.").arg(shown, file)};
 }
@@ -881,7 +971,8 @@ bool mayHoldMatches(const WorkspacePath &folder, const PathPattern &pattern)
         return true;
     const Qt::CaseSensitivity cs = pathsCaseSensitive ? Qt::CaseSensitive : Qt::CaseInsensitive;
     const QString below = folder.relative + u'/';
-    return pattern.literalPrefix.startsWith(below, cs) || below.startsWith(pattern.literalPrefix, cs);
+    return pattern.literalPrefix.startsWith(below, cs)
+           || below.startsWith(pattern.literalPrefix, cs);
 }
 
 Part Judge::pathPart(const RuleCall &call) const
@@ -891,7 +982,8 @@ Part Judge::pathPart(const RuleCall &call) const
     const std::optional<WorkspacePath> path = resolved(call.subject.text, access);
     const QString shownPath = displayedLine(call.subject.text, 200);
     if (!path)
-        return {call.sideEffect == SideEffect::Read ? Verdict::Allow : Verdict::Ask, nullptr,
+        return {call.sideEffect == SideEffect::Read ? Verdict::Allow : Verdict::Ask,
+                nullptr,
                 RuleText::tr("%1: outside the workspace; no rule applies (the tool refuses it)")
                         .arg(shownPath),
                 RuleText::tr("%1 is outside the workspace: no rule applies, and the tool refuses "
@@ -916,26 +1008,35 @@ Part Judge::pathPart(const RuleCall &call) const
             folderRule = moreSpecific(folderRule, &rule);
     }
     if (deny)
-        return {Verdict::Deny, deny,
+        return {Verdict::Deny,
+                deny,
                 RuleText::tr("%1: denied by %2").arg(relative, shownRule(deny->rule.text)),
                 RuleText::tr("%1 is denied by %2.").arg(relative, shownRule(deny->rule.text))};
     if (ask)
-        return {Verdict::Ask, ask,
+        return {Verdict::Ask,
+                ask,
                 RuleText::tr("%1: asked by %2").arg(relative, shownRule(ask->rule.text)),
                 RuleText::tr("%1 is asked by %2.").arg(relative, shownRule(ask->rule.text))};
     if (folderRule)
-        return {Verdict::Ask, folderRule,
+        return {Verdict::Ask,
+                folderRule,
                 RuleText::tr("%1: a folder that may hold paths %2 covers")
                         .arg(relative, shownRule(folderRule->rule.text)),
                 RuleText::tr("%1 is a folder that may hold paths %2 covers, so it is asked.")
                         .arg(relative, shownRule(folderRule->rule.text))};
     if (allow)
-        return {Verdict::Allow, allow,
-                RuleText::tr("%1: allowed by %2").arg(relative, shownRule(allow->rule.text)), {}};
+        return {Verdict::Allow,
+                allow,
+                RuleText::tr("%1: allowed by %2").arg(relative, shownRule(allow->rule.text)),
+                {}};
     if (call.sideEffect == SideEffect::Read)
-        return {Verdict::Allow, nullptr,
-                RuleText::tr("%1: read inside the workspace, allowed by default").arg(relative), {}};
-    return {Verdict::Ask, nullptr, RuleText::tr("%1: no allow rule matches").arg(relative),
+        return {Verdict::Allow,
+                nullptr,
+                RuleText::tr("%1: read inside the workspace, allowed by default").arg(relative),
+                {}};
+    return {Verdict::Ask,
+            nullptr,
+            RuleText::tr("%1: no allow rule matches").arg(relative),
             RuleText::tr("%1 matches no allow rule.").arg(relative)};
 }
 
@@ -958,20 +1059,23 @@ PermissionCheck combined(const QList<Part> &parts, const CompiledRule *anyCallAl
     for (const Part &part : parts)
         details.append(part.detail);
     const auto first = [&](Verdict verdict) {
-        return std::find_if(parts.cbegin(), parts.cend(),
-                            [&](const Part &part) { return part.verdict == verdict; });
+        return std::find_if(parts.cbegin(), parts.cend(), [&](const Part &part) {
+            return part.verdict == verdict;
+        });
     };
     PermissionCheck check;
     if (const auto denied = first(Verdict::Deny); denied != parts.cend()) {
         check = decided(Verdict::Deny, denied->rule, denied->explanation);
-    } else if (const auto asked = std::find_if(parts.cbegin(), parts.cend(),
+    } else if (const auto asked = std::find_if(parts.cbegin(),
+                                               parts.cend(),
                                                [](const Part &part) {
                                                    return part.verdict == Verdict::Ask && part.rule;
                                                });
                asked != parts.cend()) {
         check = decided(Verdict::Ask, asked->rule, asked->explanation);
     } else if (anyCallAllow) {
-        check = decided(Verdict::Allow, anyCallAllow,
+        check = decided(Verdict::Allow,
+                        anyCallAllow,
                         RuleText::tr("Allowed by %1.").arg(shownRule(anyCallAllow->rule.text)));
     } else if (const auto unallowed = first(Verdict::Ask); unallowed != parts.cend()) {
         check = decided(Verdict::Ask, nullptr, unallowed->explanation);
@@ -984,7 +1088,8 @@ PermissionCheck combined(const QList<Part> &parts, const CompiledRule *anyCallAl
                 firstRule = firstRule ? firstRule : part.rule;
             }
         }
-        check = decided(Verdict::Allow, firstRule,
+        check = decided(Verdict::Allow,
+                        firstRule,
                         rules.size() > 1 ? RuleText::tr("Every part is allowed: %1.")
                                                    .arg(shownRule(rules.join(u", "_s)))
                         : firstRule ? RuleText::tr("Allowed by %1.").arg(shownRule(rules.first()))
@@ -1014,7 +1119,8 @@ Result<RulePattern> parseRuleText(const QString &text)
     if (open < 0)
         return RulePattern{tool, true, {}};
     if (!rule.endsWith(u')'))
-        return ruleError(RuleText::tr("The rule does not end with \")\": its pattern must be closed."));
+        return ruleError(
+                RuleText::tr("The rule does not end with \")\": its pattern must be closed."));
     const QString pattern = rule.sliced(open + 1, rule.size() - open - 2);
     if (pattern.trimmed().isEmpty())
         return ruleError(RuleText::tr("The pattern in parentheses is empty: write %1 alone for "
@@ -1035,8 +1141,9 @@ Result<RuleCall> parseSampleCall(const QString &text,
     const QString sample = text.trimmed();
     const qsizetype open = sample.indexOf(u'(');
     const QString name = (open < 0 ? sample : sample.left(open)).trimmed();
-    const auto tool = std::find_if(tools.cbegin(), tools.cend(),
-                                   [&](const auto &candidate) { return candidate->name() == name; });
+    const auto tool = std::find_if(tools.cbegin(), tools.cend(), [&](const auto &candidate) {
+        return candidate->name() == name;
+    });
     const QString hint = RuleText::tr("Write a call the way rules are written: shell(git diff; rm "
                                       "-rf ~) or read_file(src/main.cpp).");
     if (tool == tools.cend())
@@ -1045,11 +1152,13 @@ Result<RuleCall> parseSampleCall(const QString &text,
                      hint};
     if (open >= 0 && !sample.endsWith(u')'))
         return Error{Error::Configuration, RuleText::tr("The call does not end with \")\"."), hint};
-    const QString argument = open < 0 ? QString() : sample.sliced(open + 1, sample.size() - open - 2);
+    const QString argument = open < 0 ? QString()
+                                      : sample.sliced(open + 1, sample.size() - open - 2);
     RuleCall call;
     call.tool = name;
     call.sideEffect = (*tool)->sideEffect();
-    call.subject = (*tool)->ruleSubject(QJsonObject{{u"command"_s, argument}, {u"path"_s, argument}});
+    call.subject = (*tool)->ruleSubject(
+            QJsonObject{{u"command"_s, argument}, {u"path"_s, argument}});
     if (call.subject.kind == RuleSubject::None)
         return call;
     if (argument.trimmed().isEmpty())
@@ -1103,7 +1212,8 @@ PermissionCheck PermissionPolicy::check(const RuleCall &call) const
         if (rule.isValid() || (!rule.pattern.tool.isEmpty() && rule.pattern.tool != call.tool))
             continue;
         PermissionCheck check = decided(
-                Verdict::Deny, &rule,
+                Verdict::Deny,
+                &rule,
                 rule.pattern.tool.isEmpty()
                         ? RuleText::tr("The rule %1 does not parse, so it denies every call: %2")
                                   .arg(shownRule(rule.rule.text), rule.error)
@@ -1115,11 +1225,13 @@ PermissionCheck PermissionPolicy::check(const RuleCall &call) const
     }
     const Judge judge(rules, m_options, m_boundary.get());
     if (const CompiledRule *deny = judge.anyCallRule(call.tool, RuleEffect::Deny))
-        return decided(Verdict::Deny, deny,
+        return decided(Verdict::Deny,
+                       deny,
                        RuleText::tr("Every call of %1 is denied by %2.")
                                .arg(call.tool, shownRule(deny->rule.text)));
     if (const CompiledRule *ask = judge.anyCallRule(call.tool, RuleEffect::Ask))
-        return decided(Verdict::Ask, ask,
+        return decided(Verdict::Ask,
+                       ask,
                        RuleText::tr("Every call of %1 is asked by %2.")
                                .arg(call.tool, shownRule(ask->rule.text)));
     const CompiledRule *anyCallAllow = judge.anyCallRule(call.tool, RuleEffect::Allow);
@@ -1130,12 +1242,15 @@ PermissionCheck PermissionPolicy::check(const RuleCall &call) const
         parts = {judge.pathPart(call)};
     if (parts.isEmpty()) {
         if (anyCallAllow)
-            return decided(Verdict::Allow, anyCallAllow,
+            return decided(Verdict::Allow,
+                           anyCallAllow,
                            RuleText::tr("Allowed by %1.").arg(shownRule(anyCallAllow->rule.text)));
         if (call.sideEffect == SideEffect::Read)
-            return decided(Verdict::Allow, nullptr,
+            return decided(Verdict::Allow,
+                           nullptr,
                            RuleText::tr("Read tools are allowed inside the workspace."));
-        return decided(Verdict::Ask, nullptr,
+        return decided(Verdict::Ask,
+                       nullptr,
                        RuleText::tr("Write tools and the shell ask before they run."));
     }
     return combined(parts, anyCallAllow);
@@ -1211,7 +1326,8 @@ QStringList PermissionPolicy::suggestedRules(const RuleCall &call) const
                 const std::optional<QStringList> targets = powerShellWriteTargets(view);
                 for (const QString &target : targets.value_or(QStringList())) {
                     const PathResolution resolution
-                            = m_boundary ? m_boundary->resolve(target, WorkspaceBoundary::Access::Write)
+                            = m_boundary ? m_boundary->resolve(target,
+                                                               WorkspaceBoundary::Access::Write)
                                          : PathResolution(PathRefusal{});
                     if (const auto *inside = std::get_if<WorkspacePath>(&resolution))
                         add(writeFileToolName + u'(' + escapedGlob(inside->relative) + u')');
@@ -1272,17 +1388,21 @@ Result<QList<PermissionRule>> parseRules(const QByteArray &json,
                                          RuleOrigin origin,
                                          const QString &file)
 {
-    const QString name = file.isEmpty() ? RuleText::tr("The rules") : QDir::toNativeSeparators(file);
+    const QString name = file.isEmpty() ? RuleText::tr("The rules")
+                                        : QDir::toNativeSeparators(file);
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError)
         return Error{Error::Configuration,
                      RuleText::tr("%1 is not valid JSON: %2 at byte %3.")
-                             .arg(name, parseError.errorString(), QString::number(parseError.offset)),
+                             .arg(name,
+                                  parseError.errorString(),
+                                  QString::number(parseError.offset)),
                      fileHint(file)};
     if (!document.isObject())
         return Error{Error::Configuration,
-                     RuleText::tr("%1 is not a JSON object.").arg(name), fileHint(file)};
+                     RuleText::tr("%1 is not a JSON object.").arg(name),
+                     fileHint(file)};
     const QJsonObject object = document.object();
     QList<PermissionRule> rules;
     for (const auto &[key, effect] : effectKeys()) {
