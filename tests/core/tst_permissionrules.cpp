@@ -518,10 +518,14 @@ void tst_PermissionRules::bypassTable_data()
     row("sh: escaped rm", u"r\\m x"_s, Posix, Deny);
     row("sh: program from a substitution", u"$(echo rm) -rf ~"_s, Posix, Ask);
     row("sh: git push", u"git push --force"_s, Posix, Deny);
-    row("sh: sudo", u"sudo rm -rf /"_s, Posix, Ask);
+    row("sh: sudo", u"sudo rm -rf /"_s, Posix, Deny);
+    row("sh: sudo with a valued option", u"sudo -u root rm -rf /"_s, Posix, Ask);
+    row("sh: nested wrappers", u"nohup nice -n 5 rm -rf /"_s, Posix, Deny);
     row("sh: xargs", u"ls | xargs rm"_s, Posix, Deny);
-    row("sh: env", u"env rm x"_s, Posix, Ask);
-    row("sh: eval", u"eval \"rm x\""_s, Posix, Ask);
+    row("sh: env", u"env FOO=1 rm x"_s, Posix, Deny);
+    row("sh: eval", u"eval \"rm x\""_s, Posix, Deny);
+    row("sh: bash -c rm", u"bash -c \"git status; rm -rf ~\""_s, Posix, Deny);
+    row("sh: sh -lc", u"sh -lc 'rm x'"_s, Posix, Deny);
     row("sh: two allowed", u"ls; git status"_s, Posix, Allow);
     row("sh: pipe to a stranger", u"ls | grep x"_s, Posix, Ask);
     row("sh: pipe into sh", u"git diff | sh"_s, Posix, Ask);
@@ -540,9 +544,11 @@ void tst_PermissionRules::bypassTable_data()
         PowerShell,
         Allow);
     row("ps: .NET call", u"[IO.File]::Delete('x')"_s, PowerShell, Ask);
-    row("ps: Invoke-Expression", u"Invoke-Expression \"rm x\""_s, PowerShell, Ask);
-    row("ps: iex", u"iex \"rm x\""_s, PowerShell, Ask);
-    row("ps: powershell -c", u"powershell -c \"Remove-Item x\""_s, PowerShell, Ask);
+    row("ps: Invoke-Expression", u"Invoke-Expression \"rm x\""_s, PowerShell, Deny);
+    row("ps: Invoke-Expression, unknown", u"Invoke-Expression $code"_s, PowerShell, Ask);
+    row("ps: iex", u"iex \"rm x\""_s, PowerShell, Deny);
+    row("ps: powershell -c", u"powershell -c \"Remove-Item x\""_s, PowerShell, Deny);
+    row("ps: pwsh -Command", u"pwsh -NoProfile -Command \"git status\""_s, PowerShell, Ask);
     row("ps: a; b", u"git status; Remove-Item x"_s, PowerShell, Deny);
     row("ps: subexpression", u"echo $(Remove-Item x)"_s, PowerShell, Deny);
     row("ps: parenthesis argument", u"Get-ChildItem -Path (Remove-Item x)"_s, PowerShell, Deny);
@@ -555,6 +561,7 @@ void tst_PermissionRules::bypassTable_data()
     row("ps: argument case", u"git STATUS"_s, PowerShell, Ask);
     row("cmd: a & b", u"git status & del x"_s, Cmd, Ask);
     row("cmd: cmd /c", u"cmd /c \"git status & del x\""_s, Cmd, Ask);
+    row("cmd: cmd /c rm", u"cmd /c \"git status & rm x\""_s, Cmd, Deny);
     row("cmd: rd", u"git status && rd /s /q C:\\"_s, Cmd, Ask);
     row("cmd: .exe", u"git.exe status"_s, Cmd, Allow);
     row("cmd: redirect", u"git status > out.txt"_s, Cmd, Ask);

@@ -613,10 +613,115 @@ struct ShellContext
     const QList<CompiledRule> &rules;
 };
 
+QString joinedLiteral(const CommandView &view, qsizetype from)
+{
+    for (qsizetype i = from; i < view.words.size(); ++i) {
+        if (!view.literal.at(i))
+            return {};
+    }
+    return view.words.mid(from).join(u' ');
+}
+
+// The code an interpreter is given on its command line (`bash -c CODE`, `cmd /c CODE`,
+// `powershell -Command CODE`, `eval CODE`, `iex CODE`), when it is literal.
+std::optional<std::pair<QString, ShellSyntax>> embeddedCode(const CommandView &view)
+{
+    static const QSet<QString> posixShells
+            = {u"sh"_s, u"bash"_s, u"zsh"_s, u"dash"_s, u"ksh"_s, u"mksh"_s, u"ash"_s, u"fish"_s};
+    static const QRegularExpression commandOption(u"^-[A-Za-z]*c[A-Za-z]*$"_s);
+    const QString &program = view.program;
+    for (qsizetype i = 1; i < view.words.size(); ++i) {
+        const QString word = view.words.at(i);
+        if (posixShells.contains(program) && commandOption.match(word).hasMatch()
+            && i + 1 < view.words.size() && view.literal.at(i + 1))
+            return std::pair(view.words.at(i + 1), ShellSyntax::Posix);
+        if (program == u"cmd"_s
+            && (word.compare(u"/c"_s, Qt::CaseInsensitive) == 0
+                || word.compare(u"/k"_s, Qt::CaseInsensitive) == 0))
+            return std::pair(joinedLiteral(view, i + 1), ShellSyntax::Cmd);
+        if ((program == u"powershell"_s || program == u"pwsh"_s) && word.size() > 1
+            && u"-command"_s.startsWith(word.toLower()))
+            return std::pair(joinedLiteral(view, i + 1), ShellSyntax::PowerShell);
+    }
+    if (program == u"eval"_s)
+        return std::pair(joinedLiteral(view, 1), ShellSyntax::Posix);
+    if (program == u"invoke-expression"_s)
+        return std::pair(joinedLiteral(view, 1), ShellSyntax::PowerShell);
+    return std::nullopt;
+}
+
+// The command a wrapper (sudo, env, xargs, nohup, ...) runs, as far as it can be told: leading
+// options, assignments and numbers are skipped; an option that takes a value (`sudo -u root rm`)
+// hides the command, which then stays asked as the wrapper's.
+std::optional<CommandView> wrappedCommand(const CommandView &view,
+                                          ShellSyntax syntax,
+                                          const PermissionOptions &options)
+{
+    static const QSet<QString> wrappers = {u"sudo"_s,
+                                           u"doas"_s,
+                                           u"env"_s,
+                                           u"nohup"_s,
+                                           u"time"_s,
+                                           u"nice"_s,
+                                           u"ionice"_s,
+                                           u"timeout"_s,
+                                           u"xargs"_s,
+                                           u"exec"_s,
+                                           u"command"_s,
+                                           u"builtin"_s,
+                                           u"stdbuf"_s,
+                                           u"unbuffer"_s,
+                                           u"watch"_s};
+    static const QRegularExpression skipped(u"^(-.*|[A-Za-z_][A-Za-z0-9_]*=.*|[0-9.]+[smhd]?)$"_s);
+    if (!wrappers.contains(view.program))
+        return std::nullopt;
+    qsizetype first = 1;
+    while (first < view.words.size() && view.literal.at(first)
+           && skipped.match(view.words.at(first)).hasMatch())
+        ++first;
+    if (first >= view.words.size())
+        return std::nullopt;
+    CommandView inner = view;
+    inner.command = nullptr;
+    inner.words = view.words.mid(first);
+    inner.literal = view.literal.mid(first);
+    inner.words[0] = programName(inner.words.first(), syntax, options);
+    inner.program = inner.words.first().toLower();
+    return inner;
+}
+
+// What deny rules judge besides the command itself: the command a wrapper runs and the commands
+// of the code an interpreter is given. Allow rules never look inside.
+void collectInnerCommands(const CommandView &view,
+                          ShellSyntax syntax,
+                          const PermissionOptions &options,
+                          int depth,
+                          QList<CommandView> &inner)
+{
+    if (depth > 4)
+        return;
+    if (const auto wrapped = wrappedCommand(view, syntax, options)) {
+        inner.append(*wrapped);
+        collectInnerCommands(*wrapped, syntax, options, depth + 1, inner);
+    }
+    const auto code = embeddedCode(view);
+    if (!code || code->first.trimmed().isEmpty())
+        return;
+    const ShellParse parse = parseShellCommand(code->first, code->second);
+    for (const SimpleCommand &command : parse.commands) {
+        CommandView embedded = viewOf(command, code->second, options);
+        embedded.command = nullptr;
+        inner.append(embedded);
+        collectInnerCommands(embedded, code->second, options, depth + 1, inner);
+    }
+}
+
 Part judgeSimpleCommand(const SimpleCommand &command, const ShellContext &context)
 {
     const CommandView view = viewOf(command, context.syntax, context.options);
     const QString shown = shownCommand(command.text);
+    QList<CommandView> judged = {view};
+    collectInnerCommands(view, context.syntax, context.options, 0, judged);
     const CompiledRule *deny = nullptr;
     const CompiledRule *maybeDeny = nullptr;
     const CompiledRule *ask = nullptr;
@@ -625,15 +730,22 @@ Part judgeSimpleCommand(const SimpleCommand &command, const ShellContext &contex
     for (const CompiledRule &rule : context.rules) {
         if (!rule.shell || rule.pattern.tool != context.tool || view.words.isEmpty())
             continue;
+        if (rule.rule.effect == RuleEffect::Deny) {
+            for (const CommandView &part : std::as_const(judged)) {
+                if (part.words.isEmpty())
+                    continue;
+                const Match match = matchCommand(*rule.shell, part, context.syntax, context.options);
+                if (match == Match::Yes)
+                    deny = moreSpecific(deny, &rule);
+                else if (match == Match::Maybe)
+                    maybeDeny = moreSpecific(maybeDeny, &rule);
+            }
+            continue;
+        }
         const Match match = matchCommand(*rule.shell, view, context.syntax, context.options);
         if (match == Match::No)
             continue;
-        if (rule.rule.effect == RuleEffect::Deny) {
-            if (match == Match::Yes)
-                deny = moreSpecific(deny, &rule);
-            else
-                maybeDeny = moreSpecific(maybeDeny, &rule);
-        } else if (rule.rule.effect == RuleEffect::Ask) {
+        if (rule.rule.effect == RuleEffect::Ask) {
             ask = moreSpecific(ask, &rule);
         } else if (match == Match::Yes) {
             if (runsCode(view.program) && rule.hasWildcard())
