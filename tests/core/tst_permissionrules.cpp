@@ -584,7 +584,7 @@ void tst_PermissionRules::detailsNameEveryPart()
     const PermissionCheck check = checkShell(bypassRules, u"git diff > out.txt; curl x"_s, Posix);
     QCOMPARE(check.verdict, Ask);
     QCOMPARE(check.details,
-             (QStringList{u"`git diff > out.txt`: allowed by shell(git diff:*)"_s,
+             (QStringList{u"`git diff`: allowed by shell(git diff:*)"_s,
                           u"`> out.txt`: writes out.txt; no write_file rule allows it"_s,
                           u"`curl x`: allowed by shell(curl:*)"_s}));
     QCOMPARE(check.explanation, u"`> out.txt` writes out.txt, which no write_file rule allows."_s);
@@ -859,7 +859,9 @@ void tst_PermissionRules::suggestedRulesAllowTheirCall_data()
     row(u"ls; git status"_s, Posix, {u"shell(ls)"_s, u"shell(git status)"_s});
     row(u"git diff | sh"_s, Posix, {u"shell(git diff)"_s, u"shell(sh)"_s});
     row(u"git diff > out.txt"_s, Posix, {u"shell(git diff)"_s, u"write_file(out.txt)"_s});
-    row(u"echo x >> logs/a[1].log"_s, Posix, {u"shell(echo x)"_s, u"write_file(logs/a[[]1].log)"_s});
+    row(u"echo x >> 'logs/a[1].log'"_s,
+        Posix,
+        {u"shell(echo x)"_s, u"write_file(logs/a[[]1].log)"_s});
     row(u"ls 2>/dev/null"_s, Posix, {u"shell(ls)"_s});
     row(u"bash -c 'make all'"_s, Posix, {u"shell(bash -c 'make all')"_s});
     row(u"git status # note"_s, Posix, {u"shell(git status)"_s});

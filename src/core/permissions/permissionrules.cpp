@@ -1447,11 +1447,13 @@ QStringList PermissionPolicy::suggestedRules(const RuleCall &call) const
             }
         }
     }
-    // Only what allows the very call is offered (a write the rules cannot see is asked anyway).
+    // Only what allows the very call is offered, alone and with the rules already there (a deny
+    // or ask rule that takes the call back leaves nothing to offer).
     QList<PermissionRule> rules;
     for (const QString &rule : std::as_const(suggested))
         rules.append({rule, RuleEffect::Allow, RuleOrigin::App});
-    if (withRules(rules).check(call).verdict != Verdict::Allow)
+    if (withRules(rules).check(call).verdict != Verdict::Allow
+        || withRules(m_rules + rules).check(call).verdict != Verdict::Allow)
         return {};
     return suggested;
 }
