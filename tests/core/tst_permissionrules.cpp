@@ -104,6 +104,7 @@ private slots:
     void suggestedRulesForOtherCalls();
 
     void parsesSampleCalls();
+    void checksToolCalls();
 
     void ruleFilesRoundTrip();
     void ruleFileErrors_data();
@@ -976,6 +977,41 @@ void tst_PermissionRules::parsesSampleCalls()
         QVERIFY(!call.error().message.isEmpty());
         QVERIFY(call.error().hint.contains(u"shell(git diff; rm -rf ~)"_s));
     }
+}
+
+void tst_PermissionRules::checksToolCalls()
+{
+    auto context = std::make_shared<FileToolContext>(m_workspace.path());
+    const QList<std::shared_ptr<const Tool>> files = fileTools(context);
+    const auto tool = [&](const QString &name) {
+        return *std::find_if(files.cbegin(), files.cend(), [&](const auto &candidate) {
+            return candidate->name() == name;
+        });
+    };
+    const ShellTool shell(std::make_shared<ProcessCommandRunner>(), ShellToolOptions{});
+    const PermissionPolicy rules = policy({u"allow shell(git status)"_s,
+                                           u"deny read_file(secrets/**)"_s,
+                                           u"allow edit_file(docs/**)"_s});
+
+    QCOMPARE(rules.check(shell, {{u"command"_s, u"git status"_s}}).verdict, Allow);
+    QCOMPARE(rules.check(shell, {{u"command"_s, u"git status; rm x"_s}}).verdict, Ask);
+    QCOMPARE(rules.check(*tool(u"read_file"_s), {{u"path"_s, u"secrets/key.txt"_s}}).verdict, Deny);
+    QCOMPARE(rules.check(*tool(u"read_file"_s), {{u"path"_s, u"src/main.cpp"_s}}).verdict, Allow);
+    // grep without a path searches the whole workspace, secrets included.
+    QCOMPARE(rules.check(*tool(u"grep"_s), {{u"pattern"_s, u"x"_s}}).verdict, Ask);
+    QCOMPARE(rules.check(*tool(u"edit_file"_s), {{u"path"_s, u"docs/a.md"_s}}).verdict, Allow);
+    QCOMPARE(rules.check(*tool(u"write_file"_s), {{u"path"_s, u"docs/a.md"_s}}).verdict, Ask);
+
+    const PermissionCheck defaults = policy({}).check(*tool(u"list_dir"_s), {});
+    QCOMPARE(defaults.verdict, Allow);
+    QCOMPARE(defaults.decidedBy, u"default"_s);
+
+    PermissionOptions options;
+    options.readOnlyCommands = true;
+    const PermissionCheck redirected = policy({}, options).check(shellCall(u"ls > x"_s));
+    QCOMPARE(redirected.verdict, Ask);
+    QVERIFY2(redirected.details.first().contains(u"shell(ls:*)"_s),
+             qPrintable(redirected.details.first()));
 }
 
 // ---- Rule files ---------------------------------------------------------------------------

@@ -716,45 +716,67 @@ void collectInnerCommands(const CommandView &view,
     }
 }
 
-Part judgeSimpleCommand(const SimpleCommand &command, const ShellContext &context)
+// The rules that match one simple command, by what they would make of it.
+struct CommandFindings
 {
-    const CommandView view = viewOf(command, context.syntax, context.options);
-    const QString shown = shownCommand(command.text);
-    QList<CommandView> judged = {view};
-    collectInnerCommands(view, context.syntax, context.options, 0, judged);
     const CompiledRule *deny = nullptr;
-    const CompiledRule *maybeDeny = nullptr;
+    const CompiledRule *maybeDeny = nullptr; // matches if the shell's expansions turn out so
     const CompiledRule *ask = nullptr;
     const CompiledRule *allow = nullptr;
-    const CompiledRule *wildcardOnCode = nullptr;
+    const CompiledRule *wildcardOnCode = nullptr; // would allow a program that runs code
+    const CompiledRule *builtInVoid = nullptr;    // a read-only command, void here
+};
+
+CommandFindings findRules(const CommandView &view, const ShellContext &context)
+{
+    QList<CommandView> judged = {view};
+    collectInnerCommands(view, context.syntax, context.options, 0, judged);
+    CommandFindings found;
     for (const CompiledRule &rule : context.rules) {
         if (!rule.shell || rule.pattern.tool != context.tool || view.words.isEmpty())
             continue;
         if (rule.rule.effect == RuleEffect::Deny) {
             for (const CommandView &part : std::as_const(judged)) {
-                if (part.words.isEmpty())
-                    continue;
-                const Match match = matchCommand(*rule.shell, part, context.syntax, context.options);
+                const Match match = part.words.isEmpty() ? Match::No
+                                                         : matchCommand(*rule.shell,
+                                                                        part,
+                                                                        context.syntax,
+                                                                        context.options);
                 if (match == Match::Yes)
-                    deny = moreSpecific(deny, &rule);
+                    found.deny = moreSpecific(found.deny, &rule);
                 else if (match == Match::Maybe)
-                    maybeDeny = moreSpecific(maybeDeny, &rule);
+                    found.maybeDeny = moreSpecific(found.maybeDeny, &rule);
             }
             continue;
         }
         const Match match = matchCommand(*rule.shell, view, context.syntax, context.options);
         if (match == Match::No)
             continue;
-        if (rule.rule.effect == RuleEffect::Ask) {
-            ask = moreSpecific(ask, &rule);
-        } else if (match == Match::Yes) {
-            if (runsCode(view.program) && rule.hasWildcard())
-                wildcardOnCode = &rule;
-            else if (rule.rule.origin != RuleOrigin::BuiltIn
-                     || builtInApplies(rule, view, context.parse, context.syntax))
-                allow = moreSpecific(allow, &rule);
-        }
+        if (rule.rule.effect == RuleEffect::Ask)
+            found.ask = moreSpecific(found.ask, &rule);
+        else if (match == Match::Maybe)
+            continue;
+        else if (runsCode(view.program) && rule.hasWildcard())
+            found.wildcardOnCode = &rule;
+        else if (rule.rule.origin == RuleOrigin::BuiltIn
+                 && !builtInApplies(rule, view, context.parse, context.syntax))
+            found.builtInVoid = &rule;
+        else
+            found.allow = moreSpecific(found.allow, &rule);
     }
+    return found;
+}
+
+Part judgeSimpleCommand(const SimpleCommand &command, const ShellContext &context)
+{
+    const CommandView view = viewOf(command, context.syntax, context.options);
+    const QString shown = shownCommand(command.text);
+    const CommandFindings found = findRules(view, context);
+    const CompiledRule *deny = found.deny;
+    const CompiledRule *maybeDeny = found.maybeDeny;
+    const CompiledRule *ask = found.ask;
+    const CompiledRule *allow = found.allow;
+    const CompiledRule *wildcardOnCode = found.wildcardOnCode;
     if (deny)
         return {Verdict::Deny,
                 deny,
@@ -797,6 +819,17 @@ Part judgeSimpleCommand(const SimpleCommand &command, const ShellContext &contex
                 RuleText::tr("%1 runs its arguments as code, so only an exact rule can allow it, "
                              "not %2.")
                         .arg(shown, shownRule(wildcardOnCode->rule.text))};
+    if (found.builtInVoid)
+        return {Verdict::Ask,
+                nullptr,
+                RuleText::tr("%1: the read-only command %2 is void here (a redirection, a "
+                             "substitution, an unknown word, an option that writes or runs "
+                             "something, or a path outside the workspace)")
+                        .arg(shown, shownRule(found.builtInVoid->rule.text)),
+                RuleText::tr("%1 is not read-only here: the built-in %2 does not apply with a "
+                             "redirection, a substitution, an unknown word, an option that writes "
+                             "or runs something, or a path outside the workspace.")
+                        .arg(shown, shownRule(found.builtInVoid->rule.text))};
     return {Verdict::Ask,
             nullptr,
             RuleText::tr("%1: no allow rule matches").arg(shown),
