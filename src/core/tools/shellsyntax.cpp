@@ -93,15 +93,7 @@ protected:
         for (uint32_t i = 0; i <= count; ++i) {
             const uint32_t next = i < count ? ts_node_start_byte(ts_node_child(node, i))
                                             : ts_node_end_byte(node);
-            for (uint32_t at = position; at < next; ++at) {
-                const char c = m_source.at(at);
-                if (isBlank(c) || (c == '\n' && newlinesAllowed))
-                    continue;
-                if (continuationsAllowed && c == '\\' && at + 1 < next
-                    && m_source.at(at + 1) == '\n') {
-                    ++at;
-                    continue;
-                }
+            if (!gapIsBlank(position, next, newlinesAllowed, continuationsAllowed)) {
                 doubt(translated("The command has text the splitter could not place."));
                 return false;
             }
@@ -109,6 +101,27 @@ protected:
                 position = qMax(position, ts_node_end_byte(ts_node_child(node, i)));
         }
         return true;
+    }
+
+    // A line continuation joins what is around it (`a\<newline>b` is one word), so it may only
+    // sit in a gap that also has a blank.
+    bool gapIsBlank(uint32_t from, uint32_t to, bool newlinesAllowed, bool continuationsAllowed) const
+    {
+        bool blank = false;
+        bool continuation = false;
+        for (uint32_t at = from; at < to; ++at) {
+            const char c = m_source.at(at);
+            if (isBlank(c) || (c == '\n' && newlinesAllowed)) {
+                blank = true;
+            } else if (continuationsAllowed && c == '\\' && at + 1 < to
+                       && m_source.at(at + 1) == '\n') {
+                continuation = true;
+                ++at;
+            } else {
+                return false;
+            }
+        }
+        return blank || !continuation;
     }
 
     const QByteArray &m_source;
@@ -324,6 +337,12 @@ private:
         const ByteRange range{ts_node_start_byte(node), ts_node_end_byte(node)};
         if (kind == "command_substitution" || kind == "process_substitution") {
             m_parse.hasSubstitution = true;
+            // Inside backquotes a backslash can start a nested substitution: `echo \`id\``.
+            if (m_source.at(range.start) == '`'
+                && m_source.mid(range.start, range.end - range.start).contains('\\')) {
+                doubt(translated("The command has a backslash inside backquotes."));
+                return false;
+            }
             expansions.append(range);
             substitution(node, depth);
             return true;
@@ -747,8 +766,14 @@ private:
         const QByteArray kind = type(inner);
         if (kind == "string_literal")
             return string(inner, depth);
-        if (kind == "integer_literal")
-            return {text(inner), true};
+        if (kind == "integer_literal") {
+            // PowerShell passes the number's value: 0x10 and 1kb are 16 and 1024.
+            const QString number = text(inner);
+            bool plain = !number.startsWith(QLatin1Char('0')) || number == QLatin1String("0");
+            for (const QChar c : number)
+                plain = plain && c.isDigit();
+            return {number, plain};
+        }
         if (kind == "variable") {
             if (text(inner).startsWith(QLatin1Char('@')))
                 doubtIfNotPlainSplat(inner);
