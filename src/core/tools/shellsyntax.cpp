@@ -967,6 +967,7 @@ private:
     qsizetype command(qsizetype start)
     {
         SimpleCommand simple;
+        m_unquotedDelimiter = false;
         qsizetype index = start;
         while (index < m_source.size() && m_parse.certain) {
             const QChar c = m_source.at(index);
@@ -1019,6 +1020,30 @@ private:
                                              QStringLiteral("goto")};
         if (keywords.contains(name, Qt::CaseInsensitive))
             return doubt(translated("The command uses a cmd.exe statement (%1).").arg(name));
+        // cmd.exe's own commands end at more than blanks (`echo.x`, `cd..`) and split their
+        // arguments at , ; = too.
+        static const QStringList builtins
+                = {QStringLiteral("assoc"),  QStringLiteral("call"),   QStringLiteral("cd"),
+                   QStringLiteral("chdir"),  QStringLiteral("cls"),    QStringLiteral("color"),
+                   QStringLiteral("copy"),   QStringLiteral("date"),   QStringLiteral("del"),
+                   QStringLiteral("dir"),    QStringLiteral("echo"),   QStringLiteral("endlocal"),
+                   QStringLiteral("erase"),  QStringLiteral("exit"),   QStringLiteral("ftype"),
+                   QStringLiteral("md"),     QStringLiteral("mkdir"),  QStringLiteral("mklink"),
+                   QStringLiteral("move"),   QStringLiteral("path"),   QStringLiteral("pause"),
+                   QStringLiteral("popd"),   QStringLiteral("prompt"), QStringLiteral("pushd"),
+                   QStringLiteral("rd"),     QStringLiteral("ren"),    QStringLiteral("rename"),
+                   QStringLiteral("rmdir"),  QStringLiteral("set"),    QStringLiteral("setlocal"),
+                   QStringLiteral("shift"),  QStringLiteral("start"),  QStringLiteral("time"),
+                   QStringLiteral("title"),  QStringLiteral("type"),   QStringLiteral("ver"),
+                   QStringLiteral("verify"), QStringLiteral("vol"),    QStringLiteral("break")};
+        qsizetype letters = 0;
+        while (letters < name.size() && name.at(letters).isLetter())
+            ++letters;
+        const QString builtin = name.left(letters).toLower();
+        if (builtins.contains(builtin)
+            && (letters < name.size() || (m_unquotedDelimiter && builtin != QLatin1String("set"))))
+            return doubt(translated("The command is a cmd.exe command whose arguments cmd.exe "
+                                    "splits itself."));
         for (const QChar c : {QLatin1Char('/'),
                               QLatin1Char(','),
                               QLatin1Char(';'),
@@ -1041,6 +1066,8 @@ private:
             const QChar c = m_source.at(index);
             if (!quoted && operators.contains(c))
                 break;
+            if (!quoted && (c == QLatin1Char(',') || c == QLatin1Char(';') || c == QLatin1Char('=')))
+                m_unquotedDelimiter = true;
             if (c == QLatin1Char('"')) {
                 if (index > 0 && m_source.at(index - 1) == QLatin1Char('\\'))
                     doubt(translated("The command has a \\\" that cmd.exe and the program read "
@@ -1096,6 +1123,7 @@ private:
 
     const QString &m_source;
     ShellParse &m_parse;
+    bool m_unquotedDelimiter = false; // in the current command: , ; = outside quotes
 };
 
 // Control characters (but tabs and newlines) are read differently by shells and by the people
