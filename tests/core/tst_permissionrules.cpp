@@ -303,6 +303,10 @@ void tst_PermissionRules::shellRules_data()
             << rm << u"del x"_s << PowerShell << false << Deny << u"shell(rm:*)"_s;
     QTest::newRow("deny by alias: erase")
             << rm << u"erase -Recurse x"_s << PowerShell << false << Deny << u"shell(rm:*)"_s;
+    QTest::newRow("parameter case in PowerShell")
+            << QStringList{u"allow shell(Remove-Item:*)"_s, u"deny shell(Remove-Item -Recurse:*)"_s}
+            << u"Remove-Item -recurse x"_s << PowerShell << false << Deny
+            << u"shell(Remove-Item -Recurse:*)"_s;
     QTest::newRow("no aliases in sh") << rm << u"del x"_s << Posix << false << Ask << def;
     QTest::newRow("echo is Write-Output")
             << rm << u"Write-Output hi"_s << PowerShell << false << Allow << u"shell(echo:*)"_s;

@@ -546,7 +546,11 @@ Match matchCommand(const ShellPattern &pattern,
         PatternWord expected = pattern.words.at(i);
         if (i == 0 && expected.size() == 1)
             expected[0] = programName(expected.first(), syntax, options);
-        if (!wordMatches(expected, view.words.at(i), i == 0 ? view.programCase : Qt::CaseSensitive))
+        // PowerShell's parameter names (`-Force`, `-force`) ignore case, as its cmdlets do.
+        const bool parameter = syntax == ShellSyntax::PowerShell
+                               && view.words.at(i).startsWith(u'-');
+        const Qt::CaseSensitivity cs = i == 0 || parameter ? view.programCase : Qt::CaseSensitive;
+        if (!wordMatches(expected, view.words.at(i), cs))
             return Match::No;
     }
     if (pattern.anyTail || view.words.size() == pattern.words.size())
