@@ -282,9 +282,22 @@ void tst_PermissionRules::shellRules_data()
                                << u"shell(git status)"_s;
     QTest::newRow("cmd: case") << status << u"Git status"_s << Cmd << false << Allow
                                << u"shell(git status)"_s;
-    QTest::newRow("rule with a windows path")
-            << QStringList{u"allow shell(C:\\Tools\\rg.exe:*)"_s} << u"rg -n x"_s << PowerShell
-            << false << Allow << u"shell(C:\\Tools\\rg.exe:*)"_s;
+    const QStringList rg = {u"allow shell(C:\\Tools\\rg.exe:*)"_s};
+    QTest::newRow("rule with a folder") << rg << u"C:\\Tools\\rg.exe -n x"_s << PowerShell << false
+                                        << Allow << u"shell(C:\\Tools\\rg.exe:*)"_s;
+    QTest::newRow("rule with a folder, other spelling")
+            << rg << u"& 'c:/tools/RG' -n x"_s << PowerShell << false << Allow
+            << u"shell(C:\\Tools\\rg.exe:*)"_s;
+    QTest::newRow("rule with a folder, other folder")
+            << rg << u"D:\\evil\\rg.exe -n x"_s << PowerShell << false << Ask << def;
+    QTest::newRow("rule with a folder, no folder")
+            << rg << u"rg -n x"_s << PowerShell << false << Ask << def;
+    QTest::newRow("script in the workspace")
+            << QStringList{u"allow shell(./build.sh:*)"_s} << u"./build.sh --fast"_s << Posix
+            << false << Allow << u"shell(./build.sh:*)"_s;
+    QTest::newRow("script of that name elsewhere")
+            << QStringList{u"allow shell(./build.sh:*)"_s} << u"/tmp/build.sh"_s << Posix << false
+            << Ask << def;
     // PowerShell aliases, both ways
     const QStringList gci = {u"allow shell(Get-ChildItem:*)"_s};
     QTest::newRow("alias of an allowed cmdlet")

@@ -306,11 +306,8 @@ bool windowsStyle(ShellSyntax syntax, const PermissionOptions &options)
     return options.caseInsensitivePrograms || syntax != ShellSyntax::Posix;
 }
 
-// The program as rules compare it: without its folder and `.exe`, and in PowerShell the cmdlet
-// an alias stands for.
-QString programName(const QString &word, ShellSyntax syntax, const PermissionOptions &options)
+QString withoutExecutableSuffix(QString name, ShellSyntax syntax, const PermissionOptions &options)
 {
-    QString name = word.mid(std::max(word.lastIndexOf(u'/'), word.lastIndexOf(u'\\')) + 1);
     QStringList suffixes = {u".exe"_s};
     if (windowsStyle(syntax, options))
         suffixes << u".cmd"_s << u".bat"_s << u".com"_s;
@@ -320,9 +317,28 @@ QString programName(const QString &word, ShellSyntax syntax, const PermissionOpt
             break;
         }
     }
+    return name;
+}
+
+// The program as rules compare it: without its folder and `.exe`, and in PowerShell the cmdlet
+// an alias stands for.
+QString programName(const QString &word, ShellSyntax syntax, const PermissionOptions &options)
+{
+    const QString name = withoutExecutableSuffix(word.mid(std::max(word.lastIndexOf(u'/'),
+                                                                   word.lastIndexOf(u'\\'))
+                                                          + 1),
+                                                 syntax,
+                                                 options);
     if (syntax == ShellSyntax::PowerShell)
         return powerShellAliases().value(name.toLower(), name);
     return name;
+}
+
+// The program with its folder, for a rule that names one (`shell(./build.sh)`,
+// `shell(C:\\Tools\\rg.exe:*)`): '/' separators, without `.exe`.
+QString programPath(const QString &word, ShellSyntax syntax, const PermissionOptions &options)
+{
+    return withoutExecutableSuffix(QString(word).replace(u'\\', u'/'), syntax, options);
 }
 
 // ---- Path patterns ------------------------------------------------------------------------
@@ -505,6 +521,7 @@ struct CommandView
     const SimpleCommand *command = nullptr;
     QStringList words; // words[0]: programName()
     QList<bool> literal;
+    QString path;    // words[0] as written: programPath()
     QString program; // words[0] lower-cased, for the interpreter list
     Qt::CaseSensitivity programCase = Qt::CaseSensitive;
 };
@@ -526,6 +543,7 @@ CommandView viewOf(const SimpleCommand &command,
         view.literal.removeFirst();
     }
     if (!view.words.isEmpty()) {
+        view.path = programPath(view.words.first(), syntax, options);
         view.words[0] = programName(view.words.first(), syntax, options);
         view.program = view.words.first().toLower();
     }
@@ -544,13 +562,27 @@ Match matchCommand(const ShellPattern &pattern,
         if (!view.literal.at(i))
             return Match::Maybe; // it may become any words, or none
         PatternWord expected = pattern.words.at(i);
-        if (i == 0 && expected.size() == 1)
-            expected[0] = programName(expected.first(), syntax, options);
+        QString actual = view.words.at(i);
+        if (i == 0) {
+            // A rule that names the program's folder means that program, not any of its name.
+            const bool withFolder = std::any_of(expected.cbegin(),
+                                                expected.cend(),
+                                                [](const QString &piece) {
+                                                    return piece.contains(u'/')
+                                                           || piece.contains(u'\\');
+                                                });
+            for (QString &piece : expected)
+                piece = withFolder ? QString(piece).replace(u'\\', u'/') : piece;
+            if (expected.size() == 1)
+                expected[0] = withFolder ? programPath(expected.first(), syntax, options)
+                                         : programName(expected.first(), syntax, options);
+            if (withFolder)
+                actual = view.path;
+        }
         // PowerShell's parameter names (`-Force`, `-force`) ignore case, as its cmdlets do.
-        const bool parameter = syntax == ShellSyntax::PowerShell
-                               && view.words.at(i).startsWith(u'-');
+        const bool parameter = syntax == ShellSyntax::PowerShell && actual.startsWith(u'-');
         const Qt::CaseSensitivity cs = i == 0 || parameter ? view.programCase : Qt::CaseSensitive;
-        if (!wordMatches(expected, view.words.at(i), cs))
+        if (!wordMatches(expected, actual, cs))
             return Match::No;
     }
     if (pattern.anyTail || view.words.size() == pattern.words.size())
@@ -689,6 +721,7 @@ std::optional<CommandView> wrappedCommand(const CommandView &view,
     inner.command = nullptr;
     inner.words = view.words.mid(first);
     inner.literal = view.literal.mid(first);
+    inner.path = programPath(inner.words.first(), syntax, options);
     inner.words[0] = programName(inner.words.first(), syntax, options);
     inner.program = inner.words.first().toLower();
     return inner;
