@@ -139,6 +139,15 @@ void tst_ShellSyntax::split_data()
     posix("sh: tilde inside", "git diff HEAD~1", true, "<git><diff><HEAD~1>");
     posix("sh: export", "export A=1", true, "<export><A=1>");
     posix("sh: eval is a command", "eval \"rm x\"", true, "<eval><rm x>");
+    posix("sh: pipeline redirected",
+          "cat x 2>/dev/null | grep y > z",
+          true,
+          "<cat><x> 2>[/dev/null] ; <grep><y> >[z]!");
+    posix("sh: here-string", "cat <<< \"$(rm x)\"", true, "<cat> <<<[?$(rm x)] ; <rm><x>", true);
+    posix("sh: escaped program", "$'\\x72\\x6d' -rf x", true, "<rm><-rf><x>");
+    posix("sh: quoted program parts", "r\\m \"-\"rf x", true, "<rm><-rf><x>");
+    posix("sh: continuation joins a word", "echo a\\\nb", false, "");
+    posix("sh: nested backquotes", "echo `echo \\`id\\``", false, "");
     posix("sh: here-document", "cat <<EOF\nhi\nEOF", false, "");
     posix("sh: unbalanced quote", "echo 'x", false, "");
     posix("sh: unbalanced double quote", "echo \"x", false, "");
@@ -201,6 +210,7 @@ void tst_ShellSyntax::split_data()
        true,
        "<Get-ChildItem>?<-Recurse:$false>");
     ps("ps: comment", "git status # ; Remove-Item x", true, "<git><status>");
+    ps("ps: numbers by value", "Get-Item 12 1kb 0x10", true, "<Get-Item><12>?<1kb>?<0x10>");
     ps("ps: stop-parsing", "git log --% ; Remove-Item x", false, "");
     ps("ps: assignment", "$x = Remove-Item y", false, "");
     ps("ps: array argument", "Get-Item a,b", false, "");
@@ -220,6 +230,9 @@ void tst_ShellSyntax::split_data()
     cmd("cmd: redirect", "dir > out.txt", true, "<dir> >[out.txt]!");
     cmd("cmd: to nul", "dir 2> NUL", true, "<dir> 2>[NUL]");
     cmd("cmd: duplication", "dir 2>&1", true, "<dir> 2>&[]");
+    cmd("cmd: builtin name joined", "echo.hello", false, "");
+    cmd("cmd: builtin delimiter", "del ;x", false, "");
+    cmd("cmd: quoted delimiter", "del \"a;b\"", true, "<del><a;b>");
     cmd("cmd: block", "(dir & del x)", false, "");
     cmd("cmd: if", "if exist x del x", false, "");
     cmd("cmd: for", "for %f in (*) do del %f", false, "");

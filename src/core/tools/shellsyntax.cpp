@@ -160,7 +160,8 @@ public:
     }
 
 private:
-    void sequence(TSNode node, int depth)
+    // lastStart, when given, is set to where the commands of the last statement begin.
+    void sequence(TSNode node, int depth, qsizetype *lastStart = nullptr)
     {
         static const QList<QByteArray> separators
                 = {"&&", "||", ";", "&", "|", "|&", "(", ")", "{", "}", "!", "\n"};
@@ -169,6 +170,8 @@ private:
         const uint32_t count = ts_node_child_count(node);
         for (uint32_t i = 0; i < count; ++i) {
             const TSNode child = ts_node_child(node, i);
+            if (lastStart && ts_node_is_named(child))
+                *lastStart = m_parse.commands.size();
             if (ts_node_is_named(child))
                 statement(child, depth + 1);
             else if (!separators.contains(type(child)))
@@ -193,9 +196,13 @@ private:
             return doubtConstruct(node);
         if (type(body) == "command")
             return command(body, redirections, depth + 1);
-        // `(cd x && make) > log`: every command of the body writes there.
-        const qsizetype first = m_parse.commands.size();
-        statement(body, depth + 1);
+        // `(cd x && make) > log`: every command of the body writes there; but the grammar reads
+        // `a | b > log` as `(a | b) > log`, where bash redirects b alone.
+        qsizetype first = m_parse.commands.size();
+        if (type(body) == "pipeline")
+            sequence(body, depth + 1, &first);
+        else
+            statement(body, depth + 1);
         for (qsizetype i = first; i < m_parse.commands.size(); ++i)
             m_parse.commands[i].redirections += redirections;
     }
@@ -270,7 +277,9 @@ private:
         for (uint32_t i = 0; i < count; ++i) {
             const TSNode child = ts_node_child(node, i);
             const char *field = ts_node_field_name_for_child(node, i);
-            if (field && qstrcmp(field, "destination") == 0) {
+            const bool hereString = kind == "herestring_redirect" && ts_node_is_named(child)
+                                    && type(child) != "file_descriptor";
+            if (hereString || (field && qstrcmp(field, "destination") == 0)) {
                 destination = child;
                 ++destinations;
             } else if (!ts_node_is_named(child) || type(child) == "file_descriptor") {
