@@ -111,7 +111,7 @@ void tst_ShellSyntax::split_data()
     posix("sh: both streams", "make &> build.log", true, "<make> &>[build.log]!");
     posix("sh: clobber", "ls >| x", true, "<ls> >|[x]!");
     posix("sh: stderr to file", "make 2> err", true, "<make> 2>[err]!");
-    posix("sh: duplication", "git diff 2>&1", true, "<git><diff> 2>&[]");
+    posix("sh: duplication", "git diff 2>&1", true, "<git><diff> 2>&1[]");
     posix("sh: dev null", "ls > /dev/null", true, "<ls> >[/dev/null]");
     posix("sh: input", "sort < in.txt", true, "<sort> <[in.txt]");
     posix("sh: computed target", "ls > \"$f\"", true, "<ls> >[?$f]!");
@@ -229,7 +229,7 @@ void tst_ShellSyntax::split_data()
     cmd("cmd: delayed variable", "echo !X!", true, "<echo>?<!X!>");
     cmd("cmd: redirect", "dir > out.txt", true, "<dir> >[out.txt]!");
     cmd("cmd: to nul", "dir 2> NUL", true, "<dir> 2>[NUL]");
-    cmd("cmd: duplication", "dir 2>&1", true, "<dir> 2>&[]");
+    cmd("cmd: duplication", "dir 2>&1", true, "<dir> 2>&1[]");
     cmd("cmd: builtin name joined", "echo.hello", false, "");
     cmd("cmd: builtin delimiter", "del ;x", false, "");
     cmd("cmd: quoted delimiter", "del \"a;b\"", true, "<del><a;b>");

@@ -301,6 +301,8 @@ private:
                                      || (!target.value.isEmpty()
                                          && target.value.toUInt() == target.value.toULongLong()
                                          && target.value.front().isDigit()));
+        if (duplication)
+            redirection.op += target.value; // "2>&1", as PowerShell's grammar gives it
         redirection.target = duplication ? QString() : target.value;
         redirection.targetIsLiteral = target.literal;
         const bool output = redirection.op.contains(QLatin1Char('>'));
@@ -1111,7 +1113,7 @@ private:
         if (direction == QLatin1Char('>') && at(index) == QLatin1Char('>'))
             redirection.op += m_source.at(index++);
         if (at(index) == QLatin1Char('&') && at(index + 1).isDigit()) {
-            redirection.op += QLatin1Char('&');
+            redirection.op += QLatin1Char('&') + m_source.at(index + 1);
             simple.redirections.append(redirection);
             return index + 2;
         }
