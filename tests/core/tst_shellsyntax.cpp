@@ -198,7 +198,8 @@ void tst_ShellSyntax::split_data()
        true,
        "<powershell><-c><Remove-Item x>");
     ps("ps: verbatim string", "echo 'it''s'", true, "<echo><it's>");
-    ps("ps: expandable string", "echo \"a`\"b\"\"c\"", true, "<echo><a\"b\"c>");
+    ps("ps: expandable string", "echo \"a`tb`$c\"", true, "<echo><a\tb$c>");
+    ps("ps: embedded quotes", "echo \"a`\"b\"\"c\"", true, "<echo>?<a\"b\"c>");
     ps("ps: variable in string", "echo \"x $y\"", true, "<echo>?<x $y>");
     ps("ps: splatting", "git @args", true, "<git>?<@args>");
     ps("ps: wildcard", "Remove-Item *.txt", true, "<Remove-Item>?<*.txt>");

@@ -4,6 +4,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <memory>
 
 extern "C" const TSLanguage *tree_sitter_bash();
@@ -832,7 +833,16 @@ private:
         }
     }
 
+    // Windows PowerShell and PowerShell 7.3+ pass a `"` inside an argument to a program
+    // differently, so such a word is not literal.
     Word string(TSNode node, int depth)
+    {
+        Word result = stringValue(node, depth);
+        result.literal = result.literal && !result.value.contains(QLatin1Char('"'));
+        return result;
+    }
+
+    Word stringValue(TSNode node, int depth)
     {
         const TSNode inner = ts_node_named_child(node, 0);
         const QByteArray kind = ts_node_named_child_count(node) == 1 ? type(inner) : QByteArray();
