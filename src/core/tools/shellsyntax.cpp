@@ -700,7 +700,7 @@ private:
 
     void elements(TSNode node, SimpleCommand &simple, int depth)
     {
-        bool separated = true;
+        bool separated = false; // the name and each argument end where a separator starts
         bool joinNext = false;
         const uint32_t count = ts_node_child_count(node);
         for (uint32_t i = 0; i < count; ++i) {
@@ -726,13 +726,11 @@ private:
             }
             if (kind == "stop_parsing")
                 return doubt(translated("The command uses PowerShell's stop-parsing token --%."));
-            const Word argument = kind == "array_literal_expression" ? expression(child, depth)
-                                  : kind == "generic_token" || kind == "command_parameter"
-                                          ? bareword(child)
-                                          : Word{text(child), false};
             if (kind != "array_literal_expression" && kind != "generic_token"
                 && kind != "command_parameter")
                 return doubtConstruct(child);
+            const Word argument = kind == "array_literal_expression" ? expression(child, depth)
+                                                                     : bareword(child);
             if (joinNext && !simple.words.isEmpty()) {
                 simple.words.last() += QLatin1Char(':') + argument.value;
                 simple.literal.last() = simple.literal.last() && argument.literal;
