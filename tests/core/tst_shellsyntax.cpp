@@ -111,7 +111,7 @@ void tst_ShellSyntax::split_data()
     posix("sh: both streams", "make &> build.log", true, "<make> &>[build.log]!");
     posix("sh: clobber", "ls >| x", true, "<ls> >|[x]!");
     posix("sh: stderr to file", "make 2> err", true, "<make> 2>[err]!");
-    posix("sh: duplication", "git diff 2>&1", true, "<git><diff> 2>&[]");
+    posix("sh: duplication", "git diff 2>&1", true, "<git><diff> 2>&1[]");
     posix("sh: dev null", "ls > /dev/null", true, "<ls> >[/dev/null]");
     posix("sh: input", "sort < in.txt", true, "<sort> <[in.txt]");
     posix("sh: computed target", "ls > \"$f\"", true, "<ls> >[?$f]!");
@@ -139,6 +139,15 @@ void tst_ShellSyntax::split_data()
     posix("sh: tilde inside", "git diff HEAD~1", true, "<git><diff><HEAD~1>");
     posix("sh: export", "export A=1", true, "<export><A=1>");
     posix("sh: eval is a command", "eval \"rm x\"", true, "<eval><rm x>");
+    posix("sh: pipeline redirected",
+          "cat x 2>/dev/null | grep y > z",
+          true,
+          "<cat><x> 2>[/dev/null] ; <grep><y> >[z]!");
+    posix("sh: here-string", "cat <<< \"$(rm x)\"", true, "<cat> <<<[?$(rm x)] ; <rm><x>", true);
+    posix("sh: escaped program", "$'\\x72\\x6d' -rf x", true, "<rm><-rf><x>");
+    posix("sh: quoted program parts", "r\\m \"-\"rf x", true, "<rm><-rf><x>");
+    posix("sh: continuation joins a word", "echo a\\\nb", false, "");
+    posix("sh: nested backquotes", "echo `echo \\`id\\``", false, "");
     posix("sh: here-document", "cat <<EOF\nhi\nEOF", false, "");
     posix("sh: unbalanced quote", "echo 'x", false, "");
     posix("sh: unbalanced double quote", "echo \"x", false, "");
@@ -189,7 +198,8 @@ void tst_ShellSyntax::split_data()
        true,
        "<powershell><-c><Remove-Item x>");
     ps("ps: verbatim string", "echo 'it''s'", true, "<echo><it's>");
-    ps("ps: expandable string", "echo \"a`\"b\"\"c\"", true, "<echo><a\"b\"c>");
+    ps("ps: expandable string", "echo \"a`tb`$c\"", true, "<echo><a\tb$c>");
+    ps("ps: embedded quotes", "echo \"a`\"b\"\"c\"", true, "<echo>?<a\"b\"c>");
     ps("ps: variable in string", "echo \"x $y\"", true, "<echo>?<x $y>");
     ps("ps: splatting", "git @args", true, "<git>?<@args>");
     ps("ps: wildcard", "Remove-Item *.txt", true, "<Remove-Item>?<*.txt>");
@@ -201,6 +211,7 @@ void tst_ShellSyntax::split_data()
        true,
        "<Get-ChildItem>?<-Recurse:$false>");
     ps("ps: comment", "git status # ; Remove-Item x", true, "<git><status>");
+    ps("ps: numbers by value", "Get-Item 12 1kb 0x10", true, "<Get-Item><12>?<1kb>?<0x10>");
     ps("ps: stop-parsing", "git log --% ; Remove-Item x", false, "");
     ps("ps: assignment", "$x = Remove-Item y", false, "");
     ps("ps: array argument", "Get-Item a,b", false, "");
@@ -219,7 +230,10 @@ void tst_ShellSyntax::split_data()
     cmd("cmd: delayed variable", "echo !X!", true, "<echo>?<!X!>");
     cmd("cmd: redirect", "dir > out.txt", true, "<dir> >[out.txt]!");
     cmd("cmd: to nul", "dir 2> NUL", true, "<dir> 2>[NUL]");
-    cmd("cmd: duplication", "dir 2>&1", true, "<dir> 2>&[]");
+    cmd("cmd: duplication", "dir 2>&1", true, "<dir> 2>&1[]");
+    cmd("cmd: builtin name joined", "echo.hello", false, "");
+    cmd("cmd: builtin delimiter", "del ;x", false, "");
+    cmd("cmd: quoted delimiter", "del \"a;b\"", true, "<del><a;b>");
     cmd("cmd: block", "(dir & del x)", false, "");
     cmd("cmd: if", "if exist x del x", false, "");
     cmd("cmd: for", "for %f in (*) do del %f", false, "");

@@ -4,6 +4,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <memory>
 
 extern "C" const TSLanguage *tree_sitter_bash();
@@ -160,7 +161,8 @@ public:
     }
 
 private:
-    void sequence(TSNode node, int depth)
+    // lastStart, when given, is set to where the commands of the last statement begin.
+    void sequence(TSNode node, int depth, qsizetype *lastStart = nullptr)
     {
         static const QList<QByteArray> separators
                 = {"&&", "||", ";", "&", "|", "|&", "(", ")", "{", "}", "!", "\n"};
@@ -169,6 +171,8 @@ private:
         const uint32_t count = ts_node_child_count(node);
         for (uint32_t i = 0; i < count; ++i) {
             const TSNode child = ts_node_child(node, i);
+            if (lastStart && ts_node_is_named(child))
+                *lastStart = m_parse.commands.size();
             if (ts_node_is_named(child))
                 statement(child, depth + 1);
             else if (!separators.contains(type(child)))
@@ -193,9 +197,13 @@ private:
             return doubtConstruct(node);
         if (type(body) == "command")
             return command(body, redirections, depth + 1);
-        // `(cd x && make) > log`: every command of the body writes there.
-        const qsizetype first = m_parse.commands.size();
-        statement(body, depth + 1);
+        // `(cd x && make) > log`: every command of the body writes there; but the grammar reads
+        // `a | b > log` as `(a | b) > log`, where bash redirects b alone.
+        qsizetype first = m_parse.commands.size();
+        if (type(body) == "pipeline")
+            sequence(body, depth + 1, &first);
+        else
+            statement(body, depth + 1);
         for (qsizetype i = first; i < m_parse.commands.size(); ++i)
             m_parse.commands[i].redirections += redirections;
     }
@@ -270,7 +278,9 @@ private:
         for (uint32_t i = 0; i < count; ++i) {
             const TSNode child = ts_node_child(node, i);
             const char *field = ts_node_field_name_for_child(node, i);
-            if (field && qstrcmp(field, "destination") == 0) {
+            const bool hereString = kind == "herestring_redirect" && ts_node_is_named(child)
+                                    && type(child) != "file_descriptor";
+            if (hereString || (field && qstrcmp(field, "destination") == 0)) {
                 destination = child;
                 ++destinations;
             } else if (!ts_node_is_named(child) || type(child) == "file_descriptor") {
@@ -292,6 +302,8 @@ private:
                                      || (!target.value.isEmpty()
                                          && target.value.toUInt() == target.value.toULongLong()
                                          && target.value.front().isDigit()));
+        if (duplication)
+            redirection.op += target.value; // "2>&1", as PowerShell's grammar gives it
         redirection.target = duplication ? QString() : target.value;
         redirection.targetIsLiteral = target.literal;
         const bool output = redirection.op.contains(QLatin1Char('>'));
@@ -688,7 +700,7 @@ private:
 
     void elements(TSNode node, SimpleCommand &simple, int depth)
     {
-        bool separated = true;
+        bool separated = false; // the name and each argument end where a separator starts
         bool joinNext = false;
         const uint32_t count = ts_node_child_count(node);
         for (uint32_t i = 0; i < count; ++i) {
@@ -714,13 +726,11 @@ private:
             }
             if (kind == "stop_parsing")
                 return doubt(translated("The command uses PowerShell's stop-parsing token --%."));
-            const Word argument = kind == "array_literal_expression" ? expression(child, depth)
-                                  : kind == "generic_token" || kind == "command_parameter"
-                                          ? bareword(child)
-                                          : Word{text(child), false};
             if (kind != "array_literal_expression" && kind != "generic_token"
                 && kind != "command_parameter")
                 return doubtConstruct(child);
+            const Word argument = kind == "array_literal_expression" ? expression(child, depth)
+                                                                     : bareword(child);
             if (joinNext && !simple.words.isEmpty()) {
                 simple.words.last() += QLatin1Char(':') + argument.value;
                 simple.literal.last() = simple.literal.last() && argument.literal;
@@ -821,7 +831,16 @@ private:
         }
     }
 
+    // Windows PowerShell and PowerShell 7.3+ pass a `"` inside an argument to a program
+    // differently, so such a word is not literal.
     Word string(TSNode node, int depth)
+    {
+        Word result = stringValue(node, depth);
+        result.literal = result.literal && !result.value.contains(QLatin1Char('"'));
+        return result;
+    }
+
+    Word stringValue(TSNode node, int depth)
     {
         const TSNode inner = ts_node_named_child(node, 0);
         const QByteArray kind = ts_node_named_child_count(node) == 1 ? type(inner) : QByteArray();
@@ -1102,7 +1121,7 @@ private:
         if (direction == QLatin1Char('>') && at(index) == QLatin1Char('>'))
             redirection.op += m_source.at(index++);
         if (at(index) == QLatin1Char('&') && at(index + 1).isDigit()) {
-            redirection.op += QLatin1Char('&');
+            redirection.op += QLatin1Char('&') + m_source.at(index + 1);
             simple.redirections.append(redirection);
             return index + 2;
         }
