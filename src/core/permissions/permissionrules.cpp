@@ -551,6 +551,27 @@ CommandView viewOf(const SimpleCommand &command,
     return view;
 }
 
+// A rule that names the program's folder means that program, not any program of its name.
+bool programMatches(PatternWord expected,
+                    const CommandView &view,
+                    ShellSyntax syntax,
+                    const PermissionOptions &options)
+{
+    const bool withFolder = std::any_of(expected.cbegin(),
+                                        expected.cend(),
+                                        [](const QString &piece) {
+                                            return piece.contains(u'/') || piece.contains(u'\\');
+                                        });
+    if (withFolder) {
+        for (QString &piece : expected)
+            piece.replace(u'\\', u'/');
+    }
+    if (expected.size() == 1)
+        expected[0] = withFolder ? programPath(expected.first(), syntax, options)
+                                 : programName(expected.first(), syntax, options);
+    return wordMatches(expected, withFolder ? view.path : view.words.first(), view.programCase);
+}
+
 Match matchCommand(const ShellPattern &pattern,
                    const CommandView &view,
                    ShellSyntax syntax,
@@ -561,28 +582,13 @@ Match matchCommand(const ShellPattern &pattern,
             return Match::No;
         if (!view.literal.at(i))
             return Match::Maybe; // it may become any words, or none
-        PatternWord expected = pattern.words.at(i);
-        QString actual = view.words.at(i);
-        if (i == 0) {
-            // A rule that names the program's folder means that program, not any of its name.
-            const bool withFolder = std::any_of(expected.cbegin(),
-                                                expected.cend(),
-                                                [](const QString &piece) {
-                                                    return piece.contains(u'/')
-                                                           || piece.contains(u'\\');
-                                                });
-            for (QString &piece : expected)
-                piece = withFolder ? QString(piece).replace(u'\\', u'/') : piece;
-            if (expected.size() == 1)
-                expected[0] = withFolder ? programPath(expected.first(), syntax, options)
-                                         : programName(expected.first(), syntax, options);
-            if (withFolder)
-                actual = view.path;
-        }
+        if (i == 0 && !programMatches(pattern.words.first(), view, syntax, options))
+            return Match::No;
         // PowerShell's parameter names (`-Force`, `-force`) ignore case, as its cmdlets do.
-        const bool parameter = syntax == ShellSyntax::PowerShell && actual.startsWith(u'-');
-        const Qt::CaseSensitivity cs = i == 0 || parameter ? view.programCase : Qt::CaseSensitive;
-        if (!wordMatches(expected, actual, cs))
+        const QString &word = view.words.at(i);
+        const bool parameter = syntax == ShellSyntax::PowerShell && word.startsWith(u'-');
+        const Qt::CaseSensitivity cs = parameter ? view.programCase : Qt::CaseSensitive;
+        if (i > 0 && !wordMatches(pattern.words.at(i), word, cs))
             return Match::No;
     }
     if (pattern.anyTail || view.words.size() == pattern.words.size())
