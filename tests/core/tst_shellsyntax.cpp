@@ -148,6 +148,16 @@ void tst_ShellSyntax::split_data()
     posix("sh: quoted program parts", "r\\m \"-\"rf x", true, "<rm><-rf><x>");
     posix("sh: continuation joins a word", "echo a\\\nb", false, "");
     posix("sh: nested backquotes", "echo `echo \\`id\\``", false, "");
+    posix("sh: test command",
+          "[ -d build ] || mkdir build",
+          true,
+          "<[><-d><build><]> ; <mkdir><build>");
+    posix("sh: test expression",
+          "[ \"$a\" != b -a ! -d \"y z\" ]",
+          true,
+          "<[>?<$a><!=><b><-a><!><-d><y z><]>");
+    posix("sh: bracket joined to a word", "[ -f x] && rm y", false, "");
+    posix("sh: double brackets", "[[ $x -eq 1 ]] && rm y", false, "");
     posix("sh: here-document", "cat <<EOF\nhi\nEOF", false, "");
     posix("sh: unbalanced quote", "echo 'x", false, "");
     posix("sh: unbalanced double quote", "echo \"x", false, "");

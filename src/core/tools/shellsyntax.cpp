@@ -104,6 +104,15 @@ protected:
         return true;
     }
 
+    // Two words the grammar split must have a blank between them, or the shell joins them.
+    bool separated(uint32_t previousEnd, uint32_t nextStart)
+    {
+        if (previousEnd < nextStart && gapIsBlank(previousEnd, nextStart, true, true))
+            return true;
+        doubt(translated("The command has a word the splitter could not delimit."));
+        return false;
+    }
+
     // A line continuation joins what is around it (`a\<newline>b` is one word), so it may only
     // sit in a gap that also has a blank.
     bool gapIsBlank(uint32_t from, uint32_t to, bool newlinesAllowed, bool continuationsAllowed) const
@@ -147,6 +156,8 @@ public:
             return command(node, {}, depth);
         if (kind == "declaration_command" || kind == "unset_command")
             return declaration(node, depth);
+        if (kind == "test_command")
+            return testCommand(node, depth);
         if (kind == "redirected_statement")
             return redirected(node, depth);
         if (kind == "program" || kind == "list" || kind == "pipeline" || kind == "subshell"
@@ -219,12 +230,17 @@ private:
         for (uint32_t i = 0; i < count; ++i) {
             const TSNode child = ts_node_child(node, i);
             const QByteArray kind = type(child);
+            const bool redirection = kind.endsWith("_redirect");
+            if (i > 0 && !redirection && !type(ts_node_child(node, i - 1)).endsWith("_redirect")
+                && !separated(ts_node_end_byte(ts_node_child(node, i - 1)),
+                              ts_node_start_byte(child)))
+                return;
             if (kind == "comment" && i + 1 == count)
                 continue;
             if (kind == "variable_assignment" && simple.words.isEmpty()) {
                 const Word assignment = word(child, depth);
                 simple.assignments.append(assignment.literal ? assignment.value : text(child));
-            } else if (kind.endsWith("_redirect")) {
+            } else if (redirection) {
                 if (!redirect(child, simple.redirections, depth))
                     return;
             } else if (ts_node_is_named(child) && kind != "comment") {
@@ -257,6 +273,46 @@ private:
             simple.literal.append(argument.literal);
         }
         m_parse.commands.insert(position, simple);
+    }
+
+    // `[ -f x ]` is the command `[` and its words; `[[ … ]]` is not split (it evaluates
+    // arithmetic, which can run commands).
+    void testCommand(TSNode node, int depth)
+    {
+        if (ts_node_child_count(node) == 0 || type(ts_node_child(node, 0)) != "[")
+            return doubtConstruct(node);
+        const qsizetype position = m_parse.commands.size();
+        SimpleCommand simple;
+        simple.text = text(node);
+        uint32_t lastEnd = 0;
+        testWords(node, simple, lastEnd, depth);
+        m_parse.commands.insert(position, simple);
+    }
+
+    void testWords(TSNode node, SimpleCommand &simple, uint32_t &lastEnd, int depth)
+    {
+        static const QList<QByteArray> expressions = {"unary_expression",
+                                                      "binary_expression",
+                                                      "parenthesized_expression"};
+        if (tooDeep(depth) || !gapsAreBlank(node, false, true))
+            return;
+        const uint32_t count = ts_node_child_count(node);
+        for (uint32_t i = 0; i < count; ++i) {
+            const TSNode child = ts_node_child(node, i);
+            const QByteArray kind = type(child);
+            if (expressions.contains(kind)) {
+                testWords(child, simple, lastEnd, depth + 1);
+                continue;
+            }
+            if (!simple.words.isEmpty() && !separated(lastEnd, ts_node_start_byte(child)))
+                return;
+            lastEnd = ts_node_end_byte(child);
+            const bool bracket = !ts_node_is_named(child) && (kind == "[" || kind == "]");
+            const Word argument = kind == "test_operator" || bracket ? Word{text(child), true}
+                                                                     : word(child, depth);
+            simple.words.append(argument.value);
+            simple.literal.append(argument.literal);
+        }
     }
 
     bool redirect(TSNode node, QList<Redirection> &redirections, int depth)
@@ -344,7 +400,9 @@ private:
                                                     "translated_string",
                                                     "variable_assignment",
                                                     "variable_name",
-                                                    "command_name"};
+                                                    "command_name",
+                                                    // some words of `[ … ]`
+                                                    "extglob_pattern"};
         const QByteArray kind = type(node);
         const ByteRange range{ts_node_start_byte(node), ts_node_end_byte(node)};
         if (kind == "command_substitution" || kind == "process_substitution") {
