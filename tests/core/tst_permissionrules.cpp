@@ -102,6 +102,8 @@ private slots:
     void suggestedRulesAllowTheirCall_data();
     void suggestedRulesAllowTheirCall();
     void suggestedRulesForOtherCalls();
+    void suggestedRulesForTheBypassTable_data() { bypassTable_data(); }
+    void suggestedRulesForTheBypassTable();
 
     void parsesSampleCalls();
     void checksToolCalls();
@@ -948,6 +950,30 @@ void tst_PermissionRules::suggestedRulesForOtherCalls()
 
     // Nothing that a deny rule takes back is offered.
     QVERIFY(policy({u"deny shell(rm:*)"_s}).suggestedRules(shellCall(u"rm x"_s)).isEmpty());
+}
+
+// Every command of the bypass table: what is offered allows it, alone and with the table's rules;
+// what a deny rule takes back is never offered.
+void tst_PermissionRules::suggestedRulesForTheBypassTable()
+{
+    QFETCH(QString, command);
+    QFETCH(ShellSyntax, syntax);
+    QFETCH(Verdict, verdict);
+    const RuleCall call = shellCall(command, syntax);
+    const PermissionPolicy none = policy({});
+    const QStringList offered = none.suggestedRules(call);
+    QList<PermissionRule> allowRules = rulesFrom(bypassRules);
+    for (const QString &rule : offered) {
+        QVERIFY2(parseRuleText(rule), qPrintable(rule));
+        allowRules.append({rule, RuleEffect::Allow, RuleOrigin::App});
+    }
+    if (!offered.isEmpty())
+        QCOMPARE(none.withRules(allowRules.mid(bypassRules.size())).check(call).verdict, Allow);
+    const QStringList offeredThere = policy(bypassRules).suggestedRules(call);
+    if (verdict == Deny)
+        QVERIFY(offeredThere.isEmpty());
+    else if (!offeredThere.isEmpty())
+        QCOMPARE(none.withRules(allowRules).check(call).verdict, Allow);
 }
 
 // ---- Sample calls -------------------------------------------------------------------------
