@@ -1,5 +1,6 @@
 #include "clirun.h"
 
+#include "clipermissions.h"
 #include "cliprofile.h"
 
 #include "tools/commandrunner.h"
@@ -76,6 +77,12 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     configuration.provider.maxAnswerTime = std::chrono::minutes(options.maxAnswerMinutes);
     configuration.maxTurns = options.maxTurns;
     configuration.workspace = options.workspace;
+    const Result<QList<PermissionRule>> rules = sessionRules(options);
+    if (rules)
+        configuration.rules = *rules;
+    else
+        m_rulesError = rules.error();
+    configuration.permissionOptions = permissionOptions(options);
     // Long outputs go where the app keeps them: with a continued conversation, in its folder
     // (deleted with it in the app), else in one folder per run.
     configuration.unsavedOutputFolder = u"cli-"_s
@@ -154,6 +161,10 @@ void CliRun::start()
             return;
         }
     }
+    if (!rulesAreReadable()) {
+        emit done(UsageError);
+        return;
+    }
     if (!m_options.conversationPath.isEmpty() && !openConversation()) {
         emit done(UsageError);
         return;
@@ -192,6 +203,16 @@ bool CliRun::openConversation()
     printProgress(tr("Continuing %1 (%n message(s)).", nullptr, int(loaded.history.size()))
                           .arg(m_err.line(QDir::toNativeSeparators(path))));
     return true;
+}
+
+bool CliRun::rulesAreReadable()
+{
+    const std::optional<Error> problem = m_rulesError ? m_rulesError
+                                                      : m_session.workspaceRulesError();
+    if (!problem)
+        return true;
+    m_err.writeLine(tr("Configuration error: %1").arg(m_err.line(problem->message)));
+    return false;
 }
 
 void CliRun::printOutputFile(const OutputFile &file)
