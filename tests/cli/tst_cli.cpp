@@ -635,6 +635,13 @@ void tst_Cli::help()
                                     u"--no-stream"_s,
                                     u"--max-retries <n>"_s,
                                     u"--transcript <file>"_s,
+                                    u"--allow <rule>"_s,
+                                    u"--ask <rule>"_s,
+                                    u"--deny <rule>"_s,
+                                    u"--permissions <file>"_s,
+                                    u"--read-only-commands"_s,
+                                    u"--permissions-check <call>"_s,
+                                    u"With --permissions-check: 0 allow, 1 ask, 2 deny."_s,
                                     u"OPENAI_BASE_URL"_s,
                                     u"Exit codes: 0 answered; 2 usage or configuration error"_s}) {
         QVERIFY2(out.contains(expected), qPrintable(expected + u"\n"_s + out));
@@ -658,6 +665,16 @@ void tst_Cli::usageErrors_data()
     QTest::newRow("stray word") << QStringList{u"--prompt"_s, u"hi"_s, u"there"_s}
                                 << u"Unknown argument: there"_s << true;
     QTest::newRow("no prompt") << QStringList{} << u"--prompt is required"_s << true;
+    QTest::newRow("--allow without a rule") << QStringList{u"--prompt"_s, u"hi"_s, u"--allow"_s}
+                                            << u"Missing value after '--allow'"_s << true;
+    QTest::newRow("--permissions-check with a prompt")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--permissions-check"_s, u"shell(ls)"_s}
+            << u"--permissions-check takes no --prompt and no --check"_s << true;
+    QTest::newRow("--permissions-check with --check")
+            << QStringList{u"--check"_s, u"--permissions-check"_s, u"shell(ls)"_s}
+            << u"--permissions-check takes no --prompt and no --check"_s << true;
+    QTest::newRow("--permissions-check blank") << QStringList{u"--permissions-check"_s, u"  "_s}
+                                               << u"--permissions-check needs a call"_s << true;
     QTest::newRow("blank prompt") << QStringList{u"--prompt"_s, u"   "_s}
                                   << u"--prompt is required"_s << true;
     QTest::newRow("prompt without a value")
