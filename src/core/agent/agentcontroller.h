@@ -103,9 +103,15 @@ QString callFingerprint(const ToolCall &call);
 //   2. the history and a frozen snapshot of the tools are sent to the model;
 //   3. the assistant message is appended verbatim; the loop goes on if and only if it has tool
 //      calls;
-//   4. each call, in order: look up, parse, validate, ask for approval, run;
-//   5. exactly one tool message per call (failures, denials, cancellations too), then back to 2.
+//   4. each call, in order: look up, parse, validate, check the permission rules (deny: answered
+//      at once; allow: run; ask: the user decides), run. Consecutive read calls the rules allow
+//      run at the same time (at most maxParallelReads); any other call runs alone, and approvals
+//      come one at a time, in order;
+//   5. exactly one tool message per call (failures, denials, cancellations too), in the order of
+//      the calls whatever finishes first, then back to 2.
 // The controller opens no UI: it emits approvalRequested() and waits for resolveApproval().
+// What the user allows "for this conversation" ends with the conversation (setHistory(),
+// newConversation()) and is never saved.
 class AgentController final : public QObject
 {
     Q_OBJECT
