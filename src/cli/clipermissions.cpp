@@ -2,6 +2,7 @@
 
 #include "terminalwriter.h"
 
+#include "permissions/workspacerules.h"
 #include "tools/filetools.h"
 #include "tools/shelltool.h"
 
@@ -66,8 +67,8 @@ QList<std::shared_ptr<const Tool>> standardTools(const std::shared_ptr<ShellTool
 void reportInvalidRules(const PermissionPolicy &policy, TerminalWriter &err)
 {
     for (const auto &[rule, problem] : policy.invalidRules()) {
-        err.writeLine(PermissionText::tr("Rule %1 (%2) does not parse: %3. It denies the calls "
-                                         "it was meant for.")
+        err.writeLine(PermissionText::tr(
+                              "Invalid rule %1 (%2), which denies the calls it was meant for: %3")
                               .arg(err.line(rule.text), originName(rule.origin), err.line(problem)));
     }
 }
@@ -96,6 +97,15 @@ Result<QList<PermissionRule>> sessionRules(const CliOptions &options)
     return *appRules + options.rules;
 }
 
+void warnOfIgnoredAllowRules(const QStringList &rules, const QString &path, TerminalWriter &err)
+{
+    for (const QString &rule : rules) {
+        err.writeLine(PermissionText::tr("Warning: allow rule %1 of %2 is not used: the file was "
+                                         "changed outside Agent Loop.")
+                              .arg(err.line(rule), err.line(QDir::toNativeSeparators(path))));
+    }
+}
+
 PermissionOptions permissionOptions(const CliOptions &options)
 {
     PermissionOptions permissions;
@@ -106,16 +116,19 @@ PermissionOptions permissionOptions(const CliOptions &options)
 int checkPermissions(const CliOptions &options, TerminalWriter &out, TerminalWriter &err)
 {
     const Result<QList<PermissionRule>> rules = sessionRules(options);
-    const Result<QList<PermissionRule>> workspaceRules = readRuleFile(workspaceRuleFilePath(
-                                                                              options.workspace),
-                                                                      RuleOrigin::Workspace);
-    for (const auto *read : {&rules, &workspaceRules}) {
-        if (!*read) {
-            err.writeLine(PermissionText::tr("Configuration error: %1")
-                                  .arg(err.line(read->error().message)));
-            return Denied;
-        }
+    if (!rules) {
+        err.writeLine(
+                PermissionText::tr("Configuration error: %1").arg(err.line(rules.error().message)));
+        return Denied;
     }
+    // As the session reads them: a broken file denies everything, an untrusted one only tightens.
+    const WorkspaceRules workspace = loadWorkspaceRules(options.workspace);
+    if (workspace.error) {
+        err.writeLine(PermissionText::tr("Configuration error: %1")
+                              .arg(err.line(workspace.error->message)));
+        return Denied;
+    }
+    warnOfIgnoredAllowRules(workspace.ignoredAllowRules, workspace.path, err);
 
     ShellToolOptions shellOptions;
     shellOptions.workspace = options.workspace;
@@ -131,7 +144,7 @@ int checkPermissions(const CliOptions &options, TerminalWriter &out, TerminalWri
         return Denied;
     }
     // Path patterns resolve inside the workspace as the file tools resolve paths.
-    const PermissionPolicy policy(*rules + *workspaceRules,
+    const PermissionPolicy policy(*rules + workspace.rules,
                                   permissionOptions(options),
                                   std::shared_ptr<const WorkspaceBoundary>(files, &files->boundary));
     reportInvalidRules(policy, err);

@@ -209,8 +209,12 @@ bool CliRun::rulesAreReadable()
 {
     const std::optional<Error> problem = m_rulesError ? m_rulesError
                                                       : m_session.workspaceRulesError();
-    if (!problem)
+    if (!problem) {
+        warnOfIgnoredAllowRules(m_session.ignoredWorkspaceAllowRules(),
+                                workspaceRuleFilePath(m_options.workspace),
+                                m_err);
         return true;
+    }
     m_err.writeLine(tr("Configuration error: %1").arg(m_err.line(problem->message)));
     return false;
 }

@@ -2531,7 +2531,8 @@ void tst_Cli::permissionsCheckNamesInvalidRules()
     COMPARE_EXIT(cli, 2);
     const QStringList errors = cli.standardError().split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(errors.size(), 1);
-    QVERIFY2(errors.first().startsWith(u"Rule shell(git status (command line) does not parse: "_s),
+    QVERIFY2(errors.first().startsWith(
+                     u"Invalid rule shell(git status (command line), which denies the calls it was meant for: "_s),
              cli.describe().constData());
     QVERIFY(cli.standardOutput().startsWith(u"Decision: deny\n"_s));
 }
