@@ -8,6 +8,7 @@
 #include "fakechatserver.h"
 #include "longoutput.h"
 #include "permissions/permissionrules.h"
+#include "permissions/workspacerules.h"
 #include "processreaper.h"
 #include "pseudoterminal.h"
 #include "storage/applicationidentity.h"
@@ -29,6 +30,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 
 #ifdef Q_OS_WIN
@@ -465,6 +467,7 @@ private slots:
     void unreadableRulesFileIsAUsageError_data();
     void unreadableRulesFileIsAUsageError();
     void brokenWorkspaceRulesDeny();
+    void untrustedWorkspaceRulesOnlyTighten();
     void allowRuleRunsWithoutAPrompt();
     void denyRuleDeniesWithoutAPrompt();
     void approvalSaysWhyItAsks();
@@ -514,6 +517,8 @@ private:
     void runCountingCommand(FakeChatServer &server,
                             const QStringList &arguments,
                             QString *outputPath);
+    // Runs work with the app's names and this test's XDG_CONFIG_HOME, as the CLI runs.
+    void asTheCli(const std::function<void()> &work) const;
     // The app's rules file, as the CLI finds it under this test's XDG_CONFIG_HOME.
     QString appRulesPath() const;
     // Writes a rules file ({"allow": [...], ...}), making its folder.
@@ -2412,18 +2417,24 @@ void tst_Cli::longCommandSaysWhatIsNotShown()
     QVERIFY2(prompt.at(next).startsWith(allowQuestion), qPrintable(prompt.at(next)));
 }
 
-QString tst_Cli::appRulesPath() const
+void tst_Cli::asTheCli(const std::function<void()> &work) const
 {
-    // Resolved as the CLI resolves it: under the app's names and the config folder it gets.
+    // Under the app's names and the config folder the CLI gets.
     const QString testName = QCoreApplication::applicationName();
     const QString testOrganization = QCoreApplication::organizationName();
     const QByteArray testConfigHome = qgetenv("XDG_CONFIG_HOME");
     AgentLoop::setApplicationIdentity();
     qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_home + u"/.config"_s));
-    const QString path = appRuleFilePath();
+    work();
     qputenv("XDG_CONFIG_HOME", testConfigHome);
     QCoreApplication::setApplicationName(testName);
     QCoreApplication::setOrganizationName(testOrganization);
+}
+
+QString tst_Cli::appRulesPath() const
+{
+    QString path;
+    asTheCli([&] { path = appRuleFilePath(); });
     return path;
 }
 
@@ -2510,7 +2521,12 @@ void tst_Cli::permissionsCheck()
         QVERIFY(writeRules(m_home + u"/rules.json"_s, rules));
         arguments += {u"--permissions"_s, m_home + u"/rules.json"_s};
     } else if (rulesFile == u"workspace"_s) {
-        QVERIFY(writeRules(workPath(u".agentloop/permissions.json"_s), rules));
+        // As the app saves them: trusted, so their allow rules apply.
+        const Result<QList<PermissionRule>> parsed = parseRuleFile(rules, RuleOrigin::Workspace);
+        QVERIFY(parsed);
+        Result<void> saved;
+        asTheCli([&] { saved = saveWorkspaceRules(m_work, *parsed); });
+        QVERIFY2(saved, qPrintable(saved ? QString() : saved.error().message));
     } else if (rulesFile == u"app"_s) {
         QVERIFY(writeRules(appRulesPath(), rules));
     }
@@ -2577,6 +2593,30 @@ void tst_Cli::brokenWorkspaceRulesDeny()
     QVERIFY2(cli.standardError().startsWith(u"Configuration error: "_s), cli.describe().constData());
     QVERIFY2(cli.standardError().contains(u"permissions.json"_s), cli.describe().constData());
     QCOMPARE(cli.standardOutput(), QString());
+}
+
+// A rules file the app did not write (a cloned repository's, or one a command wrote): its deny
+// rules apply, its allow rules are named and not used.
+void tst_Cli::untrustedWorkspaceRulesOnlyTighten()
+{
+    QVERIFY(writeRules(workPath(u".agentloop/permissions.json"_s),
+                       "{\"allow\": [\"shell(git status)\"], \"deny\": [\"shell(rm:*)\"]}"));
+    CliProcess allowed(baseEnvironment(), m_work);
+    QVERIFY(allowed.start({u"--permissions-check"_s, u"shell(git status)"_s}));
+    COMPARE_EXIT(allowed, 1);
+    QVERIFY(allowed.standardOutput().startsWith(u"Decision: ask\nDecided by: default\n"_s));
+    QCOMPARE(allowed.standardError(),
+             u"Warning: allow rule shell(git status) of %1 is not used: the file was changed "
+             u"outside Agent Loop.\n"_s.arg(
+                     QDir::toNativeSeparators(workPath(u".agentloop/permissions.json"_s))));
+
+    CliProcess denied(baseEnvironment(), m_work);
+    QVERIFY(denied.start(
+            {u"--allow"_s, u"shell"_s, u"--permissions-check"_s, u"shell(rm -rf ~)"_s}));
+    COMPARE_EXIT(denied, 2);
+    QVERIFY2(denied.standardOutput().startsWith(
+                     u"Decision: deny\nDecided by: shell(rm:*) (workspace rules)\n"_s),
+             denied.describe().constData());
 }
 
 // Without a terminal every asked call is denied; an allow rule lets its calls run unasked.
