@@ -131,6 +131,7 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
                                         : tr("%1 did not succeed: %2").arg(name, summary));
                 printOutputFile(result.outputFile);
             });
+    connect(&m_controller, &AgentController::callRecorded, this, &CliRun::printRuleDecision);
     connect(&m_controller, &AgentController::responseReceived, this, &CliRun::writeTranscript);
     connect(&m_controller, &AgentController::finished, this, [this](const QString &answer) {
         m_out.writeLine(answer); // with its line breaks
@@ -203,6 +204,21 @@ bool CliRun::openConversation()
     printProgress(tr("Continuing %1 (%n message(s)).", nullptr, int(loaded.history.size()))
                           .arg(m_err.line(QDir::toNativeSeparators(path))));
     return true;
+}
+
+// A call no one was asked about, decided by a rule as written: why no prompt came.
+void CliRun::printRuleDecision(const CallRecord &record)
+{
+    const CallDecision &decision = record.decision;
+    if (decision.asked || decision.decidedBy == u"default"_s || decision.decidedBy == u"user"_s)
+        return;
+    const QString name = m_err.line(record.call.name, shownNameLength);
+    const QString rule = m_err.line(decision.decidedBy);
+    if (decision.kind == CallDecision::Deny)
+        printProgress(tr("%1 was denied by the rule %2; the model is told.").arg(name, rule));
+    else if (decision.kind == CallDecision::Allow
+             || decision.kind == CallDecision::AllowForConversation)
+        printProgress(tr("%1 was allowed by the rule %2.").arg(name, rule));
 }
 
 bool CliRun::rulesAreReadable()

@@ -45,6 +45,7 @@ private:
     // Where the whole output of a long command is, after the call's one-line summary.
     void printOutputFile(const AgentLoop::OutputFile &file);
     void writeTranscript(const AgentLoop::Exchange &exchange);
+    void printRuleDecision(const AgentLoop::CallRecord &record);
     bool openConversation();
     // False, with the reason printed, when a rules file cannot be read: a broken file must not
     // loosen anything, and nothing is sent.

@@ -2581,6 +2581,7 @@ void tst_Cli::unreadableRulesFileIsAUsageError()
     checkUsageError(QStringList{u"--permissions"_s, path} + task, error, false);
 }
 
+// A workspace rules file that cannot be read: the check denies, a run does not start.
 void tst_Cli::brokenWorkspaceRulesDeny()
 {
     QVERIFY(writeRules(workPath(u".agentloop/permissions.json"_s), "{\"allow\": [\"shell(git"));
@@ -2593,6 +2594,8 @@ void tst_Cli::brokenWorkspaceRulesDeny()
     QVERIFY2(cli.standardError().startsWith(u"Configuration error: "_s), cli.describe().constData());
     QVERIFY2(cli.standardError().contains(u"permissions.json"_s), cli.describe().constData());
     QCOMPARE(cli.standardOutput(), QString());
+    // A run starts no request with them.
+    checkUsageError({u"--prompt"_s, u"hi"_s}, u"permissions.json"_s, false);
 }
 
 // A rules file the app did not write (a cloned repository's, or one a command wrote): its deny
@@ -2629,6 +2632,8 @@ void tst_Cli::allowRuleRunsWithoutAPrompt()
     COMPARE_EXIT(cli, 0);
     QVERIFY2(!cli.standardError().contains(approvalHeader), cli.describe().constData());
     QVERIFY2(cli.standardError().contains(u"shell finished: 42"_s), cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"shell was allowed by the rule shell(echo:*).\n"_s),
+             cli.describe().constData());
     QCOMPARE(server.requests().size(), 2);
     const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
     QCOMPARE(toolMessages.size(), 1);
@@ -2642,13 +2647,10 @@ void tst_Cli::denyRuleDeniesWithoutAPrompt()
     SKIP_WITHOUT_TERMINAL();
     FakeChatServer server;
     server.script(shellCallThenAnswer(shellArguments(touchMarker), u"Not allowed."_s));
+    const QString denyRule = u"shell(%1:*)"_s.arg(touchMarker.section(u' ', 0, 0));
     CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
-    QVERIFY(cli.start({u"--allow"_s,
-                       u"shell"_s,
-                       u"--deny"_s,
-                       u"shell(%1:*)"_s.arg(touchMarker.section(u' ', 0, 0)),
-                       u"--prompt"_s,
-                       u"create the marker"_s}));
+    QVERIFY(cli.start(
+            {u"--allow"_s, u"shell"_s, u"--deny"_s, denyRule, u"--prompt"_s, u"create the marker"_s}));
     COMPARE_EXIT(cli, 0);
     QVERIFY2(!cli.standardError().contains(allowQuestion), cli.describe().constData());
     QVERIFY(!QFileInfo::exists(workPath(u"marker"_s)));
@@ -2657,6 +2659,10 @@ void tst_Cli::denyRuleDeniesWithoutAPrompt()
     QCOMPARE(toolMessages.size(), 1);
     const QString content = toolMessages.first().value(u"content"_s).toString();
     QVERIFY2(content.startsWith(u"denied"_s), qPrintable(content));
+    QVERIFY2(content.contains(denyRule), qPrintable(content));
+    QVERIFY2(cli.standardError().contains(
+                     u"shell was denied by the rule %1; the model is told.\n"_s.arg(denyRule)),
+             cli.describe().constData());
     QCOMPARE(cli.standardOutput(), u"Not allowed.\n"_s);
 }
 
