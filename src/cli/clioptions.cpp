@@ -40,19 +40,45 @@ bool readNumber(const QCommandLineParser &parser, const NumberOption &number, QS
     return true;
 }
 
+// The rules given one by one: --allow, --ask, --deny, each as often as wanted.
+struct RuleOption
+{
+    const QCommandLineOption *option;
+    AgentLoop::RuleEffect effect;
+};
+
+// --permissions FILE must name a file: a missing one is a typo, not "no rules".
+bool readRulesFile(const QString &path, QList<AgentLoop::PermissionRule> *rules, QString *error)
+{
+    if (!QFileInfo(path).isFile()) {
+        *error = CliText::tr("The permissions file %1 does not exist.")
+                         .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    const auto read = AgentLoop::readRuleFile(path, AgentLoop::RuleOrigin::CommandLine);
+    if (!read) {
+        *error = CliText::tr("--permissions: %1").arg(read.error().message);
+        return false;
+    }
+    *rules += *read;
+    return true;
+}
+
 } // namespace
 
 ParsedCommandLine parseCommandLine(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-            CliText::tr("Runs one task through the agent loop: the model may ask to run shell "
-                        "commands, each of which you approve at this terminal.\n\n"
-                        "Settings come from OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL in "
-                        "the environment or in a .env file in the current directory, or, with "
-                        "--profile, from a provider profile made in the app.\n\n"
-                        "Exit codes: 0 answered; 2 usage or configuration error (nothing sent); "
-                        "3 agent failure; 4 provider or network error; 130 interrupted."));
+    parser.setApplicationDescription(CliText::tr(
+            "Runs one task through the agent loop: the model may ask to run shell "
+            "commands, each of which you approve at this terminal unless a rule (--allow, "
+            "--deny, .agentloop/permissions.json) decides it.\n\n"
+            "Settings come from OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL in "
+            "the environment or in a .env file in the current directory, or, with "
+            "--profile, from a provider profile made in the app.\n\n"
+            "Exit codes: 0 answered; 2 usage or configuration error (nothing sent); "
+            "3 agent failure; 4 provider or network error; 130 interrupted. With "
+            "--permissions-check: 0 allow, 1 ask, 2 deny."));
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, CliText::tr("Show this help."));
     const QCommandLineOption versionOption(u"version"_s, CliText::tr("Show the version."));
     const QCommandLineOption
@@ -125,6 +151,42 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             u"check"_s,
             CliText::tr("Instead of a task, check what the provider can do (model list, "
                         "streaming, tool calling, usage, reasoning) with one tiny request."));
+    //: The value an option takes, as shown in --help: --option <value>
+    const QString ruleValue = CliText::tr("rule");
+    const QCommandLineOption
+            allowOption(u"allow"_s,
+                        CliText::tr(
+                                "Allow the calls this rule matches without asking, e.g. "
+                                "\"shell(git status)\" or \"shell(npm run test:*)\" (repeatable)."),
+                        ruleValue);
+    const QCommandLineOption askOption(
+            u"ask"_s,
+            CliText::tr("Ask before the calls this rule matches, even where another rule would "
+                        "allow them (repeatable)."),
+            ruleValue);
+    const QCommandLineOption
+            denyOption(u"deny"_s,
+                       CliText::tr("Deny the calls this rule matches; deny beats ask beats allow "
+                                   "(repeatable)."),
+                       ruleValue);
+    const QCommandLineOption permissionsOption(
+            u"permissions"_s,
+            CliText::tr("Add the rules of this file: {\"allow\": [...], \"ask\": [...], "
+                        "\"deny\": [...]}, as in the workspace's .agentloop/permissions.json "
+                        "(which is always read too)."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("file"));
+    const QCommandLineOption readOnlyCommandsOption(
+            u"read-only-commands"_s,
+            CliText::tr("Allow the built-in read-only commands (git status, git diff, ls, pwd, "
+                        "...) without asking, unless they redirect or substitute."));
+    const QCommandLineOption permissionsCheckOption(
+            u"permissions-check"_s,
+            CliText::tr("Instead of a task, print what the rules decide about this call, e.g. "
+                        "\"shell(git diff; rm -rf ~)\", and the rule that decided it; exit 0 "
+                        "(allow), 1 (ask) or 2 (deny). Nothing is sent and no key is needed."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("call"));
     parser.addOptions({helpOption,
                        versionOption,
                        promptOption,
@@ -138,7 +200,13 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        transcriptOption,
                        conversationOption,
                        profileOption,
-                       checkOption});
+                       checkOption,
+                       allowOption,
+                       askOption,
+                       denyOption,
+                       permissionsOption,
+                       readOnlyCommandsOption,
+                       permissionsCheckOption});
 
     ParsedCommandLine result;
     const QString tryHelp = CliText::tr("Try --help for usage.");
@@ -171,12 +239,25 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     CliOptions options;
     options.prompt = parser.value(promptOption);
     options.check = parser.isSet(checkOption);
+    options.permissionsCheck = parser.value(permissionsCheckOption);
     if (options.check && parser.isSet(promptOption)) {
         result.error = CliText::tr("--check takes no --prompt: it sends a test request of its own.")
                        + u'\n' + tryHelp;
         return result;
     }
-    if (!options.check && options.prompt.trimmed().isEmpty()) {
+    const bool checksPermissions = parser.isSet(permissionsCheckOption);
+    if (checksPermissions && (options.check || parser.isSet(promptOption))) {
+        result.error = CliText::tr("--permissions-check takes no --prompt and no --check: it "
+                                   "only decides the call it is given.")
+                       + u'\n' + tryHelp;
+        return result;
+    }
+    if (checksPermissions && options.permissionsCheck.trimmed().isEmpty()) {
+        result.error = CliText::tr("--permissions-check needs a call, e.g. \"shell(git status)\".")
+                       + u'\n' + tryHelp;
+        return result;
+    }
+    if (!options.check && !checksPermissions && options.prompt.trimmed().isEmpty()) {
         result.error = CliText::tr("--prompt is required and must not be blank.") + u'\n' + tryHelp;
         return result;
     }
@@ -232,6 +313,19 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
         result.error = CliText::tr("--profile needs the name of a profile.") + u'\n' + tryHelp;
         return result;
     }
+    const RuleOption ruleOptions[] = {{&allowOption, AgentLoop::RuleEffect::Allow},
+                                      {&askOption, AgentLoop::RuleEffect::Ask},
+                                      {&denyOption, AgentLoop::RuleEffect::Deny}};
+    for (const RuleOption &ruleOption : ruleOptions) {
+        for (const QString &text : parser.values(*ruleOption.option))
+            options.rules.append(
+                    {text.trimmed(), ruleOption.effect, AgentLoop::RuleOrigin::CommandLine});
+    }
+    for (const QString &path : parser.values(permissionsOption)) {
+        if (!readRulesFile(path, &options.rules, &result.error))
+            return result;
+    }
+    options.readOnlyCommands = parser.isSet(readOnlyCommandsOption);
     result.options = options;
     return result;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "permissions/permissionrules.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -21,6 +23,11 @@ struct CliOptions
     QString conversationPath;      // a saved conversation to continue and extend; empty: none
     QString profile;               // --profile: the app's profile to use; empty: OPENAI_* settings
     bool check = false;            // --check: test what the provider can do instead of a task
+    // --allow, --ask and --deny, then the rules of --permissions FILE (origin CommandLine).
+    QList<AgentLoop::PermissionRule> rules;
+    bool readOnlyCommands = false; // --read-only-commands: the built-in list allows without asking
+    // --permissions-check: the sample call (`shell(git status)`) to decide instead of a task.
+    QString permissionsCheck;
 };
 
 struct ParsedCommandLine

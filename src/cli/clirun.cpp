@@ -1,5 +1,6 @@
 #include "clirun.h"
 
+#include "clipermissions.h"
 #include "cliprofile.h"
 
 #include "tools/commandrunner.h"
@@ -76,6 +77,12 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     configuration.provider.maxAnswerTime = std::chrono::minutes(options.maxAnswerMinutes);
     configuration.maxTurns = options.maxTurns;
     configuration.workspace = options.workspace;
+    const Result<QList<PermissionRule>> rules = sessionRules(options);
+    if (rules)
+        configuration.rules = *rules;
+    else
+        m_rulesError = rules.error();
+    configuration.permissionOptions = permissionOptions(options);
     // Long outputs go where the app keeps them: with a continued conversation, in its folder
     // (deleted with it in the app), else in one folder per run.
     configuration.unsavedOutputFolder = u"cli-"_s
@@ -124,6 +131,7 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
                                         : tr("%1 did not succeed: %2").arg(name, summary));
                 printOutputFile(result.outputFile);
             });
+    connect(&m_controller, &AgentController::callRecorded, this, &CliRun::printRuleDecision);
     connect(&m_controller, &AgentController::responseReceived, this, &CliRun::writeTranscript);
     connect(&m_controller, &AgentController::finished, this, [this](const QString &answer) {
         m_out.writeLine(answer); // with its line breaks
@@ -153,6 +161,10 @@ void CliRun::start()
             emit done(UsageError);
             return;
         }
+    }
+    if (!rulesAreReadable()) {
+        emit done(UsageError);
+        return;
     }
     if (!m_options.conversationPath.isEmpty() && !openConversation()) {
         emit done(UsageError);
@@ -192,6 +204,35 @@ bool CliRun::openConversation()
     printProgress(tr("Continuing %1 (%n message(s)).", nullptr, int(loaded.history.size()))
                           .arg(m_err.line(QDir::toNativeSeparators(path))));
     return true;
+}
+
+// A call no one was asked about, decided by a rule as written: why no prompt came.
+void CliRun::printRuleDecision(const CallRecord &record)
+{
+    const CallDecision &decision = record.decision;
+    if (decision.asked || decision.decidedBy == u"default"_s || decision.decidedBy == u"user"_s)
+        return;
+    const QString name = m_err.line(record.call.name, shownNameLength);
+    const QString rule = m_err.line(decision.decidedBy);
+    if (decision.kind == CallDecision::Deny)
+        printProgress(tr("%1 was denied by the rule %2; the model is told.").arg(name, rule));
+    else if (decision.kind == CallDecision::Allow
+             || decision.kind == CallDecision::AllowForConversation)
+        printProgress(tr("%1 was allowed by the rule %2.").arg(name, rule));
+}
+
+bool CliRun::rulesAreReadable()
+{
+    const std::optional<Error> problem = m_rulesError ? m_rulesError
+                                                      : m_session.workspaceRulesError();
+    if (!problem) {
+        warnOfIgnoredAllowRules(m_session.ignoredWorkspaceAllowRules(),
+                                workspaceRuleFilePath(m_options.workspace),
+                                m_err);
+        return true;
+    }
+    m_err.writeLine(tr("Configuration error: %1").arg(m_err.line(problem->message)));
+    return false;
 }
 
 void CliRun::printOutputFile(const OutputFile &file)

@@ -45,7 +45,11 @@ private:
     // Where the whole output of a long command is, after the call's one-line summary.
     void printOutputFile(const AgentLoop::OutputFile &file);
     void writeTranscript(const AgentLoop::Exchange &exchange);
+    void printRuleDecision(const AgentLoop::CallRecord &record);
     bool openConversation();
+    // False, with the reason printed, when a rules file cannot be read: a broken file must not
+    // loosen anything, and nothing is sent.
+    bool rulesAreReadable();
 
     CliOptions m_options;
     TerminalWriter m_out;
@@ -54,6 +58,7 @@ private:
     AgentLoop::AgentController &m_controller;
     TerminalApprover m_approver;
     AgentLoop::TranscriptWriter m_transcript;
+    std::optional<AgentLoop::Error> m_rulesError; // of the app's rules file
     bool m_interrupted = false;
 };
 

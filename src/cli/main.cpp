@@ -2,6 +2,7 @@
 
 #include "clicheck.h"
 #include "clioptions.h"
+#include "clipermissions.h"
 #include "cliprofile.h"
 #include "clirun.h"
 #include "consolecodepage.h"
@@ -163,6 +164,9 @@ int main(int argc, char *argv[])
     }
 
     const Cli::CliOptions &options = *commandLine.options;
+    // The rules alone decide: no provider, no key, no profile.
+    if (!options.permissionsCheck.isEmpty())
+        return Cli::checkPermissions(options, out, err);
     if (AgentLoop::runsElevated())
         err.writeLine(elevationWarning());
     std::unique_ptr<QObject> task;

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QSocketNotifier>
 #include <QStringList>
 
@@ -129,13 +130,14 @@ void TerminalApprover::ask(const ApprovalRequest &request)
         m_terminal.writeLine(tr("Commands are not confined to the workspace: a command can read "
                                 "and change anything your account can."));
     writePreview(request.preview);
+    writeWhyAsked(request.check);
     m_requestId = request.id;
     if (!standardInputIsInteractive()) {
         m_terminal.writeLine(tr("No interactive input; the call is denied by default."));
         emit decided(request.id, ApprovalAnswer::deny());
         return;
     }
-    m_terminal.write(tr("Allow this call? [y/N] "));
+    m_terminal.write(tr("Allow this call? [y/a/N] "));
     m_waiting = true;
     m_line.clear();
     startReading();
@@ -261,20 +263,92 @@ void TerminalApprover::writePreview(const CallPreview &preview)
     }
 }
 
-void TerminalApprover::finishWith(const QByteArray &answer, bool endOfInput)
+// The rules' reasons quote the model's command: each line behind the gutter, like the command.
+void TerminalApprover::writeWhyAsked(const PermissionCheck &check)
+{
+    if (check.explanation.isEmpty() && check.details.isEmpty())
+        return;
+    m_terminal.writeLine(tr("Asked because:"));
+    QString block;
+    for (const QString &text : QStringList{check.explanation} + check.details) {
+        if (text.isEmpty())
+            continue;
+        for (const QString &line : text.split(u'\n')) {
+            block += gutter;
+            block += m_terminal.line(line);
+            block += u'\n';
+        }
+    }
+    m_terminal.write(block);
+}
+
+ApprovalAnswer TerminalApprover::answerFor(const QString &typed)
+{
+    const QString word = typed.trimmed().toLower();
+    if (word == u"y"_s || word == u"yes"_s)
+        return ApprovalAnswer::allowOnce();
+    if (word == u"a"_s)
+        return {ApprovalAnswer::AllowForConversation, {}, {}};
+    static const QRegularExpression
+            denialWithReason(u"^\\s*no?\\s*:(.*)$"_s,
+                             QRegularExpression::CaseInsensitiveOption
+                                     | QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpressionMatch match = denialWithReason.match(typed);
+    if (!match.hasMatch())
+        return ApprovalAnswer::deny();
+    // The reason goes to the model: nothing in it may act on a terminal or a log, and a pasted
+    // file must not become the model's next prompt.
+    QString reason;
+    for (const QChar c : match.captured(1)) {
+        const QChar::Category category = c.category();
+        if (category != QChar::Other_Control && category != QChar::Other_Format)
+            reason += c;
+    }
+    reason = reason.trimmed();
+    if (reason.size() > maxReasonLength) {
+        qsizetype end = maxReasonLength;
+        if (reason.at(end - 1).isHighSurrogate())
+            --end; // never half a character
+        reason.truncate(end);
+    }
+    return ApprovalAnswer::deny(reason);
+}
+
+// What the answer does, said once: the user may have typed more than one word.
+void TerminalApprover::confirm(const ApprovalAnswer &answer)
+{
+    switch (answer.choice) {
+    case ApprovalAnswer::AllowOnce:
+        return;
+    case ApprovalAnswer::AllowForConversation:
+        m_terminal.writeLine(tr("Allowed for the rest of this conversation: this tool with "
+                                "these exact arguments."));
+        return;
+    case ApprovalAnswer::Deny:
+        if (answer.reason.isEmpty())
+            m_terminal.writeLine(tr("Denied."));
+        else
+            m_terminal.writeLine(tr("Denied. The model is told: %1")
+                                         .arg(m_terminal.line(answer.reason, maxReasonLength)));
+        return;
+    }
+}
+
+void TerminalApprover::finishWith(const QByteArray &typed, bool endOfInput)
 {
     if (!m_waiting)
         return;
     m_waiting = false;
     if (m_notifier)
         m_notifier->setEnabled(false);
-    const QByteArray word = answer.trimmed().toLower();
-    const bool allowed = !endOfInput && (word == "y" || word == "yes");
-    if (endOfInput)
+    if (endOfInput) {
         m_terminal.write(u'\n' + tr("No answer; the call is denied.") + u'\n');
-    else if (!allowed)
-        m_terminal.writeLine(tr("Denied."));
-    emit decided(m_requestId, allowed ? ApprovalAnswer::allowOnce() : ApprovalAnswer::deny());
+        emit decided(m_requestId, ApprovalAnswer::deny());
+        return;
+    }
+    const ApprovalAnswer answer = answerFor(QString::fromUtf8(typed));
+    confirm(answer);
+    emit decided(m_requestId, answer);
 }
 
 #ifdef Q_OS_WIN

@@ -7,6 +7,8 @@
 #include "base/elevation.h"
 #include "fakechatserver.h"
 #include "longoutput.h"
+#include "permissions/permissionrules.h"
+#include "permissions/workspacerules.h"
 #include "processreaper.h"
 #include "pseudoterminal.h"
 #include "storage/applicationidentity.h"
@@ -28,6 +30,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 
 #ifdef Q_OS_WIN
@@ -53,7 +56,7 @@ const QString testKey = u"sk-cli-Distinctive-Key-5f3a9c2e71b8"_s;
 const QString testModel = u"gpt-4.1"_s;
 
 const QString approvalHeader = u"Tool call needs approval: shell"_s;
-const QString allowQuestion = u"Allow this call? [y/N]"_s;
+const QString allowQuestion = u"Allow this call? [y/a/N]"_s;
 const QString noInteractiveInput = u"No interactive input; the call is denied by default."_s;
 // Every command's approval says it under the reason.
 const QString notASandbox = u"Commands are not confined to the workspace: a command can read and "
@@ -351,11 +354,27 @@ private:
     QByteArray m_err;
 };
 
+const QString whyAsked = u"Asked because:"_s;
+
+// The prompt without the rules' reasons (their wording is the rule engine's; whyAskedIsShown
+// checks them), so that the lines around them keep their places.
+QStringList withoutWhyAsked(QStringList lines)
+{
+    const qsizetype at = lines.indexOf(whyAsked);
+    if (at < 0)
+        return lines;
+    qsizetype end = at + 1;
+    while (end < lines.size() && lines.at(end).startsWith(gutter))
+        ++end;
+    lines.remove(at, end - at);
+    return lines;
+}
+
 // The lines from the first approval prompt on.
 QStringList promptLines(const QString &standardError, qsizetype from = 0)
 {
     const qsizetype at = standardError.indexOf(approvalHeader, from);
-    return at < 0 ? QStringList() : standardError.mid(at).split(u'\n');
+    return at < 0 ? QStringList() : withoutWhyAsked(standardError.mid(at).split(u'\n'));
 }
 
 } // namespace
@@ -441,6 +460,20 @@ private slots:
 
     void transcriptRecordsEveryExchange();
 
+    // Permission rules: --allow, --ask, --deny, --permissions, the workspace's and the app's files.
+    void permissionsCheck_data();
+    void permissionsCheck();
+    void permissionsCheckNamesInvalidRules();
+    void unreadableRulesFileIsAUsageError_data();
+    void unreadableRulesFileIsAUsageError();
+    void brokenWorkspaceRulesDeny();
+    void untrustedWorkspaceRulesOnlyTighten();
+    void allowRuleRunsWithoutAPrompt();
+    void denyRuleDeniesWithoutAPrompt();
+    void approvalSaysWhyItAsks();
+    void deniedWithAReasonTellsTheModel();
+    void allowedForTheConversationIsNotAskedAgain();
+
     // Saved conversations.
     void conversationIsContinuedAndExtended();
     void unreadableConversationIsAUsageError();
@@ -484,6 +517,12 @@ private:
     void runCountingCommand(FakeChatServer &server,
                             const QStringList &arguments,
                             QString *outputPath);
+    // Runs work with the app's names and this test's XDG_CONFIG_HOME, as the CLI runs.
+    void asTheCli(const std::function<void()> &work) const;
+    // The app's rules file, as the CLI finds it under this test's XDG_CONFIG_HOME.
+    QString appRulesPath() const;
+    // Writes a rules file ({"allow": [...], ...}), making its folder.
+    static bool writeRules(const QString &path, const QByteArray &json);
     // The app's settings file, as the CLI finds it under this test's XDG_CONFIG_HOME.
     QString settingsFilePath() const { return m_home + u"/.config/AgentLoop/Agent Loop.ini"_s; }
     // Writes `[section] key=value` lines into it (QSettings' INI, as the app writes it).
@@ -601,6 +640,13 @@ void tst_Cli::help()
                                     u"--no-stream"_s,
                                     u"--max-retries <n>"_s,
                                     u"--transcript <file>"_s,
+                                    u"--allow <rule>"_s,
+                                    u"--ask <rule>"_s,
+                                    u"--deny <rule>"_s,
+                                    u"--permissions <file>"_s,
+                                    u"--read-only-commands"_s,
+                                    u"--permissions-check <call>"_s,
+                                    u"With --permissions-check: 0 allow, 1 ask, 2 deny."_s,
                                     u"OPENAI_BASE_URL"_s,
                                     u"Exit codes: 0 answered; 2 usage or configuration error"_s}) {
         QVERIFY2(out.contains(expected), qPrintable(expected + u"\n"_s + out));
@@ -624,6 +670,16 @@ void tst_Cli::usageErrors_data()
     QTest::newRow("stray word") << QStringList{u"--prompt"_s, u"hi"_s, u"there"_s}
                                 << u"Unknown argument: there"_s << true;
     QTest::newRow("no prompt") << QStringList{} << u"--prompt is required"_s << true;
+    QTest::newRow("--allow without a rule") << QStringList{u"--prompt"_s, u"hi"_s, u"--allow"_s}
+                                            << u"Missing value after '--allow'"_s << true;
+    QTest::newRow("--permissions-check with a prompt")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--permissions-check"_s, u"shell(ls)"_s}
+            << u"--permissions-check takes no --prompt and no --check"_s << true;
+    QTest::newRow("--permissions-check with --check")
+            << QStringList{u"--check"_s, u"--permissions-check"_s, u"shell(ls)"_s}
+            << u"--permissions-check takes no --prompt and no --check"_s << true;
+    QTest::newRow("--permissions-check blank") << QStringList{u"--permissions-check"_s, u"  "_s}
+                                               << u"--permissions-check needs a call"_s << true;
     QTest::newRow("blank prompt") << QStringList{u"--prompt"_s, u"   "_s}
                                   << u"--prompt is required"_s << true;
     QTest::newRow("prompt without a value")
@@ -1904,7 +1960,7 @@ QStringList approvalAt(const QString &screen, int nth = 0)
     int seen = 0;
     for (qsizetype i = 0; i < lines.size(); ++i) {
         if (lines.at(i) == approvalHeader && seen++ == nth)
-            return lines.mid(i);
+            return withoutWhyAsked(lines.mid(i));
     }
     return {};
 }
@@ -2359,6 +2415,324 @@ void tst_Cli::longCommandSaysWhatIsNotShown()
     if (!warning.isEmpty())
         QCOMPARE(prompt.at(next++), warning);
     QVERIFY2(prompt.at(next).startsWith(allowQuestion), qPrintable(prompt.at(next)));
+}
+
+void tst_Cli::asTheCli(const std::function<void()> &work) const
+{
+    // Under the app's names and the config folder the CLI gets.
+    const QString testName = QCoreApplication::applicationName();
+    const QString testOrganization = QCoreApplication::organizationName();
+    const QByteArray testConfigHome = qgetenv("XDG_CONFIG_HOME");
+    AgentLoop::setApplicationIdentity();
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_home + u"/.config"_s));
+    work();
+    qputenv("XDG_CONFIG_HOME", testConfigHome);
+    QCoreApplication::setApplicationName(testName);
+    QCoreApplication::setOrganizationName(testOrganization);
+}
+
+QString tst_Cli::appRulesPath() const
+{
+    QString path;
+    asTheCli([&] { path = appRuleFilePath(); });
+    return path;
+}
+
+bool tst_Cli::writeRules(const QString &path, const QByteArray &json)
+{
+    return QDir().mkpath(QFileInfo(path).path()) && writeFile(path, json);
+}
+
+void tst_Cli::permissionsCheck_data()
+{
+    // Where the rules are: "" none, "app", "workspace", "file" (--permissions FILE); the file
+    // holds rules.
+    QTest::addColumn<QString>("rulesFile");
+    QTest::addColumn<QByteArray>("rules");
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("call");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QStringList>("lines"); // the first lines of stdout
+
+    const QString gitStatus = u"shell(git status)"_s;
+    const QStringList allowGitStatus{u"--allow"_s, gitStatus};
+    QTest::newRow("allowed by --allow")
+            << QString() << QByteArray() << allowGitStatus << gitStatus << 0
+            << QStringList{u"Decision: allow"_s, u"Decided by: shell(git status) (command line)"_s};
+    QTest::newRow("no rule: asked") << QString() << QByteArray() << QStringList() << gitStatus << 1
+                                    << QStringList{u"Decision: ask"_s, u"Decided by: default"_s};
+    QTest::newRow("a second command is not allowed by the first's rule")
+            << QString() << QByteArray() << allowGitStatus << u"shell(git status; rm -rf ~)"_s << 1
+            << QStringList{u"Decision: ask"_s};
+    QTest::newRow("--deny beats --allow")
+            << QString() << QByteArray()
+            << QStringList{u"--allow"_s, gitStatus, u"--deny"_s, u"shell(rm:*)"_s}
+            << u"shell(git status; rm -rf ~)"_s << 2
+            << QStringList{u"Decision: deny"_s, u"Decided by: shell(rm:*) (command line)"_s};
+    QTest::newRow("--ask beats --allow")
+            << QString() << QByteArray()
+            << QStringList{u"--allow"_s, u"shell(git:*)"_s, u"--ask"_s, u"shell(git push:*)"_s}
+            << u"shell(git push origin main)"_s << 1
+            << QStringList{u"Decision: ask"_s, u"Decided by: shell(git push:*) (command line)"_s};
+    QTest::newRow("--permissions FILE")
+            << u"file"_s
+            << QByteArray("{\"allow\": [\"shell(git status)\"], \"deny\": [\"shell(rm:*)\"]}")
+            << QStringList() << gitStatus << 0
+            << QStringList{u"Decision: allow"_s, u"Decided by: shell(git status) (command line)"_s};
+    QTest::newRow("--permissions FILE denies")
+            << u"file"_s
+            << QByteArray("{\"allow\": [\"shell(git status)\"], \"deny\": [\"shell(rm:*)\"]}")
+            << QStringList() << u"shell(rm -rf build)"_s << 2
+            << QStringList{u"Decision: deny"_s, u"Decided by: shell(rm:*) (command line)"_s};
+    QTest::newRow("workspace .agentloop/permissions.json")
+            << u"workspace"_s << QByteArray("{\"allow\": [\"shell(git status)\"]}") << QStringList()
+            << gitStatus << 0
+            << QStringList{u"Decision: allow"_s,
+                           u"Decided by: shell(git status) (workspace rules)"_s};
+    QTest::newRow("the app's rules")
+            << u"app"_s << QByteArray("{\"deny\": [\"shell(git:*)\"]}") << allowGitStatus
+            << gitStatus << 2
+            << QStringList{u"Decision: deny"_s, u"Decided by: shell(git:*) (app rules)"_s};
+    QTest::newRow("read tools inside the workspace by default")
+            << QString() << QByteArray() << QStringList() << u"read_file(src/main.cpp)"_s << 0
+            << QStringList{u"Decision: allow"_s, u"Decided by: default"_s};
+    QTest::newRow("write tools ask by default")
+            << QString() << QByteArray() << QStringList() << u"write_file(notes.md)"_s << 1
+            << QStringList{u"Decision: ask"_s, u"Decided by: default"_s};
+    QTest::newRow("--read-only-commands")
+            << QString() << QByteArray() << QStringList{u"--read-only-commands"_s} << gitStatus << 0
+            << QStringList{u"Decision: allow"_s};
+    QTest::newRow("--read-only-commands, redirected")
+            << QString() << QByteArray() << QStringList{u"--read-only-commands"_s}
+            << u"shell(git status > status.txt)"_s << 1 << QStringList{u"Decision: ask"_s};
+}
+
+// The rules decide alone: no provider settings, no key, nothing contacted.
+void tst_Cli::permissionsCheck()
+{
+    QFETCH(QString, rulesFile);
+    QFETCH(QByteArray, rules);
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, call);
+    QFETCH(int, exitCode);
+    QFETCH(QStringList, lines);
+
+    if (rulesFile == u"file"_s) {
+        QVERIFY(writeRules(m_home + u"/rules.json"_s, rules));
+        arguments += {u"--permissions"_s, m_home + u"/rules.json"_s};
+    } else if (rulesFile == u"workspace"_s) {
+        // As the app saves them: trusted, so their allow rules apply.
+        const Result<QList<PermissionRule>> parsed = parseRuleFile(rules, RuleOrigin::Workspace);
+        QVERIFY(parsed);
+        Result<void> saved;
+        asTheCli([&] { saved = saveWorkspaceRules(m_work, *parsed); });
+        QVERIFY2(saved, qPrintable(saved ? QString() : saved.error().message));
+    } else if (rulesFile == u"app"_s) {
+        QVERIFY(writeRules(appRulesPath(), rules));
+    }
+    CliProcess cli(baseEnvironment(), m_work);
+    QVERIFY(cli.start(arguments + QStringList{u"--permissions-check"_s, call}));
+    COMPARE_EXIT(cli, exitCode);
+    const QStringList out = cli.standardOutput().split(u'\n');
+    QVERIFY2(out.size() > lines.size(), cli.describe().constData());
+    QCOMPARE(out.mid(0, lines.size()), lines);
+    QCOMPARE(cli.standardError(), QString());
+}
+
+void tst_Cli::permissionsCheckNamesInvalidRules()
+{
+    CliProcess cli(baseEnvironment(), m_work);
+    QVERIFY(cli.start(
+            {u"--allow"_s, u"shell(git status"_s, u"--permissions-check"_s, u"shell(git status)"_s}));
+    COMPARE_EXIT(cli, 2);
+    const QStringList errors = cli.standardError().split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(errors.size(), 1);
+    QVERIFY2(errors.first().startsWith(
+                     u"Invalid rule shell(git status (command line), which denies the calls it was meant for: "_s),
+             cli.describe().constData());
+    QVERIFY(cli.standardOutput().startsWith(u"Decision: deny\n"_s));
+}
+
+void tst_Cli::unreadableRulesFileIsAUsageError_data()
+{
+    QTest::addColumn<QByteArray>("contents"); // null: no file
+    QTest::addColumn<QStringList>("task");
+    QTest::addColumn<QString>("error");
+
+    const QStringList run{u"--prompt"_s, u"hi"_s};
+    const QStringList check{u"--permissions-check"_s, u"shell(git status)"_s};
+    QTest::newRow("missing, run") << QByteArray() << run << u"does not exist"_s;
+    QTest::newRow("missing, check") << QByteArray() << check << u"does not exist"_s;
+    QTest::newRow("not JSON, run") << QByteArray("{\"allow\": [") << run << u"rules.json"_s;
+    QTest::newRow("not JSON, check") << QByteArray("{\"allow\": [") << check << u"rules.json"_s;
+    QTest::newRow("not a rules file")
+            << QByteArray("[\"shell(git status)\"]") << run << u"rules.json"_s;
+}
+
+// Nothing is sent, and nothing is decided, with rules that cannot be read.
+void tst_Cli::unreadableRulesFileIsAUsageError()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(QStringList, task);
+    QFETCH(QString, error);
+    const QString path = m_home + u"/rules.json"_s;
+    if (!contents.isNull())
+        QVERIFY(writeRules(path, contents));
+    checkUsageError(QStringList{u"--permissions"_s, path} + task, error, false);
+}
+
+// A workspace rules file that cannot be read: the check denies, a run does not start.
+void tst_Cli::brokenWorkspaceRulesDeny()
+{
+    QVERIFY(writeRules(workPath(u".agentloop/permissions.json"_s), "{\"allow\": [\"shell(git"));
+    CliProcess cli(baseEnvironment(), m_work);
+    QVERIFY(cli.start({u"--allow"_s,
+                       u"shell(git status)"_s,
+                       u"--permissions-check"_s,
+                       u"shell(git status)"_s}));
+    COMPARE_EXIT(cli, 2);
+    QVERIFY2(cli.standardError().startsWith(u"Configuration error: "_s), cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"permissions.json"_s), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+    // A run starts no request with them.
+    checkUsageError({u"--prompt"_s, u"hi"_s}, u"permissions.json"_s, false);
+}
+
+// A rules file the app did not write (a cloned repository's, or one a command wrote): its deny
+// rules apply, its allow rules are named and not used.
+void tst_Cli::untrustedWorkspaceRulesOnlyTighten()
+{
+    QVERIFY(writeRules(workPath(u".agentloop/permissions.json"_s),
+                       "{\"allow\": [\"shell(git status)\"], \"deny\": [\"shell(rm:*)\"]}"));
+    CliProcess allowed(baseEnvironment(), m_work);
+    QVERIFY(allowed.start({u"--permissions-check"_s, u"shell(git status)"_s}));
+    COMPARE_EXIT(allowed, 1);
+    QVERIFY(allowed.standardOutput().startsWith(u"Decision: ask\nDecided by: default\n"_s));
+    QCOMPARE(allowed.standardError(),
+             u"Warning: allow rule shell(git status) of %1 is not used: the file was changed "
+             u"outside Agent Loop.\n"_s.arg(
+                     QDir::toNativeSeparators(workPath(u".agentloop/permissions.json"_s))));
+
+    CliProcess denied(baseEnvironment(), m_work);
+    QVERIFY(denied.start(
+            {u"--allow"_s, u"shell"_s, u"--permissions-check"_s, u"shell(rm -rf ~)"_s}));
+    COMPARE_EXIT(denied, 2);
+    QVERIFY2(denied.standardOutput().startsWith(
+                     u"Decision: deny\nDecided by: shell(rm:*) (workspace rules)\n"_s),
+             denied.describe().constData());
+}
+
+// Without a terminal every asked call is denied; an allow rule lets its calls run unasked.
+void tst_Cli::allowRuleRunsWithoutAPrompt()
+{
+    FakeChatServer server;
+    server.script(shellCallThenAnswer(shellArguments(u"echo 42"_s), u"It printed 42."_s));
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--allow"_s, u"shell(echo:*)"_s, u"--prompt"_s, u"run echo 42"_s}));
+    COMPARE_EXIT(cli, 0);
+    QVERIFY2(!cli.standardError().contains(approvalHeader), cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"shell finished: 42"_s), cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"shell was allowed by the rule shell(echo:*).\n"_s),
+             cli.describe().constData());
+    QCOMPARE(server.requests().size(), 2);
+    const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    QCOMPARE(toolMessages.first().value(u"content"_s).toString(), u"42"_s);
+    QCOMPARE(cli.standardOutput(), u"It printed 42.\n"_s);
+}
+
+// At a terminal that would answer "y": a deny rule never asks, and the model is told.
+void tst_Cli::denyRuleDeniesWithoutAPrompt()
+{
+    SKIP_WITHOUT_TERMINAL();
+    FakeChatServer server;
+    server.script(shellCallThenAnswer(shellArguments(touchMarker), u"Not allowed."_s));
+    const QString denyRule = u"shell(%1:*)"_s.arg(touchMarker.section(u' ', 0, 0));
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start(
+            {u"--allow"_s, u"shell"_s, u"--deny"_s, denyRule, u"--prompt"_s, u"create the marker"_s}));
+    COMPARE_EXIT(cli, 0);
+    QVERIFY2(!cli.standardError().contains(allowQuestion), cli.describe().constData());
+    QVERIFY(!QFileInfo::exists(workPath(u"marker"_s)));
+    QCOMPARE(server.requests().size(), 2);
+    const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    const QString content = toolMessages.first().value(u"content"_s).toString();
+    QVERIFY2(content.startsWith(u"denied"_s), qPrintable(content));
+    QVERIFY2(content.contains(denyRule), qPrintable(content));
+    QVERIFY2(cli.standardError().contains(
+                     u"shell was denied by the rule %1; the model is told.\n"_s.arg(denyRule)),
+             cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), u"Not allowed.\n"_s);
+}
+
+// The rules' reasons come before the question, behind the gutter.
+void tst_Cli::approvalSaysWhyItAsks()
+{
+    FakeChatServer server;
+    server.script(shellCallThenAnswer(shellArguments(u"echo 42; echo 43"_s), u"Denied."_s));
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--allow"_s, u"shell(echo 42)"_s, u"--prompt"_s, u"run it"_s}));
+    COMPARE_EXIT(cli, 0);
+    const QStringList lines = cli.standardError().split(u'\n');
+    const qsizetype why = lines.indexOf(whyAsked);
+    QVERIFY2(why > lines.indexOf(gutter + u"echo 42; echo 43"_s), cli.describe().constData());
+    QVERIFY2(lines.value(why + 1).startsWith(gutter), cli.describe().constData());
+    QVERIFY2(lines.mid(why + 1).join(u'\n').contains(u"echo 43"_s), cli.describe().constData());
+    QVERIFY2(lines.contains(noInteractiveInput), cli.describe().constData());
+}
+
+void tst_Cli::deniedWithAReasonTellsTheModel()
+{
+    SKIP_WITHOUT_TERMINAL();
+    FakeChatServer server;
+    server.script(shellCallThenAnswer(shellArguments(touchMarker), u"Understood."_s));
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, u"create the marker"_s}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+    QVERIFY(cli.type("n: write it to notes.md instead\n"));
+    COMPARE_EXIT(cli, 0);
+    QVERIFY2(cli.standardError().contains(
+                     u"Denied. The model is told: write it to notes.md instead\n"_s),
+             cli.describe().constData());
+    QVERIFY(!QFileInfo::exists(workPath(u"marker"_s)));
+    const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    const QString content = toolMessages.first().value(u"content"_s).toString();
+    QVERIFY2(content.startsWith(u"denied"_s), qPrintable(content));
+    QVERIFY2(content.contains(u"write it to notes.md instead"_s), qPrintable(content));
+}
+
+// "a": the same call again in this conversation runs unasked; another call is asked.
+void tst_Cli::allowedForTheConversationIsNotAskedAgain()
+{
+    SKIP_WITHOUT_TERMINAL();
+    FakeChatServer server;
+    const QString same = shellArguments(touchCommand(u"first"_s));
+    server.script({FakeResponse::toolCall(u"call_1"_s, u"shell"_s, same),
+                   FakeResponse::toolCall(u"call_2"_s, u"shell"_s, same),
+                   FakeResponse::toolCall(u"call_3"_s,
+                                          u"shell"_s,
+                                          shellArguments(touchCommand(u"second"_s))),
+                   FakeResponse::answer(u"Done."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--prompt"_s, u"touch it twice"_s}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+    QVERIFY(cli.type("a\n"));
+    QVERIFY2(cli.waitForStandardError(allowQuestion, 2), cli.describe().constData());
+    QVERIFY(cli.type("n\n"));
+    COMPARE_EXIT(cli, 0);
+
+    const QString err = cli.standardError();
+    QCOMPARE(err.count(allowQuestion), 2);
+    QVERIFY2(err.contains(u"Allowed for the rest of this conversation"_s), qPrintable(err));
+    const QStringList second = promptLines(err, err.indexOf(u"Allowed for the rest"_s));
+    QVERIFY2(second.size() >= 6, qPrintable(err));
+    QCOMPARE(second.at(4), gutter + touchCommand(u"second"_s));
+    QCOMPARE(server.requests().size(), 4);
+    QCOMPARE(server.requests().at(2).toolMessages().last().value(u"content"_s).toString(),
+             u"(no output)"_s);
+    QVERIFY(!QFileInfo::exists(workPath(u"second"_s)));
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)

@@ -113,7 +113,7 @@ private:
 namespace {
 
 constexpr int exitTimeoutMs = 20000;
-const QByteArray allowQuestion = "Allow this call? [y/N]";
+const QByteArray allowQuestion = "Allow this call? [y/a/N]";
 
 // The commands are the CLI's shell's: /bin/sh, or cmd.exe on Windows, where an unset variable
 // is left as it is written.

@@ -58,7 +58,7 @@ constexpr quint32 defaultSeed = 20261130;
 constexpr int defaultRuns = 50;
 constexpr int toolTurns = 3;
 
-const QString allowQuestion = u"Allow this call? [y/N]"_s;
+const QString allowQuestion = u"Allow this call? [y/a/N]"_s;
 
 // A short command of each step, in the shell the CLI uses: /bin/sh, or cmd.exe on Windows.
 QString stepCommand(int step)

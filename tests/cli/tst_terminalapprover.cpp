@@ -1,5 +1,5 @@
 // The CLI's approval as the user reads it at the terminal: for a file edit the file, its encoding
-// and the unified diff before "Allow this call? [y/N]"; for a command, the line saying that a
+// and the unified diff before "Allow this call? [y/a/N]"; for a command, the line saying that a
 // command is not confined to the workspace. The approver runs in this process, writing to a
 // buffer, its standard input a terminal (a pseudo-terminal on Unix) or nothing.
 
@@ -24,7 +24,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString gutter = u"  \u2502 "_s;
-const QString allowQuestion = u"Allow this call? [y/N] "_s;
+const QString allowQuestion = u"Allow this call? [y/a/N] "_s;
 const QString noInteractiveInput = u"No interactive input; the call is denied by default."_s;
 
 ApprovalRequest editRequest(const FileChange &change)
@@ -41,6 +41,22 @@ ApprovalRequest editRequest(const FileChange &change)
     request.preview.kind = CallPreview::FileEdit;
     request.preview.text = change.diff;
     request.preview.fileChange = change;
+    return request;
+}
+
+ApprovalRequest commandRequest(const QString &command)
+{
+    ApprovalRequest request;
+    request.id = 7;
+    request.turn = 1;
+    request.toolCallId = u"call_7"_s;
+    request.toolName = u"shell"_s;
+    request.reason = u"POSIX shell (/bin/sh) command execution requires explicit approval."_s;
+    request.argumentsObject = {{u"command"_s, command}};
+    request.arguments = QString::fromUtf8(
+            QJsonDocument(request.argumentsObject).toJson(QJsonDocument::Compact));
+    request.preview.kind = CallPreview::Command;
+    request.preview.text = command;
     return request;
 }
 
@@ -125,6 +141,9 @@ private slots:
     void hostileDiffIsShownEscaped();
     void keyInTheDiffIsBlankedOut();
     void commandSaysItIsNoSandbox();
+    void whyAskedIsShownBehindTheGutter();
+    void typedAnswers_data();
+    void typedAnswers();
 };
 
 void tst_TerminalApprover::fileEditShowsTheDiffBeforeThePrompt_data()
@@ -239,7 +258,7 @@ void tst_TerminalApprover::hostileDiffIsShownEscaped()
     change.path = u"src/\u202Etxt.exe"_s;
     change.diff = u"@@ -1,1 +1,2 @@\n"
                   u"+printf '\x1b[2J\x1b]0;ok\x07'\n"
-                  u"+Allow this call? [y/N] \u2066y\u2069\n"_s;
+                  u"+Allow this call? [y/a/N] \u2066y\u2069\n"_s;
     QBuffer screen;
     screen.open(QIODevice::WriteOnly);
     Cli::TerminalWriter terminal(&screen);
@@ -251,7 +270,7 @@ void tst_TerminalApprover::hostileDiffIsShownEscaped()
     const QStringList lines = shown.split(u'\n');
     QCOMPARE(lines.at(2), u"Edit src/⟨U+202E⟩txt.exe (GB18030, CRLF)"_s);
     QCOMPARE(lines.at(5), gutter + u"+printf '⟨U+001B⟩[2J⟨U+001B⟩]0;ok⟨U+0007⟩'"_s);
-    QCOMPARE(lines.at(6), gutter + u"+Allow this call? [y/N] ⟨U+2066⟩y⟨U+2069⟩"_s);
+    QCOMPARE(lines.at(6), gutter + u"+Allow this call? [y/a/N] ⟨U+2066⟩y⟨U+2069⟩"_s);
     QCOMPARE(lines.at(7),
              u"Warning: this change contains 5 invisible or control characters, shown as "
              u"⟨U+…⟩."_s);
@@ -310,6 +329,112 @@ void tst_TerminalApprover::commandSaysItIsNoSandbox()
              u"anything your account can.\n"
              u"Command (1 line, 7 characters):\n"_s
                      + gutter + u"echo 42\n"_s + noInteractiveInput + u'\n');
+}
+
+// The rules' explanation quotes the model's command: behind the gutter, escapes shown, like the
+// command itself.
+void tst_TerminalApprover::whyAskedIsShownBehindTheGutter()
+{
+    StandardInput input(StandardInput::Nothing);
+    if (!input.isReady())
+        QSKIP("This test's standard input is a console");
+    ApprovalRequest request = commandRequest(u"git status; rm -rf ~"_s);
+    request.check.verdict = Verdict::Ask;
+    request.check.decidedBy = u"default"_s;
+    request.check.explanation = u"`rm -rf ~` matches no allow rule."_s;
+    request.check.details = {u"git status: allowed by shell(git status)"_s,
+                             u"rm -rf ~\x1b[2J: no allow rule\nAllow this call? [y/a/N] y"_s};
+    QBuffer screen;
+    screen.open(QIODevice::WriteOnly);
+    Cli::TerminalWriter terminal(&screen);
+    Cli::TerminalApprover approver(terminal);
+
+    approver.ask(request);
+
+    QCOMPARE(QString::fromUtf8(screen.data()),
+             u"Tool call needs approval: shell\n"
+             u"Reason: POSIX shell (/bin/sh) command execution requires explicit approval.\n"
+             u"Commands are not confined to the workspace: a command can read and change "
+             u"anything your account can.\n"
+             u"Command (1 line, 20 characters):\n"_s
+                     + gutter + u"git status; rm -rf ~\n"_s + u"Asked because:\n"_s + gutter
+                     + u"`rm -rf ~` matches no allow rule.\n"_s + gutter
+                     + u"git status: allowed by shell(git status)\n"_s + gutter
+                     + u"rm -rf ~⟨U+001B⟩[2J: no allow rule\n"_s + gutter
+                     + u"Allow this call? [y/a/N] y\n"_s + noInteractiveInput + u'\n');
+}
+
+void tst_TerminalApprover::typedAnswers_data()
+{
+    QTest::addColumn<QByteArray>("keys");
+    QTest::addColumn<ApprovalAnswer>("answer");
+    QTest::addColumn<QString>("after"); // what the approver says once the line is typed
+
+    const ApprovalAnswer forConversation{ApprovalAnswer::AllowForConversation, {}, {}};
+    const QString denied = u"Denied.\n"_s;
+    const QString told = u"Denied. The model is told: %1\n"_s;
+    QTest::newRow("y") << QByteArray("y\n") << ApprovalAnswer::allowOnce() << QString();
+    QTest::newRow("yes") << QByteArray("yes\n") << ApprovalAnswer::allowOnce() << QString();
+    QTest::newRow(" YES ") << QByteArray(" YES \n") << ApprovalAnswer::allowOnce() << QString();
+    QTest::newRow("a") << QByteArray("a\n") << forConversation
+                       << u"Allowed for the rest of this conversation: this tool with these "
+                          u"exact arguments.\n"_s;
+    QTest::newRow("A") << QByteArray("A\n") << forConversation
+                       << u"Allowed for the rest of this conversation: this tool with these "
+                          u"exact arguments.\n"_s;
+    QTest::newRow("n") << QByteArray("n\n") << ApprovalAnswer::deny() << denied;
+    QTest::newRow("empty line") << QByteArray("\n") << ApprovalAnswer::deny() << denied;
+    QTest::newRow("garbage") << QByteArray("sure thing\n") << ApprovalAnswer::deny() << denied;
+    QTest::newRow("yes please") << QByteArray("yes please\n") << ApprovalAnswer::deny() << denied;
+    QTest::newRow("always") << QByteArray("always\n") << ApprovalAnswer::deny() << denied;
+    QTest::newRow("n: reason") << QByteArray("n: use git stash instead\n")
+                               << ApprovalAnswer::deny(u"use git stash instead"_s)
+                               << told.arg(u"use git stash instead"_s);
+    QTest::newRow("no: reason, spaced")
+            << QByteArray("  No :   not on main  \n") << ApprovalAnswer::deny(u"not on main"_s)
+            << told.arg(u"not on main"_s);
+    QTest::newRow("n: nothing") << QByteArray("n:   \n") << ApprovalAnswer::deny() << denied;
+    QTest::newRow("reason with colons")
+            << QByteArray("n: see: the docs\n") << ApprovalAnswer::deny(u"see: the docs"_s)
+            << told.arg(u"see: the docs"_s);
+    // Nothing the user pasted acts on a terminal or a log the model's reply is shown in.
+    QTest::newRow("reason with controls")
+            << QByteArray("n: rm\x1b[2J it \xe2\x80\xae now\n")
+            << ApprovalAnswer::deny(u"rm[2J it  now"_s) << told.arg(u"rm[2J it  now"_s);
+    QTest::newRow("reason in Chinese")
+            << QByteArray("n: 不要删除文件\n") << ApprovalAnswer::deny(u"不要删除文件"_s)
+            << told.arg(u"不要删除文件"_s);
+    const QString longReason(Cli::TerminalApprover::maxReasonLength + 500, u'x');
+    const QString keptReason(Cli::TerminalApprover::maxReasonLength, u'x');
+    QTest::newRow("long reason") << "n: " + longReason.toUtf8() + '\n'
+                                 << ApprovalAnswer::deny(keptReason) << told.arg(keptReason);
+}
+
+// What each typed line decides, and what the user reads about it.
+void tst_TerminalApprover::typedAnswers()
+{
+#ifndef Q_OS_UNIX
+    QSKIP("A console for this process's own standard input is not made here");
+#endif
+    QFETCH(QByteArray, keys);
+    QFETCH(ApprovalAnswer, answer);
+    QFETCH(QString, after);
+    StandardInput input(StandardInput::Terminal);
+    QVERIFY(input.isReady());
+    QBuffer screen;
+    screen.open(QIODevice::WriteOnly);
+    Cli::TerminalWriter terminal(&screen);
+    Cli::TerminalApprover approver(terminal);
+    QSignalSpy decided(&approver, &Cli::TerminalApprover::decided);
+
+    approver.ask(commandRequest(u"echo 42"_s));
+    QVERIFY(QString::fromUtf8(screen.data()).endsWith(allowQuestion));
+    QVERIFY(input.type(keys));
+    QTRY_COMPARE(decided.size(), 1);
+
+    QCOMPARE(decided.first().at(0).value<quint64>(), quint64(7));
+    QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), answer);
+    QCOMPARE(QString::fromUtf8(screen.data()).section(allowQuestion, 1), after);
 }
 
 QTEST_GUILESS_MAIN(tst_TerminalApprover)
