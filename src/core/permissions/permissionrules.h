@@ -100,7 +100,7 @@ struct PermissionOptions
 class PermissionPolicy final
 {
 public:
-    PermissionPolicy() = default;
+    PermissionPolicy();
     // boundary: the workspace path patterns are resolved in (as the file tools resolve paths);
     // none: path rules never match.
     PermissionPolicy(QList<PermissionRule> rules,
@@ -130,10 +130,13 @@ public:
     // The built-in read-only commands as rules (`shell(git status:*)`, ...), for the settings.
     static QStringList readOnlyCommandRules();
 
+    struct CompiledRules; // the rules taken apart once, with the built-in ones when switched on
+
 private:
     QList<PermissionRule> m_rules;
     PermissionOptions m_options;
     std::shared_ptr<const WorkspaceBoundary> m_boundary;
+    std::shared_ptr<const CompiledRules> m_compiled;
 };
 
 // The rules files: {"allow": [...], "ask": [...], "deny": [...]}, one array of rule texts per
