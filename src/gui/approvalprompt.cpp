@@ -363,7 +363,6 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request,
     , m_boxObject(box)
 {
     m_request.id = request.id;
-    m_request.toolName = request.toolName;
     m_request.check = request.check;
     m_request.suggestedRules = request.suggestedRules;
     m_request.ruleCall = request.ruleCall;

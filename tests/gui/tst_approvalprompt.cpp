@@ -1582,7 +1582,7 @@ void tst_ApprovalPrompt::alwaysAllowShowsTheSuggestedRules()
     QCOMPARE(dialog->windowModality(), Qt::WindowModal);
     QCOMPARE(dialog->rulesEdit()->toPlainText(), u"shell(git status)\nshell(npm test)"_s);
     QVERIFY(!dialog->rulesEdit()->isReadOnly());
-    QVERIFY2(dialog->saveButton()->isEnabled(), qPrintable(dialog->problemLabel()->text()));
+    QVERIFY(dialog->saveButton()->isEnabled());
     QVERIFY(!dialog->problemLabel()->isVisible());
     // The three places, the two files named.
     QCOMPARE(dialog->scope(), RuleDialog::Scope::AllWorkspaces);
@@ -1688,16 +1688,16 @@ void tst_ApprovalPrompt::savingRules()
     RuleDialog *dialog = openRuleDialog(prompt);
     QVERIFY(dialog);
 
-    dialog->rulesEdit()->setPlainText(u"  shell(npm run test:*)\n\n"_s); // edited before saving
+    dialog->rulesEdit()->setPlainText(u"  shell(npm run:*)\n\n"_s); // edited before saving
     dialog->setScope(RuleDialog::Scope(scope));
     QCOMPARE(dialog->saveButton()->text(), u"&Save"_s);
     dialog->saveButton()->click();
 
     QCOMPARE(saved.calls, 1);
-    QCOMPARE(saved.rules, QStringList{u"shell(npm run test:*)"_s});
+    QCOMPARE(saved.rules, QStringList{u"shell(npm run:*)"_s});
     QCOMPARE(int(saved.scope), origin);
     QCOMPARE(decided.size(), 1);
-    const ApprovalAnswer answer{ApprovalAnswer::AllowOnce, {}, {u"shell(npm run test:*)"_s}};
+    const ApprovalAnswer answer{ApprovalAnswer::AllowOnce, {}, {u"shell(npm run:*)"_s}};
     QCOMPARE(decided.first().at(1).value<ApprovalAnswer>(), answer);
     QTRY_VERIFY(box.isNull());
 }
