@@ -381,8 +381,8 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request,
     box->setTextFormat(Qt::RichText);
     box->setText(tr("<p>The model asks to run the tool <b>%1</b>.</p><p>%2</p>")
                          .arg(tool.toHtmlEscaped(), request.reason.toHtmlEscaped()));
-    box->setInformativeText(tr("Nothing runs unless you choose Allow. Deny, Esc or closing this "
-                               "box declines, and the model is told."));
+    box->setInformativeText(tr("Nothing runs unless you allow it. Deny, Esc or closing this box "
+                               "declines, and the model is told."));
     box->setAccessibleDescription(
             tr("The model asks to run the tool %1. %2").arg(tool, request.reason));
 
