@@ -12,6 +12,7 @@
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QKeyEvent>
 #include <QKeySequence>
@@ -340,22 +341,31 @@ public:
     }
 };
 
-ApprovalPrompt *ApprovalPrompt::ask(const AgentLoop::ApprovalRequest &request, QWidget *parent)
+ApprovalPrompt *ApprovalPrompt::ask(const AgentLoop::ApprovalRequest &request,
+                                    QWidget *parent,
+                                    RuleSaving saving)
 {
     auto *box = new QMessageBox(parent);
-    auto *prompt = new ApprovalPrompt(request, box);
+    auto *prompt = new ApprovalPrompt(request, std::move(saving), box);
     box->open();
     // Now that the view has its width, its lines are those the user sees.
     prompt->fitView();
     return prompt;
 }
 
-ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessageBox *box)
+ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request,
+                               RuleSaving saving,
+                               QMessageBox *box)
     : QObject(box)
     , m_requestId(request.id)
+    , m_saving(std::move(saving))
     , m_box(box)
     , m_boxObject(box)
 {
+    m_request.id = request.id;
+    m_request.check = request.check;
+    m_request.suggestedRules = request.suggestedRules;
+    m_request.ruleCall = request.ruleCall;
     m_preview = previewOf(request);
     m_kind = m_preview.kind;
     if (m_kind == AgentLoop::CallPreview::FileEdit) {
@@ -371,20 +381,12 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessa
     box->setTextFormat(Qt::RichText);
     box->setText(tr("<p>The model asks to run the tool <b>%1</b>.</p><p>%2</p>")
                          .arg(tool.toHtmlEscaped(), request.reason.toHtmlEscaped()));
-    box->setInformativeText(tr("Nothing runs unless you choose Allow. Deny, Esc or closing this "
-                               "box declines, and the model is told."));
+    box->setInformativeText(tr("Nothing runs unless you allow it. Deny, Esc or closing this box "
+                               "declines, and the model is told."));
     box->setAccessibleDescription(
             tr("The model asks to run the tool %1. %2").arg(tool, request.reason));
 
-    // Allow keeps its mnemonic for Alt+letter; the event filter keeps QMessageBox from pressing
-    // it on the letter alone.
-    m_allow = box->addButton(tr("&Allow"), QMessageBox::AcceptRole);
-    m_allow->setObjectName(u"approvalAllow"_s);
-    m_allow->setEnabled(false);
-    m_deny = box->addButton(tr("&Deny"), QMessageBox::RejectRole);
-    m_deny->setObjectName(u"approvalDeny"_s);
-    box->setDefaultButton(m_deny);
-    box->setEscapeButton(m_deny);
+    addButtons(request);
 
     m_delayTimer.setSingleShot(true);
     m_delayTimer.setTimerType(Qt::PreciseTimer);
@@ -406,12 +408,117 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessa
     m_view->viewport()->installEventFilter(this);
 
     connect(box, &QMessageBox::finished, this, [this] {
-        const bool allowed = m_box && m_allow && m_box->clickedButton() == m_allow
-                             && m_allow->isEnabled();
-        decide(allowed ? AgentLoop::ApprovalAnswer::allowOnce() : AgentLoop::ApprovalAnswer::deny());
+        decide(m_answer.value_or(AgentLoop::ApprovalAnswer::deny()));
         if (m_box)
             m_box->deleteLater();
     });
+}
+
+void ApprovalPrompt::addButtons(const AgentLoop::ApprovalRequest &request)
+{
+    // Each keeps its mnemonic for Alt+letter; the event filter keeps QMessageBox from pressing
+    // one on the letter alone.
+    const auto add = [this](const QString &text, QMessageBox::ButtonRole role, const QString &name) {
+        QPushButton *button = m_box->addButton(text, role);
+        button->setObjectName(name);
+        return button;
+    };
+    m_allow = add(tr("&Allow once"), QMessageBox::AcceptRole, u"approvalAllow"_s);
+    m_allowForConversation = add(tr("Allow for this &conversation"),
+                                 QMessageBox::AcceptRole,
+                                 u"approvalAllowForConversation"_s);
+    m_alwaysAllow = add(tr("Al&ways allow…"), QMessageBox::AcceptRole, u"approvalAlwaysAllow"_s);
+    m_denyWithReason = add(tr("Deny with a &reason…"),
+                           QMessageBox::RejectRole,
+                           u"approvalDenyWithReason"_s);
+    m_deny = add(tr("&Deny"), QMessageBox::RejectRole, u"approvalDeny"_s);
+    m_box->setDefaultButton(m_deny);
+    m_box->setEscapeButton(m_deny);
+    for (QPushButton *allow : {m_allow.data(), m_allowForConversation.data(), m_alwaysAllow.data()})
+        allow->setEnabled(false);
+    if (request.suggestedRules.isEmpty()) {
+        const QString why = AgentLoop::displayedLine(request.check.explanation, 500);
+        m_alwaysAllow->setToolTip(plainToolTip(
+                why.isEmpty() ? tr("No rule can allow this call: it cannot be taken apart with "
+                                   "certainty.")
+                              : tr("No rule can allow this call. %1").arg(why)));
+    } else {
+        m_alwaysAllow->setToolTip(tr("Add a rule that allows calls like this one."));
+    }
+
+    // QMessageBox closes on any of its buttons; Always allow… and Deny with a reason… open a
+    // dialog over it instead, so the box routes the clicks itself.
+    auto *buttons = m_box->findChild<QDialogButtonBox *>();
+    disconnect(buttons, &QDialogButtonBox::clicked, m_box, nullptr);
+    connect(buttons, &QDialogButtonBox::clicked, this, &ApprovalPrompt::onButtonClicked);
+}
+
+void ApprovalPrompt::onButtonClicked(QAbstractButton *button)
+{
+    if (!button->isEnabled())
+        return;
+    if (button == m_allow)
+        answer(AgentLoop::ApprovalAnswer::allowOnce());
+    else if (button == m_allowForConversation)
+        answer({AgentLoop::ApprovalAnswer::AllowForConversation, {}, {}});
+    else if (button == m_alwaysAllow)
+        openRuleDialog();
+    else if (button == m_denyWithReason)
+        openReasonDialog();
+    else
+        answer(AgentLoop::ApprovalAnswer::deny());
+}
+
+void ApprovalPrompt::answer(const AgentLoop::ApprovalAnswer &answer)
+{
+    if (m_decided || !m_box)
+        return;
+    m_answer = answer;
+    m_box->done(answer.choice == AgentLoop::ApprovalAnswer::Deny ? QDialog::Rejected
+                                                                 : QDialog::Accepted);
+}
+
+void ApprovalPrompt::openRuleDialog()
+{
+    auto *dialog = new RuleDialog(m_request, m_saving, m_box);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RuleDialog::answered, this, &ApprovalPrompt::answer);
+    connect(dialog, &QDialog::rejected, this, &ApprovalPrompt::restartDelay);
+    m_ruleDialog = dialog;
+    dialog->open();
+}
+
+void ApprovalPrompt::openReasonDialog()
+{
+    auto *dialog = new QInputDialog(m_box);
+    dialog->setObjectName(u"approvalReasonDialog"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->setWindowTitle(tr("Deny with a reason"));
+    dialog->setOption(QInputDialog::UsePlainTextEditForTextInput);
+    dialog->setLabelText(tr("The model reads this with the denial (at most %1 characters):")
+                                 .arg(QLocale().toString(maximumReasonLength)));
+    dialog->setOkButtonText(tr("&Deny"));
+    // Bounded as it is typed: the model reads every character of it.
+    connect(dialog, &QInputDialog::textValueChanged, dialog, [dialog](const QString &text) {
+        if (text.size() > maximumReasonLength)
+            dialog->setTextValue(text.left(maximumReasonLength));
+    });
+    connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString &text) {
+        answer(AgentLoop::ApprovalAnswer::deny(text.trimmed().left(maximumReasonLength)));
+    });
+    connect(dialog, &QDialog::rejected, this, &ApprovalPrompt::restartDelay);
+    m_reasonDialog = dialog;
+    dialog->open();
+}
+
+void ApprovalPrompt::restartDelay()
+{
+    if (m_decided)
+        return;
+    m_delayOver = false;
+    m_delayTimer.start();
+    updateAllow();
 }
 
 QWidget *ApprovalPrompt::createPanel()
@@ -419,6 +526,12 @@ QWidget *ApprovalPrompt::createPanel()
     auto *panel = new QWidget(m_box);
     auto *layout = new QVBoxLayout(panel);
     layout->setContentsMargins(0, 0, 0, 0);
+
+    if (!m_request.check.explanation.isEmpty() || !m_request.check.details.isEmpty()) {
+        QWidget *why = createWhyAsked(m_request.check, panel);
+        layout->addWidget(why);
+        layout->addSpacing(why->fontMetrics().height() / 2);
+    }
 
     if (m_kind == AgentLoop::CallPreview::Command) {
         auto *note = new QLabel(tr("Commands are not confined to the workspace: a command can read "
@@ -560,6 +673,42 @@ QWidget *ApprovalPrompt::createPanel()
     return panel;
 }
 
+// The rules' verdict in the user's terms: the explanation, then one line per part of the call.
+QWidget *ApprovalPrompt::createWhyAsked(const AgentLoop::PermissionCheck &check, QWidget *parent)
+{
+    auto *why = new QWidget(parent);
+    why->setObjectName(u"approvalWhy"_s);
+    auto *layout = new QVBoxLayout(why);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    const auto addLabel = [&](const QString &text, const QString &name) {
+        auto *label = new QLabel(text, why);
+        label->setObjectName(name);
+        label->setTextFormat(Qt::PlainText);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        layout->addWidget(label);
+        return label;
+    };
+    if (!check.explanation.isEmpty()) {
+        QLabel *explanation = addLabel(AgentLoop::displayedLine(check.explanation, 1000),
+                                       u"approvalExplanation"_s);
+        QFont bold = explanation->font();
+        bold.setBold(true);
+        explanation->setFont(bold);
+    }
+    if (!check.details.isEmpty()) {
+        QStringList lines;
+        const qsizetype shown = std::min<qsizetype>(check.details.size(), maximumDetailLines);
+        for (qsizetype i = 0; i < shown; ++i)
+            lines << u"• "_s + AgentLoop::displayedLine(check.details.at(i), 300);
+        if (check.details.size() > shown)
+            lines << tr("… and %Ln more", nullptr, pluralCount(check.details.size() - shown));
+        addLabel(lines.join(u'\n'), u"approvalDetails"_s);
+    }
+    return why;
+}
+
 void ApprovalPrompt::showText(const QString &source)
 {
     View *view = m_view;
@@ -699,8 +848,14 @@ bool ApprovalPrompt::eventFilter(QObject *watched, QEvent *event)
             const auto *key = static_cast<QKeyEvent *>(event);
             const Qt::KeyboardModifiers chords = Qt::AltModifier | Qt::ControlModifier
                                                  | Qt::MetaModifier;
-            if (m_allow && !(key->modifiers() & chords)) {
-                const QKeySequence shortcut = m_allow->shortcut();
+            if (key->modifiers() & chords)
+                break;
+            for (QPushButton *button : {m_allow.data(),
+                                        m_allowForConversation.data(),
+                                        m_alwaysAllow.data(),
+                                        m_deny.data(),
+                                        m_denyWithReason.data()}) {
+                const QKeySequence shortcut = button ? button->shortcut() : QKeySequence();
                 if (!shortcut.isEmpty() && Qt::Key(key->key()) == shortcut[0].key())
                     return true;
             }
@@ -989,6 +1144,8 @@ void ApprovalPrompt::updateAllow()
 {
     const bool ready = m_delayOver && m_shown->isComplete();
     m_allow->setEnabled(ready);
+    m_allowForConversation->setEnabled(ready);
+    m_alwaysAllow->setEnabled(ready && !m_request.suggestedRules.isEmpty());
     m_delayLabel->setVisible(!ready);
 }
 

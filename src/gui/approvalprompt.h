@@ -2,7 +2,9 @@
 
 #include "agent/agentcontroller.h"
 #include "base/displaytext.h"
+#include "ruledialog.h"
 
+#include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QObject>
@@ -15,6 +17,9 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
+
+class QAbstractButton;
 
 namespace Gui {
 
@@ -34,14 +39,22 @@ namespace Gui {
 // previewLength characters is shown in part first ("Show all" fills in the rest a slice at a time,
 // so that the box stays responsive).
 //
-// Allow and Deny; Deny is the default and the escape button. Allow cannot be pressed for
-// inputDelay after the box is shown or switched between the diff and the arguments (nor before a
-// long text is checked to its end), so that a click or a key meant for something else cannot
-// approve; it has no single-key activation (its mnemonic works with Alt only), and Enter presses
-// it only when it has the focus.
+// Above the view, why it asks: the rules' explanation and what decided each part of the call (a
+// short list; a long one ends with how many more there are).
 //
-// decided() is emitted exactly once: Allow allows; Deny, Esc, closing the box, and the box or its
-// parent being destroyed (quitting while it is open) deny. Fail closed: anything but Allow denies.
+// The choices: Allow once, Allow for this conversation (this tool with these exact arguments),
+// Always allow… (RuleDialog: rules to save, or to keep for this conversation; disabled, saying
+// why, when no rule could allow the call), Deny, and Deny with a reason… (a short text the model
+// reads). Deny is the default and the escape button. The allow buttons cannot be pressed for
+// inputDelay after the box is shown, switched between the diff and the arguments, or back from
+// one of its dialogs (nor before a long text is checked to its end), so that a click or a key
+// meant for something else cannot approve. No button has single-key activation (mnemonics work
+// with Alt only), and Enter presses an allow button only when it has the focus. The two buttons
+// that open a dialog keep the box open; cancelling that dialog returns to it, undecided.
+//
+// decided() is emitted exactly once, with the answer chosen; Deny, Esc, closing the box, and the
+// box or its parent being destroyed (quitting while it is open) deny without a reason. Fail
+// closed: anything but an allow denies.
 //
 // The prompt is owned by its message box, which deletes itself once answered. When the parent is
 // destroyed, decided() is emitted from inside that destruction: connect it to an object that
@@ -59,7 +72,16 @@ public:
     static constexpr qsizetype previewLineBreak = 4000;
     static constexpr qsizetype showAllLineBreak = 1000;
 
-    static ApprovalPrompt *ask(const AgentLoop::ApprovalRequest &request, QWidget *parent);
+    // The reason for a denial is bounded: the model reads it in the tool message.
+    static constexpr qsizetype maximumReasonLength = 2000;
+    // Lines of the check's details shown; the rest are counted.
+    static constexpr int maximumDetailLines = 6;
+
+    // saving: what Always allow… saves with; without addRules, only "This conversation only"
+    // can be chosen there.
+    static ApprovalPrompt *ask(const AgentLoop::ApprovalRequest &request,
+                               QWidget *parent,
+                               RuleSaving saving = {});
     ~ApprovalPrompt() override;
 
     quint64 requestId() const { return m_requestId; }
@@ -70,8 +92,15 @@ public:
     // FileEdit: switches the view between the diff and the arguments; null for other calls.
     QPushButton *argumentsToggle() const { return m_argumentsToggle; }
     bool isShowingArguments() const { return m_showingArguments; }
+    // Allow once.
     QPushButton *allowButton() const { return m_allow; }
+    QPushButton *allowForConversationButton() const { return m_allowForConversation; }
+    QPushButton *alwaysAllowButton() const { return m_alwaysAllow; }
     QPushButton *denyButton() const { return m_deny; }
+    QPushButton *denyWithReasonButton() const { return m_denyWithReason; }
+    // The dialog Always allow… or Deny with a reason… opened, while it is open.
+    RuleDialog *ruleDialog() const { return m_ruleDialog; }
+    QInputDialog *reasonDialog() const { return m_reasonDialog; }
 
     // What the box shows, before sanitising: the request's preview, or, for a request that has
     // none, its decoded arguments as indented JSON.
@@ -86,9 +115,18 @@ private:
     class Sanitiser;
     class View;
 
-    ApprovalPrompt(const AgentLoop::ApprovalRequest &request, QMessageBox *box);
+    ApprovalPrompt(const AgentLoop::ApprovalRequest &request, RuleSaving saving, QMessageBox *box);
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void addButtons(const AgentLoop::ApprovalRequest &request);
+    void onButtonClicked(QAbstractButton *button);
+    // Closes the box with this answer (decided() follows from its finished()).
+    void answer(const AgentLoop::ApprovalAnswer &answer);
     void decide(const AgentLoop::ApprovalAnswer &answer);
+    void openRuleDialog();
+    void openReasonDialog();
+    // Back from a dialog of the box: what was near the pointer or the keys may have moved.
+    void restartDelay();
+    QWidget *createWhyAsked(const AgentLoop::PermissionCheck &check, QWidget *parent);
 
     QWidget *createPanel();
     // Shows source in the view (sanitised, its beginning first when it is long), as what kind
@@ -110,6 +148,9 @@ private:
 
     quint64 m_requestId = 0;
     bool m_decided = false;
+    std::optional<AgentLoop::ApprovalAnswer> m_answer; // chosen, the box closing
+    AgentLoop::ApprovalRequest m_request; // for Always allow…: without arguments or preview
+    RuleSaving m_saving;
     AgentLoop::CallPreview::Kind m_kind = AgentLoop::CallPreview::Arguments;
     AgentLoop::CallPreview m_preview; // what the view shows, before sanitising
     QString m_arguments;              // FileEdit: the arguments, the other text of the view
@@ -117,7 +158,12 @@ private:
     QPointer<QMessageBox> m_box;
     const QObject *m_boxObject; // the same box, for comparisons that must not cast it
     QPointer<QPushButton> m_allow;
+    QPointer<QPushButton> m_allowForConversation;
+    QPointer<QPushButton> m_alwaysAllow;
     QPointer<QPushButton> m_deny;
+    QPointer<QPushButton> m_denyWithReason;
+    QPointer<RuleDialog> m_ruleDialog;
+    QPointer<QInputDialog> m_reasonDialog;
     QPointer<View> m_view;
     QPointer<QWidget> m_warnings;
     QPointer<QLabel> m_escapedWarning;

@@ -1,17 +1,18 @@
 #include "approvals.h"
 
-#include "agent/agentcontroller.h"
+#include "agent/agentsession.h"
 #include "approvalprompt.h"
 
 #include <QMessageBox>
 
 namespace Gui {
 
-Approvals::Approvals(AgentLoop::AgentController &controller, QWidget *window)
+Approvals::Approvals(AgentLoop::AgentSession &session, QWidget *window)
     : QObject(window)
-    , m_controller(controller)
+    , m_session(session)
     , m_window(window)
 {
+    AgentLoop::AgentController &controller = session.controller();
     connect(&controller, &AgentLoop::AgentController::approvalRequested, this, &Approvals::ask);
     connect(&controller, &AgentLoop::AgentController::failed, this, &Approvals::close);
 }
@@ -24,13 +25,23 @@ ApprovalPrompt *Approvals::pending() const
 void Approvals::ask(const AgentLoop::ApprovalRequest &request)
 {
     close();
-    m_prompt = ApprovalPrompt::ask(request, m_window);
+    AgentLoop::AgentController *controller = &m_session.controller();
+    RuleSaving saving;
+    saving.policy = controller->permissions();
+    saving.workspace = m_session.configuration().workspace;
+    saving.addRules = [session = QPointer<AgentLoop::AgentSession>(
+                               &m_session)](const QStringList &rules, AgentLoop::RuleOrigin scope) {
+        return session ? session->addRules(rules, scope)
+                       : AgentLoop::Result<void>(AgentLoop::Error{AgentLoop::Error::Agent,
+                                                                  tr("The session has ended.")});
+    };
+    m_prompt = ApprovalPrompt::ask(request, m_window, std::move(saving));
     // The controller as context: an answer that comes while the window is destroyed goes
     // nowhere (the controller is gone by then).
     connect(m_prompt,
             &ApprovalPrompt::decided,
-            &m_controller,
-            [controller = &m_controller](quint64 id, const AgentLoop::ApprovalAnswer &answer) {
+            controller,
+            [controller](quint64 id, const AgentLoop::ApprovalAnswer &answer) {
                 controller->resolveApproval(id, answer);
             });
 }

@@ -6,7 +6,7 @@
 class QWidget;
 
 namespace AgentLoop {
-class AgentController;
+class AgentSession;
 struct ApprovalRequest;
 } // namespace AgentLoop
 
@@ -15,13 +15,14 @@ namespace Gui {
 class ApprovalPrompt;
 
 // The window's side of approvals: for each call the controller asks about, an approval box
-// (ApprovalPrompt) over the window, whose answer goes back to the controller. One box at a time;
-// it closes, answering no, when the run fails or the window asks.
+// (ApprovalPrompt) over the window, whose answer goes back to the controller; rules the user
+// always allows are saved with the session. One box at a time; it closes, answering no, when the
+// run fails or the window asks.
 class Approvals final : public QObject
 {
     Q_OBJECT
 public:
-    Approvals(AgentLoop::AgentController &controller, QWidget *window);
+    Approvals(AgentLoop::AgentSession &session, QWidget *window);
 
     // The open box's prompt, or null.
     ApprovalPrompt *pending() const;
@@ -31,7 +32,7 @@ public:
 private:
     void ask(const AgentLoop::ApprovalRequest &request);
 
-    AgentLoop::AgentController &m_controller;
+    AgentLoop::AgentSession &m_session;
     QWidget *m_window;
     QPointer<ApprovalPrompt> m_prompt;
 };

@@ -63,7 +63,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_conversationPanel(new ConversationPanel(m_conversations, this))
     , m_conversationsDock(
               dock(tr("Conversations"), u"conversationsDock"_s, m_conversationPanel, this))
-    , m_approvals(new Approvals(m_session.controller(), this))
+    , m_approvals(new Approvals(m_session, this))
     , m_conversationActions(
               new ConversationActions(m_session, m_conversations, m_conversationPanel, this))
     , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))

@@ -1,6 +1,6 @@
 // Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
 // approval box (and the approval of a hostile call, with its warnings, and of a file edit, with
-// its diff), the settings dialog (as on first use, and with a few provider profiles), the menu of
+// its diff, and of a command the rules ask about, with its Always allow… dialog), the settings dialog (as on first use, and with a few provider profiles), the menu of
 // provider presets, the warning bar of an app run as administrator, and (--gallery) the chat's
 // items and its file changes, in one language and one theme per run (a process can install its
 // translators only once). Run it through make-screenshots.sh.
@@ -14,6 +14,7 @@
 #include "inspector/inspector.h"
 #include "mainwindow.h"
 #include "protocol/providerpresets.h"
+#include "ruledialog.h"
 #include "settings/appsettings.h"
 #include "settings/settingsdialog.h"
 #include "storage/conversationstore.h"
@@ -353,16 +354,74 @@ bool isSettled(QMessageBox *box)
     return allow && allow->isEnabled();
 }
 
-// Saves the approval box of editRequest() over window once it is settled, then quits.
-void saveEditApproval(QWidget *window, const QString &path)
+// 9. A command the rules ask about: the default rules say why, part by part, and suggest the
+// rules "Always allow…" offers.
+AgentLoop::ApprovalRequest ruledRequest()
+{
+    const AgentLoop::ShellTool tool(std::make_shared<AgentLoop::ProcessCommandRunner>(), {});
+    const QJsonObject arguments{{u"command"_s, u"git status && npm run test:unit"_s}};
+    AgentLoop::ApprovalRequest request;
+    request.id = 9;
+    request.turn = 3;
+    request.toolCallId = u"call_9"_s;
+    request.toolName = tool.name();
+    request.reason = tool.approvalReason();
+    request.argumentsObject = arguments;
+    request.arguments = QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Compact));
+    request.preview = tool.preview(arguments);
+    request.ruleCall = {tool.name(), tool.sideEffect(), tool.ruleSubject(arguments)};
+    const AgentLoop::PermissionPolicy defaults;
+    request.check = defaults.check(request.ruleCall);
+    request.suggestedRules = defaults.suggestedRules(request.ruleCall);
+    return request;
+}
+
+// Saves the approval box of ruledRequest() over window once it is settled, then its Always
+// allow… dialog, then quits.
+void saveRuleApprovals(QWidget *window, const QString &outDir, const QString &suffix)
+{
+    Gui::RuleSaving saving;
+    saving.policy = std::make_shared<const AgentLoop::PermissionPolicy>();
+    saving.workspace = u"/home/user/my-project"_s;
+    Gui::ApprovalPrompt *prompt = Gui::ApprovalPrompt::ask(ruledRequest(), window, saving);
+    QPointer<QMessageBox> box = prompt->messageBox();
+    when(
+            [box] {
+                return box && box->findChild<QPushButton *>(u"approvalAlwaysAllow"_s)->isEnabled();
+            },
+            [box, outDir, suffix] {
+                save(box, outDir + u"/approval-rules-box"_s + suffix);
+                box->findChild<QPushButton *>(u"approvalAlwaysAllow"_s)->click();
+                when(
+                        [box] {
+                            auto *dialog = box ? box->findChild<Gui::RuleDialog *>() : nullptr;
+                            return dialog && dialog->isVisible();
+                        },
+                        [box, outDir, suffix] {
+                            // Once the dialog has laid itself out.
+                            QTimer::singleShot(300, qApp, [box, outDir, suffix] {
+                                save(box->findChild<Gui::RuleDialog *>(),
+                                     outDir + u"/approval-rules-dialog"_s + suffix);
+                                box->reject();
+                                QApplication::quit();
+                            });
+                        },
+                        u"the Always allow dialog"_s);
+            },
+            u"the rules' approval box"_s);
+}
+
+// Saves the approval box of editRequest() over window once it is settled, then the rules'
+// approvals.
+void saveEditApproval(QWidget *window, const QString &outDir, const QString &suffix)
 {
     Gui::ApprovalPrompt::ask(editRequest(), window);
     when([] { return isSettled(openMessageBox()); },
-         [path] {
+         [window, outDir, suffix] {
              QMessageBox *box = openMessageBox();
-             save(box, path);
+             save(box, outDir + u"/approval-edit"_s + suffix);
              box->reject();
-             QApplication::quit();
+             saveRuleApprovals(window, outDir, suffix);
          },
          u"the file edit's approval box"_s);
 }
@@ -637,8 +696,8 @@ int main(int argc, char *argv[])
                                                                                outDir + u"/elevation-bar"_s
                                                                                        + suffix);
                                                               saveEditApproval(&window,
-                                                                               outDir + u"/approval-edit"_s
-                                                                                       + suffix);
+                                                                               outDir,
+                                                                               suffix);
                                                           },
                                                           u"the hostile approval box"_s);
                                                  });
