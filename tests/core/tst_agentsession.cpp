@@ -5,9 +5,12 @@
 #include "agent/agentsession.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
+#include "permissions/workspacerules.h"
 #include "provider/demoprovider.h"
 
+#include <QJsonDocument>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -35,6 +38,10 @@ private slots:
     void nothingIsSavedWhenNewConversationsAreOff();
     void openAndNewConversationOnlyWhileIdle();
     void demoModeAnswersWithoutTheNetwork();
+    void theAuditTrailHasOneLinePerCall();
+    void alwaysRulesSurviveARestart();
+    void aWorkspaceFileChangedOutsideAllowsNothing();
+    void aBrokenWorkspaceFileDeniesEveryCall();
 
 private:
     SessionConfiguration configuration(const QString &model = u"model-one"_s) const;
@@ -50,6 +57,8 @@ private:
 
 void tst_AgentSession::initTestCase()
 {
+    // The app's rules file and the trusted-rules record go to a test location, emptied per test.
+    QStandardPaths::setTestModeEnabled(true);
     qRegisterMetaType<Error>();
     qRegisterMetaType<SessionConfiguration>();
 }
@@ -61,6 +70,8 @@ void tst_AgentSession::init()
     QVERIFY(QDir(m_dir->path()).mkpath(u"workspace"_s));
     m_server = std::make_unique<FakeChatServer>();
     m_runner = FakeCommandRunner();
+    QFile::remove(appRuleFilePath());
+    QFile::remove(trustedRuleFilePath());
 }
 
 SessionConfiguration tst_AgentSession::configuration(const QString &model) const
@@ -281,6 +292,149 @@ void tst_AgentSession::demoModeAnswersWithoutTheNetwork()
     QVERIFY(m_server->allRequests().isEmpty());
     QCOMPARE(session.controller().history().last().role(), Role::Assistant);
     QVERIFY(!session.controller().history().last().content().isEmpty());
+}
+
+// One line per call in the file kept with the conversation: the call's hash, who decided, the
+// outcome; never the key. It is read back with the conversation and deleted with it.
+void tst_AgentSession::theAuditTrailHasOneLinePerCall()
+{
+    const ConversationStore store(m_dir->filePath(u"conversations"_s));
+    AgentSession session(std::make_shared<FakeCommandRunner>(m_runner), store);
+    SessionConfiguration allowingLs = configuration();
+    allowingLs.rules = {{u"shell(ls)"_s, RuleEffect::Allow, RuleOrigin::App}};
+    session.configure(allowingLs);
+    allowEveryCall(session);
+    const QString echoKey = uR"({"command":"echo sk-session-test"})"_s;
+    m_server->script({FakeResponse::toolCalls({{u"call_ls"_s, u"shell"_s, uR"({"command":"ls"})"_s},
+                                               {u"call_echo"_s, u"shell"_s, echoKey}}),
+                      FakeResponse::answer(u"Done."_s)});
+    m_runner.enqueue(0, u"a.txt\n"_s);
+    m_runner.enqueue(0, u"key\n"_s);
+    QSignalSpy recorded(&session, &AgentSession::auditRecorded);
+    QVERIFY(runToTheEnd(session, u"list the files"_s));
+
+    const QString id = session.recorder().header().id;
+    const QString auditPath = ConversationStore::auditPathFor(store.pathFor(id));
+    QFile file(auditPath);
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(auditPath));
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    file.close();
+    QCOMPARE(lines.size(), 3); // two lines and the end
+    QVERIFY(lines.last().isEmpty());
+    QVERIFY(!lines.join().contains("sk-session-test"));
+    const QJsonObject ls = QJsonDocument::fromJson(lines[0]).object();
+    QCOMPARE(ls[u"conversation"_s].toString(), id);
+    QCOMPARE(ls[u"tool_call_id"_s].toString(), u"call_ls"_s);
+    QCOMPARE(ls[u"decision"_s].toString(), u"allow"_s);
+    QCOMPARE(ls[u"decided_by"_s].toString(), u"shell(ls)"_s);
+    QCOMPARE(ls[u"asked"_s].toBool(), false);
+    QCOMPARE(ls[u"exit_code"_s].toInt(), 0);
+    QCOMPARE(ls[u"call_sha256"_s].toString(),
+             callFingerprint(ToolCall{u"call_ls"_s, u"shell"_s, uR"({"command":"ls"})"_s}));
+    const QJsonObject echo = QJsonDocument::fromJson(lines[1]).object();
+    QCOMPARE(echo[u"decided_by"_s].toString(), u"user"_s);
+    QCOMPARE(echo[u"asked"_s].toBool(), true);
+    QCOMPARE(echo[u"call_sha256"_s].toString(),
+             callFingerprint(ToolCall{u"call_echo"_s, u"shell"_s, echoKey}));
+    QCOMPARE(recorded.size(), 2);
+    QCOMPARE(session.auditTrail().size(), 2);
+
+    AgentSession reopened(std::make_shared<FakeCommandRunner>(m_runner), store);
+    reopened.configure(configuration());
+    QVERIFY(reopened.openConversation(id).hasValue());
+    QCOMPARE(reopened.auditTrail(), session.auditTrail());
+
+    QVERIFY(store.remove(id).hasValue());
+    QVERIFY(!QFile::exists(auditPath));
+}
+
+// "Always allow…": the rule is in the app's or the workspace's file, and a restarted app (a new
+// session reading them) runs the same command without asking.
+void tst_AgentSession::alwaysRulesSurviveARestart()
+{
+    const QString workspace = m_dir->filePath(u"workspace"_s);
+    {
+        AgentSession session(std::make_shared<FakeCommandRunner>(m_runner),
+                             ConversationStore(m_dir->filePath(u"conversations"_s)));
+        session.configure(configuration());
+        QVERIFY(session.addRules({u"shell(ls)"_s}, RuleOrigin::App).hasValue());
+        QVERIFY(session.addRules({u"shell(make test)"_s}, RuleOrigin::Workspace).hasValue());
+    }
+    const auto app = readRuleFile(appRuleFilePath(), RuleOrigin::App);
+    QVERIFY(app.hasValue());
+    QCOMPARE(*app, (QList<PermissionRule>{{u"shell(ls)"_s, RuleEffect::Allow, RuleOrigin::App}}));
+
+    AgentSession restarted(std::make_shared<FakeCommandRunner>(m_runner),
+                           ConversationStore(m_dir->filePath(u"conversations"_s)));
+    SessionConfiguration withAppRules = configuration();
+    withAppRules.rules = *app;
+    restarted.configure(withAppRules);
+    QCOMPARE(restarted.workspaceRules(),
+             (QList<PermissionRule>{
+                     {u"shell(make test)"_s, RuleEffect::Allow, RuleOrigin::Workspace}}));
+    QSignalSpy asked(&restarted.controller(), &AgentController::approvalRequested);
+    m_server->script(
+            {FakeResponse::toolCalls({{u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s},
+                                      {u"call_2"_s, u"shell"_s, uR"({"command":"make test"})"_s}}),
+             FakeResponse::answer(u"Done."_s)});
+    m_runner.enqueue(0, u"a.txt\n"_s);
+    m_runner.enqueue(0, u"ok\n"_s);
+    QVERIFY(runToTheEnd(restarted, u"test it"_s));
+    QCOMPARE(asked.size(), 0);
+    QCOMPARE(m_runner.requests().size(), 2);
+}
+
+// A rules file the repository brought (or a command wrote) cannot allow anything by itself: its
+// allow rules wait until the user trusts it; its deny rules apply at once.
+void tst_AgentSession::aWorkspaceFileChangedOutsideAllowsNothing()
+{
+    const QString workspace = m_dir->filePath(u"workspace"_s);
+    QVERIFY(QDir(workspace).mkpath(u".agentloop"_s));
+    QFile file(workspaceRuleFilePath(workspace));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"json({"allow": ["shell"], "deny": ["shell(rm:*)"]})json");
+    file.close();
+
+    AgentSession session(std::make_shared<FakeCommandRunner>(m_runner),
+                         ConversationStore(m_dir->filePath(u"conversations"_s)));
+    session.configure(configuration());
+    QCOMPARE(session.ignoredWorkspaceAllowRules(), QStringList{u"shell"_s});
+    QSignalSpy asked(&session.controller(), &AgentController::approvalRequested);
+    allowEveryCall(session);
+    m_server->script(
+            {FakeResponse::toolCalls({{u"call_1"_s, u"shell"_s, uR"({"command":"ls"})"_s},
+                                      {u"call_2"_s, u"shell"_s, uR"({"command":"rm -rf x"})"_s}}),
+             FakeResponse::answer(u"Done."_s)});
+    m_runner.enqueue(0, u"a.txt\n"_s);
+    QVERIFY(runToTheEnd(session, u"go"_s));
+    QCOMPARE(asked.size(), 1); // ls was asked: `shell` from the file did not allow it
+    QCOMPARE(m_runner.requests().size(), 1);
+    QVERIFY(!session.addRules({u"shell(pwd)"_s}, RuleOrigin::Workspace).hasValue());
+
+    QVERIFY(trustWorkspaceRules(workspace).hasValue());
+    session.configure(configuration());
+    QVERIFY(session.ignoredWorkspaceAllowRules().isEmpty());
+}
+
+// A rules file that cannot be read must not loosen anything: every call is denied, and the
+// session says why.
+void tst_AgentSession::aBrokenWorkspaceFileDeniesEveryCall()
+{
+    const QString workspace = m_dir->filePath(u"workspace"_s);
+    QVERIFY(QDir(workspace).mkpath(u".agentloop"_s));
+    QFile file(workspaceRuleFilePath(workspace));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"deny\": [\"shell(rm:*)\"");
+    file.close();
+
+    AgentSession session(std::make_shared<FakeCommandRunner>(m_runner),
+                         ConversationStore(m_dir->filePath(u"conversations"_s)));
+    session.configure(configuration());
+    QVERIFY(session.workspaceRulesError().has_value());
+    allowEveryCall(session);
+    QVERIFY(runOneCommand(session));
+    QVERIFY(m_runner.requests().isEmpty());
+    QVERIFY(session.controller().history().messages().at(3).content().startsWith(u"denied"_s));
 }
 
 QTEST_GUILESS_MAIN(tst_AgentSession)

@@ -567,6 +567,13 @@ void tst_Workspace::writesGoThroughTheBoundary_data()
                                  << u".git/config"_s;
     QTest::newRow("a new hook") << u".GIT/hooks/post-checkout"_s << u"read_only_path"_s << QString()
                                 << QString();
+    QTest::newRow("the workspace's permission rules")
+            << u".agentloop/permissions.json"_s << u"read_only_path"_s << QString() << QString();
+    QTest::newRow("the permission rules, in another case")
+            << u"./.AgentLoop/permissions.json"_s << u"read_only_path"_s << QString() << QString();
+    QTest::newRow("a folder named .agentloop deeper down")
+            << u"sub/.agentloop/notes.txt"_s << QString() << u"sub/.agentloop/notes.txt"_s
+            << QString();
     QTest::newRow("nul.txt") << u"nul.txt"_s << u"invalid_path"_s << QString() << QString();
     QTest::newRow("a stream") << u"src/main.cpp:evil"_s << u"invalid_path"_s << QString()
                               << u"src/main.cpp"_s;

@@ -17,11 +17,35 @@ namespace AgentLoop {
 namespace {
 
 // What the model reads for calls that did not run. English on purpose: it is protocol data.
-ToolResult deniedResult()
+ToolResult deniedResult(const QString &reason)
+{
+    if (reason.isEmpty())
+        return ToolResult::failure(u"denied"_s,
+                                   u"the user declined this call, so it was not run. Do not repeat "
+                                   u"it unchanged; choose another approach or ask the user."_s);
+    return ToolResult::failure(u"denied"_s,
+                               u"the user declined this call, so it was not run. The user's "
+                               u"reason: %1"_s.arg(reason));
+}
+
+ToolResult deniedByRuleResult(const PermissionCheck &check)
 {
     return ToolResult::failure(u"denied"_s,
-                               u"the user declined this call, so it was not run. Do not repeat it "
-                               u"unchanged; choose another approach or ask the user."_s);
+                               u"the permission rule %1 forbids this call, so it was not run. Do "
+                               u"not try to get around the rule; choose another approach or ask "
+                               u"the user."_s.arg(check.decidedBy));
+}
+
+CallDecision decisionBy(const PermissionCheck &check)
+{
+    CallDecision decision;
+    decision.kind = check.origin == RuleOrigin::Conversation && check.decidedBy != u"default"_s
+                            ? CallDecision::AllowForConversation
+                            : CallDecision::Allow;
+    if (check.verdict == Verdict::Deny)
+        decision.kind = CallDecision::Deny;
+    decision.decidedBy = check.decidedBy;
+    return decision;
 }
 
 ToolResult notRunResult()
@@ -57,6 +81,7 @@ AgentController::AgentController(QObject *parent)
     connect(m_client, &ChatClient::providerAdjusted, this, &AgentController::providerAdjusted);
     connect(m_client, &ChatClient::completed, this, &AgentController::onCompleted);
     connect(m_client, &ChatClient::failed, this, &AgentController::onFailed);
+    updateEffectivePolicy();
 }
 
 void AgentController::setHistory(const History &history)
@@ -64,6 +89,10 @@ void AgentController::setHistory(const History &history)
     if (isRunning())
         return;
     m_history = history;
+    // What the user allowed "for this conversation" ends with it.
+    m_conversationAllowances.clear();
+    m_conversationRules.clear();
+    updateEffectivePolicy();
     const ToolSnapshot tools = m_tools.snapshot();
     for (const auto &tool : tools.tools())
         tool->forgetConversation();
@@ -100,14 +129,16 @@ void AgentController::cancel()
         ++m_approvalId; // a review still computing is answered no more
         m_reviewing = false;
         if (m_awaitingApproval)
-            finishCall(std::exchange(m_awaitingApproval, std::nullopt)->call, notRunResult());
+            finishCall(std::exchange(m_awaitingApproval, std::nullopt)->call, notRunResult(), {});
         answerRemainingCalls(notRunResult());
         break;
     case State::RunningTool:
-        // The run answers its own call with a "cancelled" result; the rest follows there.
+        // Each run answers its own call with a "cancelled" result; the rest follows there.
         m_cancelRequested = true;
-        if (m_toolRun)
-            m_toolRun->cancel();
+        for (const RunningCall &running : std::as_const(m_running)) {
+            if (running.run)
+                running.run->cancel();
+        }
         return;
     }
     fail(Error{Error::Cancelled, tr("Stopped by the user.")});
@@ -233,46 +264,84 @@ void AgentController::onFailed(const Error &error)
     fail(error);
 }
 
-// Step 4: each call in order; a call that cannot be prepared is answered at once.
+// Step 4: each call in order; a call that cannot be prepared, or that a rule denies, is answered
+// at once. Consecutive reads that need no approval run together; any other call runs alone,
+// after an approval when the rules ask for one.
 void AgentController::processNextCall()
 {
+    QList<RunningCall> reads;
     while (!m_pendingCalls.isEmpty()) {
-        const ToolCall call = m_pendingCalls.takeFirst();
-        const Preparation preparation = m_snapshot.prepare(call);
-        if (const auto *result = std::get_if<ToolResult>(&preparation)) {
-            finishCall(call, *result);
+        const Preparation preparation = m_snapshot.prepare(m_pendingCalls.first());
+        const auto *prepared = std::get_if<PreparedCall>(&preparation);
+        const auto tool = prepared ? m_snapshot.find(prepared->call.name) : nullptr;
+        const PermissionCheck check = prepared
+                                              ? m_effectivePolicy->check(*tool, prepared->arguments)
+                                              : PermissionCheck();
+        if (prepared && tool->sideEffect() == SideEffect::Read && check.verdict == Verdict::Allow) {
+            m_pendingCalls.removeFirst();
+            reads.append(RunningCall{*prepared, decisionBy(check), {}, false, {}});
             continue;
         }
-        const PreparedCall &prepared = std::get<PreparedCall>(preparation);
-        const auto tool = m_snapshot.find(call.name);
-        if (tool->needsApproval())
-            reviewCall(prepared, tool);
-        else
-            startTool(prepared);
+        if (!reads.isEmpty())
+            break; // the reads before this call finish first: it may depend on them
+        const ToolCall call = m_pendingCalls.takeFirst();
+        if (!prepared) {
+            finishCall(call, std::get<ToolResult>(preparation), {});
+            continue;
+        }
+        if (check.verdict == Verdict::Deny) {
+            finishCall(call, deniedByRuleResult(check), decisionBy(check));
+            continue;
+        }
+        if (check.verdict == Verdict::Allow) {
+            run({RunningCall{*prepared, decisionBy(check), {}, false, {}}});
+            return;
+        }
+        askFor(*prepared, tool, check);
+        return;
+    }
+    if (!reads.isEmpty()) {
+        run(reads);
         return;
     }
     sendNextRequest();
 }
 
+// The rules ask: unless the user allowed this very call for the conversation, the user is asked.
+void AgentController::askFor(const PreparedCall &prepared,
+                             const std::shared_ptr<const Tool> &tool,
+                             const PermissionCheck &check)
+{
+    if (m_conversationAllowances.contains(allowanceKey(prepared))) {
+        CallDecision decision;
+        decision.kind = CallDecision::AllowForConversation;
+        decision.decidedBy = u"user"_s;
+        run({RunningCall{prepared, decision, {}, false, {}}});
+        return;
+    }
+    reviewCall(prepared, tool, check);
+}
+
 // Before asking: what the approval shows, computed off this thread when the tool reads files (a
 // diff). A call that cannot succeed as it stands is answered with that result, without asking.
 void AgentController::reviewCall(const PreparedCall &prepared,
-                                 const std::shared_ptr<const Tool> &tool)
+                                 const std::shared_ptr<const Tool> &tool,
+                                 const PermissionCheck &check)
 {
     m_awaitingApproval = prepared;
     m_reviewing = true;
     setState(State::AwaitingApproval);
     const quint64 reviewId = ++m_approvalId;
-    const auto reviewed = [this, reviewId, tool](const Review &review) {
+    const auto reviewed = [this, reviewId, tool, check](const Review &review) {
         if (reviewId != m_approvalId || !m_reviewing || !m_awaitingApproval)
             return; // stopped meanwhile
         m_reviewing = false;
         if (const auto *result = std::get_if<ToolResult>(&review)) {
-            finishCall(std::exchange(m_awaitingApproval, std::nullopt)->call, *result);
+            finishCall(std::exchange(m_awaitingApproval, std::nullopt)->call, *result, {});
             processNextCall();
             return;
         }
-        requestApproval(*m_awaitingApproval, *tool, std::get<CallPreview>(review));
+        requestApproval(*m_awaitingApproval, *tool, std::get<CallPreview>(review), check);
     };
     const QFuture<Review> future = tool->review(prepared);
     if (future.isFinished()) {
@@ -290,10 +359,13 @@ void AgentController::reviewCall(const PreparedCall &prepared,
 
 void AgentController::requestApproval(const PreparedCall &prepared,
                                       const Tool &tool,
-                                      const CallPreview &preview)
+                                      const CallPreview &preview,
+                                      const PermissionCheck &check)
 {
     m_awaitingApproval = prepared;
     m_awaitingApproval->approvedBasis = preview.basis;
+    m_awaitingCheck = check;
+    m_awaitingFingerprint = callFingerprint(prepared.call);
 
     ApprovalRequest request;
     request.id = m_approvalId;
@@ -304,10 +376,22 @@ void AgentController::requestApproval(const PreparedCall &prepared,
     request.arguments = prepared.call.arguments;
     request.argumentsObject = prepared.arguments;
     request.preview = preview;
+    request.check = check;
+    request.ruleCall = RuleCall{tool.name(),
+                                tool.sideEffect(),
+                                tool.ruleSubject(prepared.arguments)};
+    request.suggestedRules = m_effectivePolicy->suggestedRules(request.ruleCall);
+    request.callSha256 = m_awaitingFingerprint;
 
     // Fail closed: with nobody to ask, the answer is no.
     if (!isSignalConnected(QMetaMethod::fromSignal(&AgentController::approvalRequested))) {
-        resolveApproval(request.id, ApprovalAnswer::deny());
+        const PreparedCall denied = *std::exchange(m_awaitingApproval, std::nullopt);
+        CallDecision decision;
+        decision.kind = CallDecision::Deny;
+        decision.asked = true;
+        decision.decidedBy = u"default"_s;
+        finishCall(denied.call, deniedResult({}), decision);
+        processNextCall();
         return;
     }
     // The receiver may answer synchronously, which continues the loop from inside this emit;
@@ -318,7 +402,25 @@ void AgentController::requestApproval(const PreparedCall &prepared,
 void AgentController::setPermissions(std::shared_ptr<const PermissionPolicy> policy)
 {
     m_policy = std::move(policy);
-    m_effectivePolicy = m_policy;
+    updateEffectivePolicy();
+}
+
+void AgentController::updateEffectivePolicy()
+{
+    const PermissionPolicy session = m_policy ? *m_policy : PermissionPolicy();
+    if (m_conversationRules.isEmpty()) {
+        m_effectivePolicy = std::make_shared<const PermissionPolicy>(session);
+        return;
+    }
+    m_effectivePolicy = std::make_shared<const PermissionPolicy>(
+            session.withRules(session.rules() + m_conversationRules));
+}
+
+QString AgentController::allowanceKey(const PreparedCall &prepared)
+{
+    // QJsonObject keeps its keys sorted: the same arguments give the same text.
+    return prepared.call.name + u'\n'
+           + QString::fromUtf8(QJsonDocument(prepared.arguments).toJson(QJsonDocument::Compact));
 }
 
 void AgentController::resolveApproval(quint64 requestId, const ApprovalAnswer &answer)
@@ -327,36 +429,108 @@ void AgentController::resolveApproval(quint64 requestId, const ApprovalAnswer &a
         || m_reviewing)
         return;
     const PreparedCall prepared = *std::exchange(m_awaitingApproval, std::nullopt);
-    if (answer.choice == ApprovalAnswer::AllowOnce
-        || answer.choice == ApprovalAnswer::AllowForConversation) {
-        startTool(prepared);
+    CallDecision decision;
+    decision.asked = true;
+    decision.decidedBy = u"user"_s;
+    decision.addedRules = answer.rules;
+    // What runs is the call the user was shown, byte for byte.
+    const bool allowed = (answer.choice == ApprovalAnswer::AllowOnce
+                          || answer.choice == ApprovalAnswer::AllowForConversation)
+                         && callFingerprint(prepared.call) == m_awaitingFingerprint;
+    if (!allowed) {
+        decision.kind = CallDecision::Deny;
+        decision.reason = answer.reason;
+        finishCall(prepared.call, deniedResult(answer.reason), decision);
+        processNextCall();
         return;
     }
-    finishCall(prepared.call, deniedResult());
+    decision.kind = CallDecision::Allow;
+    if (answer.choice == ApprovalAnswer::AllowForConversation) {
+        decision.kind = CallDecision::AllowForConversation;
+        if (answer.rules.isEmpty())
+            m_conversationAllowances.insert(allowanceKey(prepared));
+        for (const QString &rule : answer.rules)
+            m_conversationRules.append(
+                    PermissionRule{rule, RuleEffect::Allow, RuleOrigin::Conversation});
+        updateEffectivePolicy();
+    }
+    run({RunningCall{prepared, decision, {}, false, {}}});
+}
+
+// Runs calls that were allowed: reads together (at most maxParallelReads at once), anything else
+// alone. Their tool messages follow the order of the calls, whatever finishes first.
+void AgentController::run(QList<RunningCall> calls)
+{
+    m_running = std::move(calls);
+    setState(State::RunningTool);
+    startWaitingRuns();
+}
+
+void AgentController::startWaitingRuns()
+{
+    qsizetype active = 0;
+    for (const RunningCall &running : std::as_const(m_running))
+        active += running.started && !running.result ? 1 : 0;
+    for (RunningCall &running : m_running) {
+        if (active >= maxParallelReads)
+            break;
+        if (running.started)
+            continue;
+        running.started = true;
+        ++active;
+        const auto tool = m_snapshot.find(running.prepared.call.name);
+        emit toolStarted(running.prepared.call);
+        ToolRun *toolRun = tool->invoke(running.prepared, this);
+        running.run = toolRun;
+        connect(toolRun, &ToolRun::finished, this, [this, toolRun](const ToolResult &result) {
+            onRunFinished(toolRun, result);
+        });
+    }
+}
+
+void AgentController::onRunFinished(ToolRun *toolRun, const ToolResult &result)
+{
+    toolRun->deleteLater();
+    for (RunningCall &running : m_running) {
+        if (running.run == toolRun)
+            running.result = result;
+    }
+    for (;;) {
+        // The calls in order, as far as they have results.
+        while (!m_running.isEmpty() && m_running.first().result) {
+            const RunningCall done = m_running.takeFirst();
+            finishCall(done.prepared.call, *done.result, done.decision);
+        }
+        if (!m_cancelRequested)
+            break;
+        // Stopped: what has not started never will.
+        bool answered = false;
+        for (RunningCall &running : m_running) {
+            if (!running.started) {
+                running.started = true;
+                running.result = notRunResult();
+                answered = true;
+            }
+        }
+        if (!answered)
+            break;
+    }
+    if (!m_running.isEmpty()) {
+        startWaitingRuns();
+        return;
+    }
+    if (m_cancelRequested) {
+        answerRemainingCalls(notRunResult());
+        fail(Error{Error::Cancelled, tr("Stopped by the user.")});
+        return;
+    }
     processNextCall();
 }
 
-void AgentController::startTool(const PreparedCall &prepared)
-{
-    const auto tool = m_snapshot.find(prepared.call.name);
-    m_runningCall = prepared.call;
-    setState(State::RunningTool);
-    emit toolStarted(prepared.call);
-    m_toolRun = tool->invoke(prepared, this);
-    connect(m_toolRun, &ToolRun::finished, this, [this, run = m_toolRun](const ToolResult &result) {
-        run->deleteLater();
-        finishCall(m_runningCall, result);
-        if (m_cancelRequested) {
-            answerRemainingCalls(notRunResult());
-            fail(Error{Error::Cancelled, tr("Stopped by the user.")});
-            return;
-        }
-        processNextCall();
-    });
-}
-
 // Step 5: exactly one tool message per call.
-void AgentController::finishCall(const ToolCall &call, const ToolResult &toolResult)
+void AgentController::finishCall(const ToolCall &call,
+                                 const ToolResult &toolResult,
+                                 const CallDecision &decision)
 {
     // A command may print the key (`env`, a config file): it is blanked out before the history,
     // and with it the chat, the conversation file and the exports, ever hold it.
@@ -364,12 +538,20 @@ void AgentController::finishCall(const ToolCall &call, const ToolResult &toolRes
     result.content = redacted(result.content, provider().apiKey);
     append(Message::tool(call.id, result.content));
     emit toolFinished(call, result);
+    CallRecord record;
+    record.decidedAt = QDateTime::currentDateTimeUtc();
+    record.turn = m_turn;
+    record.call = call;
+    record.callSha256 = callFingerprint(call);
+    record.decision = decision;
+    record.result = result;
+    emit callRecorded(record);
 }
 
 void AgentController::answerRemainingCalls(const ToolResult &result)
 {
     while (!m_pendingCalls.isEmpty())
-        finishCall(m_pendingCalls.takeFirst(), result);
+        finishCall(m_pendingCalls.takeFirst(), result, {});
 }
 
 void AgentController::append(const Message &message)
@@ -381,6 +563,7 @@ void AgentController::append(const Message &message)
 void AgentController::fail(const Error &error)
 {
     m_pendingCalls.clear();
+    m_running.clear();
     m_awaitingApproval.reset();
     m_reviewing = false;
     setState(State::Idle);

@@ -103,15 +103,24 @@ QString callFingerprint(const ToolCall &call);
 //   2. the history and a frozen snapshot of the tools are sent to the model;
 //   3. the assistant message is appended verbatim; the loop goes on if and only if it has tool
 //      calls;
-//   4. each call, in order: look up, parse, validate, ask for approval, run;
-//   5. exactly one tool message per call (failures, denials, cancellations too), then back to 2.
+//   4. each call, in order: look up, parse, validate, check the permission rules (deny: answered
+//      at once; allow: run; ask: the user decides), run. Consecutive read calls the rules allow
+//      run at the same time (at most maxParallelReads); any other call runs alone, and approvals
+//      come one at a time, in order;
+//   5. exactly one tool message per call (failures, denials, cancellations too), in the order of
+//      the calls whatever finishes first, then back to 2.
 // The controller opens no UI: it emits approvalRequested() and waits for resolveApproval().
+// What the user allows "for this conversation" ends with the conversation (setHistory(),
+// newConversation()) and is never saved.
 class AgentController final : public QObject
 {
     Q_OBJECT
 public:
     enum class State { Idle, WaitingForModel, AwaitingApproval, RunningTool };
     Q_ENUM(State)
+
+    // Read calls of one message that need no approval run at the same time, this many at most.
+    static constexpr int maxParallelReads = 8;
 
     explicit AgentController(QObject *parent = nullptr);
 
@@ -183,18 +192,40 @@ signals:
     void failed(const AgentLoop::Error &error);
 
 private:
+    // A call allowed to run, and how; its result once it has one.
+    struct RunningCall
+    {
+        PreparedCall prepared;
+        CallDecision decision;
+        QPointer<ToolRun> run;
+        bool started = false;
+        std::optional<ToolResult> result;
+    };
+
     void setState(State state);
     void append(const Message &message);
     void sendNextRequest();
     void onCompleted(const Completion &completion);
     void onFailed(const Error &error);
     void processNextCall();
-    void reviewCall(const PreparedCall &prepared, const std::shared_ptr<const Tool> &tool);
-    void requestApproval(const PreparedCall &prepared, const Tool &tool, const CallPreview &preview);
-    void startTool(const PreparedCall &prepared);
-    void finishCall(const ToolCall &call, const ToolResult &result);
+    void askFor(const PreparedCall &prepared,
+                const std::shared_ptr<const Tool> &tool,
+                const PermissionCheck &check);
+    void reviewCall(const PreparedCall &prepared,
+                    const std::shared_ptr<const Tool> &tool,
+                    const PermissionCheck &check);
+    void requestApproval(const PreparedCall &prepared,
+                         const Tool &tool,
+                         const CallPreview &preview,
+                         const PermissionCheck &check);
+    void run(QList<RunningCall> calls);
+    void startWaitingRuns();
+    void onRunFinished(ToolRun *run, const ToolResult &result);
+    void finishCall(const ToolCall &call, const ToolResult &result, const CallDecision &decision);
     void answerRemainingCalls(const ToolResult &result);
     void fail(const Error &error);
+    void updateEffectivePolicy();
+    static QString allowanceKey(const PreparedCall &prepared);
 
     ChatClient *m_client; // a child: tests that play the client find it there
     ToolRegistry m_tools;
@@ -206,13 +237,19 @@ private:
     ToolSnapshot m_snapshot;        // the tools of the request in flight and of its calls
     QList<ToolCall> m_pendingCalls; // calls of the current assistant message still to process
     std::optional<PreparedCall> m_awaitingApproval;
+    PermissionCheck m_awaitingCheck; // why m_awaitingApproval is asked
+    QString m_awaitingFingerprint;   // callFingerprint() of the call the user is shown
     quint64 m_approvalId = 0;
     bool m_reviewing = false; // the preview of m_awaitingApproval is being computed
-    QPointer<ToolRun> m_toolRun;
-    ToolCall m_runningCall;
+    // The calls running now, in the order of the message: reads that need no approval run
+    // together (at most maxParallelReads at once); anything else runs alone.
+    QList<RunningCall> m_running;
     bool m_cancelRequested = false;
     std::shared_ptr<const PermissionPolicy> m_policy;          // the session's rules
     std::shared_ptr<const PermissionPolicy> m_effectivePolicy; // with this conversation's
+    // What the user allowed for this conversation: exact calls (tool and arguments) and rules.
+    QSet<QString> m_conversationAllowances;
+    QList<PermissionRule> m_conversationRules;
 };
 
 } // namespace AgentLoop

@@ -1,6 +1,8 @@
 #include "agent/agentsession.h"
 
 #include "agent/agentsetup.h"
+#include "agent/audittrail.h"
+#include "permissions/workspacerules.h"
 #include "provider/demoprovider.h"
 #include "tools/commandrunner.h"
 
@@ -36,6 +38,7 @@ AgentSession::AgentSession(std::shared_ptr<CommandRunner> runner,
         m_configuration.provider.stream = m_controller.provider().stream;
         m_configuration.provider.streamUsage = m_controller.provider().streamUsage;
     });
+    connect(&m_controller, &AgentController::callRecorded, this, &AgentSession::recordCall);
     connect(&m_controller, &AgentController::finished, this, applyPending);
     connect(&m_controller, &AgentController::failed, this, applyPending);
 }
@@ -72,6 +75,7 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     if (!m_files || m_files->workspace != toolOptions.workspace)
         m_files = std::make_shared<FileToolContext>(toolOptions.workspace);
     installStandardTools(m_controller, m_runner, toolOptions, m_files);
+    applyPermissions();
     emit configurationApplied(m_configuration);
 }
 
@@ -98,14 +102,90 @@ Result<ContinuedConversation> AgentSession::openConversationFile(const QString &
 
 Result<ContinuedConversation> AgentSession::continueWith(Result<ContinuedConversation> continued)
 {
-    if (continued)
-        m_controller.setHistory(continued->conversation.history);
+    if (!continued)
+        return continued;
+    m_controller.setHistory(continued->conversation.history);
+    m_auditTrail = readAuditFile(ConversationStore::auditPathFor(m_recorder.filePath()));
+    m_auditFailed = false;
     return continued;
 }
 
-Result<void> AgentSession::addRules(const QStringList &, RuleOrigin)
+// The configuration's rules, then the workspace's; deny beats allow whatever the order.
+void AgentSession::applyPermissions()
 {
+    const WorkspaceRules workspace = loadWorkspaceRules(m_files->workspace);
+    m_workspaceRules = workspace.rules;
+    m_ignoredWorkspaceAllowRules = workspace.ignoredAllowRules;
+    m_workspaceRulesError = workspace.error;
+    QList<PermissionRule> rules = m_configuration.rules + m_workspaceRules;
+    if (workspace.error) {
+        // A broken file must not loosen anything: every tool is denied until it is fixed.
+        for (const auto &tool : m_controller.tools().snapshot().tools())
+            rules.append(PermissionRule{tool->name(), RuleEffect::Deny, RuleOrigin::Workspace});
+    }
+    // The policy shares the file tools' boundary: a path rule resolves paths as they do.
+    const std::shared_ptr<const WorkspaceBoundary> boundary(m_files, &m_files->boundary);
+    m_controller.setPermissions(
+            std::make_shared<const PermissionPolicy>(rules,
+                                                     m_configuration.permissionOptions,
+                                                     boundary));
+}
+
+Result<void> AgentSession::addRules(const QStringList &texts, RuleOrigin scope)
+{
+    const bool inWorkspace = scope == RuleOrigin::Workspace;
+    const QString path = inWorkspace ? workspaceRuleFilePath(m_files->workspace)
+                                     : appRuleFilePath();
+    if (inWorkspace && !m_ignoredWorkspaceAllowRules.isEmpty())
+        return Error{Error::Io,
+                     tr("The rules file %1 was changed outside Agent Loop, so its allow rules are "
+                        "not used, and no rule is added to it.")
+                             .arg(QDir::toNativeSeparators(path)),
+                     tr("Review it in Settings › Permissions and trust it, or save the rule for "
+                        "all workspaces.")};
+    Result<QList<PermissionRule>> read = readRuleFile(path, scope);
+    if (!read)
+        return read.error();
+    QList<PermissionRule> saved = std::move(read).value();
+    for (const QString &text : texts) {
+        const PermissionRule rule{text, RuleEffect::Allow, scope};
+        if (!saved.contains(rule))
+            saved.append(rule);
+    }
+    const Result<void> written = inWorkspace ? saveWorkspaceRules(m_files->workspace, saved)
+                                             : writeRuleFile(path, saved);
+    if (!written)
+        return written;
+    if (!inWorkspace) {
+        for (const QString &text : texts) {
+            const PermissionRule rule{text, RuleEffect::Allow, RuleOrigin::App};
+            if (!m_configuration.rules.contains(rule))
+                m_configuration.rules.append(rule);
+        }
+    }
+    applyPermissions();
     return {};
+}
+
+// The call's line in the audit trail: in memory for the front ends, and in the file kept with the
+// conversation once it has one.
+void AgentSession::recordCall(const CallRecord &record)
+{
+    const QJsonObject entry = auditEntry(record,
+                                         m_recorder.header().id,
+                                         m_controller.provider().apiKey);
+    m_auditTrail.append(entry);
+    if (const QString &conversation = m_recorder.filePath();
+        !conversation.isEmpty() && !m_auditFailed) {
+        if (const Result<void> written = appendAuditEntry(ConversationStore::auditPathFor(
+                                                                  conversation),
+                                                          entry);
+            !written) {
+            m_auditFailed = true;
+            emit saveFailed(written.error());
+        }
+    }
+    emit auditRecorded(entry);
 }
 
 void AgentSession::newConversation()
@@ -114,6 +194,8 @@ void AgentSession::newConversation()
         return;
     m_controller.newConversation();
     m_recorder.startNew();
+    m_auditTrail.clear();
+    m_auditFailed = false;
 }
 
 } // namespace AgentLoop

@@ -70,6 +70,9 @@ public:
     // read, if so (they then deny every call: a broken file must not loosen anything).
     const QList<PermissionRule> &workspaceRules() const { return m_workspaceRules; }
     const std::optional<Error> &workspaceRulesError() const { return m_workspaceRulesError; }
+    // The workspace file's allow rules that are not used: it was changed outside Agent Loop
+    // (permissions/workspacerules.h).
+    const QStringList &ignoredWorkspaceAllowRules() const { return m_ignoredWorkspaceAllowRules; }
 
     // The conversation's audit trail: one object per finished call, oldest first, as its lines in
     // the audit file (agent/audittrail.h).
@@ -87,6 +90,8 @@ private:
     void apply(const SessionConfiguration &configuration);
     Result<ContinuedConversation> continueWith(Result<ContinuedConversation> continued);
     QString outputDirectory() const;
+    void applyPermissions();
+    void recordCall(const CallRecord &record);
 
     ConversationRecorder m_recorder;
     std::shared_ptr<CommandRunner> m_runner;
@@ -96,7 +101,9 @@ private:
     std::shared_ptr<FileToolContext> m_files;
     QList<PermissionRule> m_workspaceRules;
     std::optional<Error> m_workspaceRulesError;
+    QStringList m_ignoredWorkspaceAllowRules;
     QList<QJsonObject> m_auditTrail;
+    bool m_auditFailed = false; // reported once per conversation, as saving is
     std::optional<SessionConfiguration> m_pending;
     bool m_demoNetworkInstalled = false;
     // Last, so destroyed first: nothing it emits on its way out finds the recorder gone.

@@ -10,8 +10,8 @@
 namespace AgentLoop {
 
 // The audit trail of a conversation: one JSON line per call, appended and flushed when the call
-// has finished, in a file kept next to the conversation's (`<id>.audit.jsonl` beside
-// `<id>.jsonl`). Each line:
+// has finished, in a file kept next to the conversation's (ConversationStore::auditPathFor():
+// `<id>.audit` beside `<id>.jsonl`, deleted with it). Each line:
 //   {"time": "2026-12-02T10:15:03.120Z", "conversation": "20261202-101500-3f2a", "turn": 2,
 //    "tool_call_id": "call_1", "tool": "shell", "arguments": "{\"command\":\"git status\"}",
 //    "call_sha256": "…", "decision": "allow" | "allow_conversation" | "deny" | "none",
@@ -20,9 +20,6 @@ namespace AgentLoop {
 //    "duration_ms": 12}
 // The API key never appears: the arguments are redacted before they are written.
 QJsonObject auditEntry(const CallRecord &record, const QString &conversation, const QString &apiKey);
-
-// The audit file of the conversation file at conversationPath.
-QString auditPathFor(const QString &conversationPath);
 
 // Appends one line and flushes it.
 Result<void> appendAuditEntry(const QString &path, const QJsonObject &entry);

@@ -63,6 +63,7 @@ Result<void> ConversationRecorder::record(const Message &message, const Provider
     if (!file)
         return failed(file.error());
     m_header = *file;
+    m_path = m_store.pathFor(m_header.id);
     for (const Message &waiting : std::exchange(m_waiting, {})) {
         if (const Result<void> written = m_writer.append(waiting); !written)
             return failed(written.error());
@@ -97,6 +98,7 @@ Result<ContinuedConversation> ConversationRecorder::continueFrom(Result<LoadedCo
     startNew();
     ContinuedConversation continued{std::move(*loaded), std::nullopt};
     m_header = continued.conversation.header;
+    m_path = path;
     if (const Result<void> opened = m_writer.open(path); !opened) {
         m_failed = true;
         continued.notSaved = opened.error();
@@ -108,6 +110,7 @@ void ConversationRecorder::startNew()
 {
     m_writer.close();
     m_header = {};
+    m_path.clear();
     m_waiting.clear();
     m_failed = false;
 }

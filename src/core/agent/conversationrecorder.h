@@ -34,6 +34,8 @@ public:
     // at all unless one was opened (the CLI). On by default.
     void setSavesNewConversations(bool saves) { m_savesNew = saves; }
     bool hasFailed() const { return m_failed; }
+    // The conversation's file, once it has one (also when it cannot be written).
+    const QString &filePath() const { return m_path; }
 
     // Writes the message; the provider names the model and endpoint of a file it creates. An
     // error is returned once, at the first failure.
@@ -69,6 +71,7 @@ private:
     ConversationStore m_store;
     ConversationWriter m_writer;
     ConversationHeader m_header;
+    QString m_path;
     QList<Message> m_waiting; // a system message waiting for the first prompt
     bool m_savesNew = true;
     bool m_failed = false;

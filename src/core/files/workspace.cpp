@@ -317,6 +317,20 @@ PathRefusal gitDirectoryRefusal(const QString &where)
                         "or configuration. Use git commands to change the repository."_s.arg(where));
 }
 
+// What the file tools may read but never write: the repository's own files, and the workspace's
+// permission rules (a call that could write them could grant itself every permission).
+std::optional<PathRefusal> writeProtection(const QString &relative, const QString &where)
+{
+    if (isInGitDirectory(relative))
+        return gitDirectoryRefusal(where);
+    if (relative.section(u'/', 0, 0).compare(".agentloop"_L1, Qt::CaseInsensitive) == 0)
+        return readOnlyPath(u"%1 is inside .agentloop, which holds this workspace's permission "
+                            "rules: the file tools may read it but not write it, so that no call "
+                            "can change what is allowed. Ask the user to change the rules in "
+                            "Agent Loop."_s.arg(where));
+    return std::nullopt;
+}
+
 PathRefusal missingWorkspaceRefusal(const QString &givenRoot)
 {
     if (givenRoot.isEmpty())
@@ -439,8 +453,10 @@ PathResolution WorkspaceBoundary::resolveChecked(const QString &shownPath,
     const QString lexicalRelative = relativeTo(lexical, m_root);
     if (const auto refusal = refusedName(shownPath, lexicalRelative))
         return *refusal;
-    if (access == Access::Write && isInGitDirectory(lexicalRelative))
-        return gitDirectoryRefusal(shownPath);
+    if (access == Access::Write) {
+        if (const auto refusal = writeProtection(lexicalRelative, shownPath))
+            return *refusal;
+    }
 
     // For real: the nearest part that exists, with what is missing below it.
     QString existing = lexical;
@@ -485,8 +501,10 @@ PathResolution WorkspaceBoundary::resolveChecked(const QString &shownPath,
         const QString where = u"%1 (which resolves to %2)"_s.arg(shownPath, native(relative));
         if (const auto refusal = refusedName(where, relative))
             return *refusal;
-        if (access == Access::Write && isInGitDirectory(relative))
-            return gitDirectoryRefusal(where);
+        if (access == Access::Write) {
+            if (const auto refusal = writeProtection(relative, where))
+                return *refusal;
+        }
     }
 
     WorkspacePath allowed;

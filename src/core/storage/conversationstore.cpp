@@ -190,6 +190,12 @@ QString ConversationStore::outputDirectoryFor(const QString &id) const
     return QDir(m_outputDirectory).filePath(id);
 }
 
+QString ConversationStore::auditPathFor(const QString &conversationPath)
+{
+    const QFileInfo conversation(conversationPath);
+    return conversation.dir().filePath(conversation.completeBaseName() + u".audit"_s);
+}
+
 QString ConversationStore::pathFor(const QString &id) const
 {
     return QDir(m_directory).filePath(id + u".jsonl"_s);
@@ -302,6 +308,14 @@ Result<void> ConversationStore::remove(const QString &id) const
                      ConversationText::tr("Cannot delete the command outputs of the conversation "
                                           "in %1.")
                              .arg(nativePath(outputs.path())),
+                     {}};
+    }
+    QFile audit(auditPathFor(pathFor(id)));
+    if (audit.exists() && !audit.remove()) {
+        return Error{Error::Io,
+                     ConversationText::tr("Cannot delete the audit trail of the conversation %1: "
+                                          "%2")
+                             .arg(nativePath(audit.fileName()), audit.errorString()),
                      {}};
     }
     QFile file(pathFor(id));

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "protocol/history.h"
 #include "base/result.h"
+#include "protocol/history.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -71,6 +71,9 @@ public:
     Result<void> remove(const QString &id) const;
 
     QString pathFor(const QString &id) const;
+    // The audit trail kept with the conversation file at conversationPath (agent/audittrail.h):
+    // `<id>.audit` beside `<id>.jsonl`.
+    static QString auditPathFor(const QString &conversationPath);
 
 private:
     QString m_directory;
