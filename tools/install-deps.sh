@@ -20,6 +20,9 @@ packages=(
     curl bsdutils            # tests drive the fake provider with curl and the CLI through script(1)
     fonts-noto-cjk           # Chinese text in the app's zh_CN translation
 )
+# npm installs the shell grammars below. A Node.js from elsewhere (NodeSource) bundles its own npm
+# and conflicts with Debian's npm package, so these are installed only when npm is missing.
+command -v npm >/dev/null || packages+=(nodejs npm)
 if [ $windows -eq 1 ]; then
     packages+=(
         g++-mingw-w64-x86-64-posix dpkg-dev perl  # Qt and Agent Loop for Windows
@@ -58,20 +61,28 @@ for package in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-deps: everything is already installed."
-    exit 0
+    echo "install-deps: every Debian package is already installed."
+else
+    plain=()
+    recommended=()
+    for package in "${missing[@]}"; do
+        if [[ " ${with_recommends[*]} " == *" $package "* ]]; then
+            recommended+=("$package")
+        else
+            plain+=("$package")
+        fi
+    done
+    echo "install-deps: installing ${missing[*]}"
+    $sudo apt-get update
+    [ ${#plain[@]} -eq 0 ] || $sudo apt-get install -y --no-install-recommends "${plain[@]}"
+    [ ${#recommended[@]} -eq 0 ] || $sudo apt-get install -y "${recommended[@]}"
 fi
 
-plain=()
-recommended=()
-for package in "${missing[@]}"; do
-    if [[ " ${with_recommends[*]} " == *" $package "* ]]; then
-        recommended+=("$package")
-    else
-        plain+=("$package")
-    fi
-done
-echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update
-[ ${#plain[@]} -eq 0 ] || $sudo apt-get install -y --no-install-recommends "${plain[@]}"
-[ ${#recommended[@]} -eq 0 ] || $sudo apt-get install -y "${recommended[@]}"
+# The tree-sitter runtime and shell grammars (C sources, compiled by CMake for Linux and Windows),
+# exactly as the lock file pins them; --ignore-scripts: no Node module is built. Reinstalled only
+# when the lock file changed since the last install.
+grammars="$(dirname "$0")/../third_party/grammars"
+if [ ! "$grammars/node_modules/.package-lock.json" -nt "$grammars/package-lock.json" ]; then
+    echo "install-deps: installing the shell grammars (npm ci)"
+    (cd "$grammars" && npm ci --ignore-scripts --no-audit --no-fund)
+fi

@@ -27,6 +27,22 @@ enum class RuleOrigin {
 
 // A rule as written: `shell(git status)`, `shell(npm run test:*)`, `read_file(src/**)`,
 // `edit_file(**/*.md)`, `shell` (every call of the tool).
+//
+// Shell patterns are words (split at whitespace; '…' and "…" quote, and a `*` inside quotes is
+// literal): a `*` matches any characters within one argument, a trailing `:*` (on the last word or
+// as a word of its own) any further arguments, none included. They match each simple command the
+// splitter finds (tools/shellsyntax.h): the program without its folder and `.exe`, without case on
+// Windows and in PowerShell and cmd, PowerShell's aliases as their cmdlets on both sides; the
+// arguments exactly, only literal ones (a word only known when the shell runs is covered by a
+// `:*` alone). A program that runs code (sh, bash, cmd, powershell, eval, iex, sudo, xargs, env,
+// ...) is allowed only by an exact rule; deny rules also judge what such a program is given to
+// run when it can be read (`bash -c "rm x"`, `sudo rm x`). A command with `NAME=value` before
+// it, a command line the splitter is unsure of, and every file a command writes (a redirection,
+// PowerShell's Out-File, Set-Content, Add-Content, Tee-Object) need more: the writes a write_file
+// rule of their path, the rest are asked. Path patterns are globs (tools/pathpatterns.h) over the
+// path resolved in the workspace, relative to it; a pattern may be absolute inside it; nothing
+// outside the workspace matches. grep also obeys read_file's deny and ask rules, and a deny or
+// ask rule on paths inside a folder asks for a call on the whole folder.
 struct PermissionRule
 {
     QString text;
@@ -68,7 +84,10 @@ enum class Verdict { Allow, Ask, Deny };
 struct PermissionCheck
 {
     Verdict verdict = Verdict::Ask;
-    // The deciding rule as written (`shell(git status)`), or "default" when no rule decided.
+    // The deciding rule as written (`shell(git status)`), or "default" when no rule decided. An
+    // allowed call of several parts names every rule that allowed one, in order, joined by ", "
+    // (`shell(git diff:*), write_file(out.txt)`); a denied or asked one the rule of its first
+    // denied or asked part.
     QString decidedBy;
     RuleOrigin origin = RuleOrigin::App; // of the deciding rule, when one decided
     // One translated sentence for the user: "`rm -rf ~` matches no allow rule." /
@@ -100,7 +119,7 @@ struct PermissionOptions
 class PermissionPolicy final
 {
 public:
-    PermissionPolicy() = default;
+    PermissionPolicy();
     // boundary: the workspace path patterns are resolved in (as the file tools resolve paths);
     // none: path rules never match.
     PermissionPolicy(QList<PermissionRule> rules,
@@ -116,9 +135,12 @@ public:
     PermissionCheck check(const RuleCall &call) const;
     PermissionCheck check(const Tool &tool, const QJsonObject &arguments) const;
 
-    // The allow rules that would allow exactly this call, as "Always allow…" offers them (one per
-    // simple command of a compound command, one per redirection target); empty when no rule
-    // could (the command cannot be split with certainty). Each suggested rule matches the call.
+    // The allow rules that would allow exactly this call, as "Always allow…" offers them (one
+    // exact rule per simple command of a compound command, a write_file rule per file it writes,
+    // `tool(relative path)` for a file call, the tool's name for a call without subject); empty
+    // when no rule could (the command cannot be split with certainty, has a word only known when
+    // it runs, writes outside the workspace) or when a rule already there takes the call back.
+    // Together they allow the call, alone and with this policy's rules.
     QStringList suggestedRules(const RuleCall &call) const;
 
     // The same options and workspace with other rules (the rule editor tests its unsaved rules).
@@ -130,10 +152,13 @@ public:
     // The built-in read-only commands as rules (`shell(git status:*)`, ...), for the settings.
     static QStringList readOnlyCommandRules();
 
+    struct CompiledRules; // the rules taken apart once, with the built-in ones when switched on
+
 private:
     QList<PermissionRule> m_rules;
     PermissionOptions m_options;
     std::shared_ptr<const WorkspaceBoundary> m_boundary;
+    std::shared_ptr<const CompiledRules> m_compiled;
 };
 
 // The rules files: {"allow": [...], "ask": [...], "deny": [...]}, one array of rule texts per

@@ -13,7 +13,7 @@ enum class ShellSyntax { Posix, PowerShell, Cmd };
 // One output or input redirection of a simple command (`> out.txt`, `2>&1`, `*> $null`).
 struct Redirection
 {
-    QString op;                  // as written: ">", ">>", "2>", "&>", "*>", "<", ...
+    QString op;                  // as written: ">", ">>", "2>", "&>", "*>", "<", "2>&1", ...
     QString target;              // unquoted; empty for a descriptor duplication (`2>&1`)
     bool targetIsLiteral = true; // false when the target has an expansion (`> $f`, `> "$(x)"`)
     // It writes a file: not a duplication, not /dev/null, not PowerShell's $null, not cmd's NUL.
@@ -32,7 +32,9 @@ struct SimpleCommand
     // even become several words.
     QList<bool> literal;
     // Posix `NAME=value` before the program (they change what the program does: GIT_DIR=...,
-    // LD_PRELOAD=...).
+    // LD_PRELOAD=...): unquoted when the value is literal, else as written (`X=$(id)`). A line
+    // of assignments alone (`PATH=/tmp; git status`) is not a command: it makes the parse
+    // uncertain.
     QStringList assignments;
     QList<Redirection> redirections;
     QString text; // the command's own source text, for explanations
@@ -53,7 +55,10 @@ struct ShellParse
     bool hasRedirection = false;  // any redirection at all, a duplication included
 };
 
-// Splits command as the shell of this syntax would. Never runs anything.
+// Splits command as the shell of this syntax would. Never runs anything. Posix and PowerShell
+// command lines are parsed with tree-sitter's bash and PowerShell grammars; cmd.exe lines by a
+// small splitter that knows only plain commands. A command that is not certain may still list
+// the commands found so far, for explanations only.
 ShellParse parseShellCommand(const QString &command, ShellSyntax syntax);
 
 } // namespace AgentLoop
