@@ -257,8 +257,8 @@ PermissionsPage::PermissionsPage(const QString &workspace,
     connect(m_testEdit, &QLineEdit::textChanged, this, &PermissionsPage::updateTest);
     connect(m_recent, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
         const QJsonObject &entry = m_recentModel->entry(index.row());
-        m_testEdit->setText(u"%1(%2)"_s.arg(entry.value(u"tool"_s).toString(),
-                                            AuditModel::subjectOf(entry)));
+        m_testEdit->setText(
+                u"%1(%2)"_s.arg(entry.value(u"tool"_s).toString(), AuditModel::subjectOf(entry)));
     });
 
     if (const auto app = AgentLoop::readRuleFile(AgentLoop::appRuleFilePath(), RuleOrigin::App))
@@ -469,10 +469,10 @@ void PermissionsPage::showRules()
 
 void PermissionsPage::showFiles()
 {
-    m_files->setText(tr("Rules for all workspaces are kept in %1; this workspace's in %2.")
-                             .arg(QDir::toNativeSeparators(AgentLoop::appRuleFilePath()),
-                                  QDir::toNativeSeparators(
-                                          AgentLoop::workspaceRuleFilePath(m_workspace))));
+    m_files->setText(
+            tr("Rules for all workspaces are kept in %1; this workspace's in %2.")
+                    .arg(QDir::toNativeSeparators(AgentLoop::appRuleFilePath()),
+                         QDir::toNativeSeparators(AgentLoop::workspaceRuleFilePath(m_workspace))));
     QStringList problems;
     if (!m_saveError.isEmpty())
         problems << m_saveError;
