@@ -461,14 +461,17 @@ void tst_ConversationStore::exportsCarryTheAuditTrail()
     denied[u"exit_code"_s] = -1;
     denied[u"error_code"_s] = u"denied"_s;
 
-    const QString markdown = exportMarkdown(ConversationHeader{}, sampleHistory(), {allowed, denied});
+    const QString markdown = exportMarkdown(ConversationHeader{},
+                                            sampleHistory(),
+                                            {allowed, denied});
     const qsizetype section = markdown.indexOf(u"## Audit trail\n\n| Time | Turn | Tool | Call |"_s);
     QVERIFY2(section > markdown.indexOf(u"The output is 42."_s), qPrintable(markdown));
     QVERIFY2(markdown.contains(u"| 2026-12-02T10:15:03.120Z | 1 | shell | call_1 | allow (asked) "
                                u"| user |  | exit 0 | 12 ms |\n"_s),
              qPrintable(markdown));
     // A `|` or a line break in a cell cannot break the table.
-    QVERIFY2(markdown.contains(u"| deny | shell(a \\| b) | line one line two | denied | 12 ms |\n"_s),
+    QVERIFY2(markdown.contains(
+                     u"| deny | shell(a \\| b) | line one line two | denied | 12 ms |\n"_s),
              qPrintable(markdown));
     QVERIFY(!exportMarkdown(ConversationHeader{}, sampleHistory()).contains(u"Audit trail"_s));
 

@@ -603,7 +603,8 @@ void tst_Inspector::auditPageListsTheCallsAndShowsTheirJson()
     QCOMPARE(shown(1, Gui::AuditModel::DecidedByColumn), u"You"_s);
     QCOMPARE(shown(1, Gui::AuditModel::ResultColumn), u"denied"_s);
     // The user's reason is shown escaped, in the table and in the JSON.
-    QCOMPARE(shown(1, Gui::AuditModel::ReasonColumn), AgentLoop::displayedLine(u"not my home\u202e"_s));
+    QCOMPARE(shown(1, Gui::AuditModel::ReasonColumn),
+             AgentLoop::displayedLine(u"not my home\u202e"_s));
     QVERIFY(!page->entryText().contains(QChar(0x202e)));
     QVERIFY(page->entryText().contains(u"rm -rf ~"_s));
 

@@ -290,8 +290,8 @@ void tst_PermissionsPage::recentDecisionsComeFromTheAuditTrail()
     QVERIFY(recent->isVisible());
     QTRY_VERIFY(recent->viewport()->rect().contains(
             recent->visualRect(recent->model()->index(0, Gui::AuditModel::ToolColumn)).center()));
-    const QPoint point
-            = recent->visualRect(recent->model()->index(0, Gui::AuditModel::ToolColumn)).center();
+    const QPoint point = recent->visualRect(recent->model()->index(0, Gui::AuditModel::ToolColumn))
+                                 .center();
     // The press before the double click selects the row, as a user's first click does.
     QTest::mouseClick(recent->viewport(), Qt::LeftButton, {}, point);
     QTest::mouseDClick(recent->viewport(), Qt::LeftButton, {}, point);

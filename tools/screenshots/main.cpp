@@ -6,13 +6,13 @@
 // items and its file changes, in one language and one theme per run (a process can install its
 // translators only once). Run it through make-screenshots.sh.
 
+#include "agent/agentsession.h"
 #include "approvalprompt.h"
 #include "base/i18n.h"
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
 #include "chat/promptedit.h"
 #include "fakechatserver.h"
-#include "agent/agentsession.h"
 #include "inspector/auditmodel.h"
 #include "inspector/auditpage.h"
 #include "inspector/inspector.h"
@@ -464,7 +464,8 @@ void saveElevationBar(const Gui::AppSettings &settings,
 QList<QJsonObject> sampleAuditTrail()
 {
     const auto entry = [](int second, int turn, const QString &id, const QString &command) {
-        return QJsonObject{{u"time"_s, u"2026-12-02T10:15:%1.120Z"_s.arg(second, 2, 10, QChar(u'0'))},
+        return QJsonObject{{u"time"_s,
+                            u"2026-12-02T10:15:%1.120Z"_s.arg(second, 2, 10, QChar(u'0'))},
                            {u"conversation"_s, u"20261202-101500-3f2a"_s},
                            {u"turn"_s, turn},
                            {u"tool_call_id"_s, id},
@@ -514,9 +515,11 @@ void savePermissionScreens(const Gui::AppSettings &settings,
                                      {u"read_file(src/**"_s, RuleEffect::Allow, RuleOrigin::App},
                                      {u"shell(rm:*)"_s, RuleEffect::Deny, RuleOrigin::App}});
     (void) AgentLoop::writeRuleFile(AgentLoop::workspaceRuleFilePath(settings.workspace),
-                                    {{u"shell(npm run test:*)"_s, RuleEffect::Allow,
+                                    {{u"shell(npm run test:*)"_s,
+                                      RuleEffect::Allow,
                                       RuleOrigin::Workspace},
-                                     {u"edit_file(**/*.md)"_s, RuleEffect::Ask,
+                                     {u"edit_file(**/*.md)"_s,
+                                      RuleEffect::Ask,
                                       RuleOrigin::Workspace}});
     auto *session = new AgentLoop::AgentSession(nullptr, AgentLoop::ConversationStore(), window);
     session->configure(settings.sessionConfiguration());

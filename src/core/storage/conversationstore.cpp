@@ -476,10 +476,11 @@ QString cell(QString text)
 QString auditDecision(const QJsonObject &entry)
 {
     const QString decision = entry.value(u"decision"_s).toString();
-    QString text = decision == u"allow"                ? ConversationText::tr("allow")
-                   : decision == u"allow_conversation" ? ConversationText::tr("allow for this conversation")
-                   : decision == u"deny"               ? ConversationText::tr("deny")
-                                                       : ConversationText::tr("none");
+    QString text = decision == u"allow" ? ConversationText::tr("allow")
+                   : decision == u"allow_conversation"
+                           ? ConversationText::tr("allow for this conversation")
+                   : decision == u"deny" ? ConversationText::tr("deny")
+                                         : ConversationText::tr("none");
     if (entry.value(u"asked"_s).toBool())
         text = ConversationText::tr("%1 (asked)").arg(text);
     return text;
@@ -522,9 +523,9 @@ QString auditMarkdown(const QList<QJsonObject> &audit)
                 entry.value(u"decided_by"_s).toString(),
                 entry.value(u"reason"_s).toString(),
                 auditResult(entry),
-                entry.contains(u"duration_ms"_s)
-                        ? ConversationText::tr("%1 ms").arg(entry.value(u"duration_ms"_s).toInteger())
-                        : QString(),
+                entry.contains(u"duration_ms"_s) ? ConversationText::tr("%1 ms").arg(
+                        entry.value(u"duration_ms"_s).toInteger())
+                                                 : QString(),
         };
         QStringList escaped;
         for (const QString &value : cells)

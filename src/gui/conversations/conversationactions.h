@@ -13,7 +13,7 @@ class QWidget;
 namespace AgentLoop {
 class AgentSession;
 struct ConversationHeader;
-}
+} // namespace AgentLoop
 
 namespace Gui {
 

@@ -5,8 +5,8 @@
 #include "inspector/jsonformat.h"
 #include "inspector/jsonhighlighter.h"
 #include "inspector/jsontreemodel.h"
-#include "showntext.h"
 #include "inspector/turnmodel.h"
+#include "showntext.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -522,7 +522,8 @@ void Inspector::copyResponse()
 void Inspector::copyCurl()
 {
     if (m_model && m_shownRow >= 0)
-        QGuiApplication::clipboard()->setText(AgentLoop::curlCommand(m_model->record(m_shownRow).exchange));
+        QGuiApplication::clipboard()->setText(
+                AgentLoop::curlCommand(m_model->record(m_shownRow).exchange));
 }
 
 void Inspector::changeEvent(QEvent *event)

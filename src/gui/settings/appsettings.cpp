@@ -333,7 +333,9 @@ QList<AgentLoop::PermissionRule> AppSettings::appRules()
     // Untranslated: it is a rule's text, which the audit trail records as the deciding rule.
     const QString text = u"(unreadable rules file %1)"_s.arg(
             QDir::toNativeSeparators(AgentLoop::appRuleFilePath()));
-    return {AgentLoop::PermissionRule{text, AgentLoop::RuleEffect::Deny, AgentLoop::RuleOrigin::App}};
+    return {AgentLoop::PermissionRule{text,
+                                      AgentLoop::RuleEffect::Deny,
+                                      AgentLoop::RuleOrigin::App}};
 }
 
 AgentLoop::ProviderSettings AppSettings::provider() const

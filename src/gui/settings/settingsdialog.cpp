@@ -127,7 +127,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings,
     , m_profiles(settings.allProfiles())
 {
     m_ui->setupUi(this);
-    m_permissions = new PermissionsPage(settings.workspace, settings.readOnlyCommands, session, this);
+    m_permissions = new PermissionsPage(settings.workspace,
+                                        settings.readOnlyCommands,
+                                        session,
+                                        this);
     m_ui->settingsTabs->addTab(m_permissions, tr("Permissions"));
     setMinimumWidth(fontMetrics().averageCharWidth() * 72);
     resize(fontMetrics().averageCharWidth() * 96, height());
