@@ -34,6 +34,7 @@
 #include <QFile>
 #include <QIcon>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>

@@ -209,8 +209,7 @@ PermissionsPage::PermissionsPage(const QString &workspace,
     m_recent->horizontalHeader()->setHighlightSections(false);
     m_recent->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_recent->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_recent->horizontalHeader()->setSectionResizeMode(AuditModel::WhatRanColumn,
-                                                       QHeaderView::Stretch);
+    m_recent->horizontalHeader()->setStretchLastSection(true);
     for (const int hidden : {AuditModel::TurnColumn,
                              AuditModel::CallColumn,
                              AuditModel::ReasonColumn,
