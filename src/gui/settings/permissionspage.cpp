@@ -19,6 +19,7 @@
 #include <QStyle>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -274,6 +275,13 @@ PermissionsPage::PermissionsPage(const QString &workspace,
                 &AgentLoop::AgentSession::auditRecorded,
                 m_recentModel,
                 &AuditModel::append);
+        // Measured once the new row is laid out: a row added before the page is shown would
+        // leave the columns as wide as their headings.
+        connect(m_recentModel, &QAbstractItemModel::rowsInserted, m_recent, [this] {
+            QTimer::singleShot(0, m_recent, [this] {
+                m_recent->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);
+            });
+        });
     }
     m_recent->scrollToBottom();
 }
