@@ -73,7 +73,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
         m_keyStore = (m_ownKeyStore = std::make_unique<KeyStore>()).get();
 
     m_chatView->setChatModel(m_feed->chatModel());
-    m_inspector->setModel(m_feed->turnModel());
+    m_inspector->setModel(m_feed->turnModel(), m_feed->auditModel());
     connect(m_promptBar, &PromptBar::settingsNeeded, this, [this] {
         setIdleStatus(tr("Set a base URL, an API key and a model first."));
         openSettings();
@@ -147,16 +147,7 @@ void MainWindow::createActions()
     QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::openSettings);
     settings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     settings->setMenuRole(QAction::PreferencesRole);
-    QMenu *exportMenu = file->addMenu(tr("&Export conversation"));
-    m_exportJsonAction = exportMenu->addAction(tr("Messages as &JSON…"), this, [this] {
-        exportConversationAs(ExportFormat::MessagesJson);
-    });
-    m_exportJsonAction->setStatusTip(
-            tr("Save the conversation as the messages array of a request, ready to paste"));
-    m_exportMarkdownAction = exportMenu->addAction(tr("&Markdown…"), this, [this] {
-        exportConversationAs(ExportFormat::Markdown);
-    });
-    m_exportMarkdownAction->setStatusTip(tr("Save the conversation as a readable Markdown file"));
+    m_conversationActions->addExportActions(file->addMenu(tr("&Export conversation")));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -289,7 +280,7 @@ void MainWindow::openSettings()
         return;
     }
     // The dialog saves on OK (the key into the credential store); applying is this window's part.
-    auto *dialog = new SettingsDialog(m_settings, m_keyStore, this);
+    auto *dialog = new SettingsDialog(m_settings, m_keyStore, this, &m_session);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
     connect(dialog, &SettingsDialog::settingsApplied, this, &MainWindow::applySettings);
@@ -332,11 +323,7 @@ void MainWindow::restoreLayout()
 void MainWindow::updateActions()
 {
     m_conversationPanel->setOpenEnabled(!controller().isRunning());
-    const bool hasMessages = !controller().history().isEmpty();
-    if (m_exportJsonAction) {
-        m_exportJsonAction->setEnabled(hasMessages);
-        m_exportMarkdownAction->setEnabled(hasMessages);
-    }
+    m_conversationActions->updateExportActions();
 }
 
 void MainWindow::setIdleStatus(const QString &text)

@@ -161,8 +161,6 @@ private:
     QDockWidget *m_conversationsDock;
     Approvals *m_approvals;
     ConversationActions *m_conversationActions;
-    QAction *m_exportJsonAction = nullptr;
-    QAction *m_exportMarkdownAction = nullptr;
     QPointer<SettingsDialog> m_settingsDialog;
     ProfileSwitcher *m_profileSwitcher;
 

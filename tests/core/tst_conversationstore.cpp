@@ -36,6 +36,8 @@ private slots:
     void notAConversation();
     void exportMessagesJsonIsTheHistory();
     void exportMarkdownIsReadable();
+    // The audit trail: a table after the transcript, and the JSON Lines of its file.
+    void exportsCarryTheAuditTrail();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -434,6 +436,50 @@ void tst_ConversationStore::exportMarkdownIsReadable()
     QVERIFY(markdown.contains(u"\"command\": \"echo 42\""_s));
     QVERIFY(markdown.contains(u"### Tool result\n\n```\n42\nline two\n```\n"_s));
     QVERIFY(markdown.contains(u"The output is 42."_s));
+}
+
+void tst_ConversationStore::exportsCarryTheAuditTrail()
+{
+    const QJsonObject allowed{{u"time"_s, u"2026-12-02T10:15:03.120Z"_s},
+                              {u"turn"_s, 1},
+                              {u"tool_call_id"_s, u"call_1"_s},
+                              {u"tool"_s, u"shell"_s},
+                              {u"arguments"_s, u"{\"command\":\"echo 42\"}"_s},
+                              {u"decision"_s, u"allow"_s},
+                              {u"asked"_s, true},
+                              {u"decided_by"_s, u"user"_s},
+                              {u"ok"_s, true},
+                              {u"exit_code"_s, 0},
+                              {u"duration_ms"_s, 12}};
+    QJsonObject denied = allowed;
+    denied[u"tool_call_id"_s] = u"call_2"_s;
+    denied[u"decision"_s] = u"deny"_s;
+    denied[u"asked"_s] = false;
+    denied[u"decided_by"_s] = u"shell(a | b)"_s;
+    denied[u"reason"_s] = u"line one\nline two"_s;
+    denied[u"ok"_s] = false;
+    denied[u"exit_code"_s] = -1;
+    denied[u"error_code"_s] = u"denied"_s;
+
+    const QString markdown = exportMarkdown(ConversationHeader{},
+                                            sampleHistory(),
+                                            {allowed, denied});
+    const qsizetype section = markdown.indexOf(u"## Audit trail\n\n| Time | Turn | Tool | Call |"_s);
+    QVERIFY2(section > markdown.indexOf(u"The output is 42."_s), qPrintable(markdown));
+    QVERIFY2(markdown.contains(u"| 2026-12-02T10:15:03.120Z | 1 | shell | call_1 | allow (asked) "
+                               u"| user |  | exit 0 | 12 ms |\n"_s),
+             qPrintable(markdown));
+    // A `|` or a line break in a cell cannot break the table.
+    QVERIFY2(markdown.contains(
+                     u"| deny | shell(a \\| b) | line one line two | denied | 12 ms |\n"_s),
+             qPrintable(markdown));
+    QVERIFY(!exportMarkdown(ConversationHeader{}, sampleHistory()).contains(u"Audit trail"_s));
+
+    const QList<QByteArray> lines = exportAuditJsonLines({allowed, denied}).split('\n');
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines.last().isEmpty());
+    QCOMPARE(QJsonDocument::fromJson(lines.at(0)).object(), allowed);
+    QCOMPARE(QJsonDocument::fromJson(lines.at(1)).object(), denied);
 }
 
 QTEST_GUILESS_MAIN(tst_ConversationStore)

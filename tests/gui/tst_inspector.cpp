@@ -1,5 +1,8 @@
+#include "base/displaytext.h"
 #include "base/redaction.h"
 #include "fakechatserver.h"
+#include "inspector/auditmodel.h"
+#include "inspector/auditpage.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
 #include "inspector/jsonhighlighter.h"
@@ -93,6 +96,8 @@ class tst_Inspector : public QObject
 
 private slots:
     void initTestCase();
+    // The Audit page: the conversation's calls, appended as they finish, each entry's JSON.
+    void auditPageListsTheCallsAndShowsTheirJson();
     void prettyJsonOnlyChangesWhitespace_data();
     void prettyJsonOnlyChangesWhitespace();
     void turnRowsFollowTheExchange();
@@ -545,6 +550,68 @@ void tst_Inspector::providerTextInTheTableIsShownEscaped()
     auto *summary = inspector.findChild<QLabel *>(u"inspectorSummary"_s);
     QVERIFY(summary);
     QCOMPARE(summary->textFormat(), Qt::PlainText);
+}
+
+void tst_Inspector::auditPageListsTheCallsAndShowsTheirJson()
+{
+    TurnModel turns;
+    Gui::AuditModel audit;
+    QAbstractItemModelTester tester(&audit, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Gui::Inspector inspector;
+    inspector.setModel(&turns, &audit);
+    QCOMPARE(inspector.pages()->tabText(1), u"&Audit"_s);
+    Gui::AuditPage *page = inspector.auditPage();
+    const QJsonObject allowed{{u"time"_s, u"2026-12-02T10:15:03.120Z"_s},
+                              {u"conversation"_s, u"20261202-101500-3f2a"_s},
+                              {u"turn"_s, 2},
+                              {u"tool_call_id"_s, u"call_1"_s},
+                              {u"tool"_s, u"shell"_s},
+                              {u"arguments"_s, u"{\"command\":\"git status\"}"_s},
+                              {u"decision"_s, u"allow"_s},
+                              {u"asked"_s, false},
+                              {u"decided_by"_s, u"shell(git status)"_s},
+                              {u"ok"_s, true},
+                              {u"exit_code"_s, 0},
+                              {u"duration_ms"_s, 12}};
+    audit.setEntries({allowed});
+    QCOMPARE(page->table()->model()->rowCount(), 1);
+    const auto shown = [&audit](int row, int column) {
+        return audit.index(row, column).data().toString();
+    };
+    QCOMPARE(shown(0, Gui::AuditModel::TurnColumn), u"2"_s);
+    QCOMPARE(shown(0, Gui::AuditModel::CallColumn), u"call_1"_s);
+    QCOMPARE(shown(0, Gui::AuditModel::DecidedByColumn), u"shell(git status)"_s);
+    QCOMPARE(shown(0, Gui::AuditModel::ResultColumn), u"exit 0"_s);
+    QCOMPARE(shown(0, Gui::AuditModel::DurationColumn), u"12 ms"_s);
+
+    // A call that finishes while the newest is selected is followed.
+    page->selectRow(0);
+    QVERIFY(page->entryText().contains(u"\"decided_by\": \"shell(git status)\""_s));
+    QJsonObject denied = allowed;
+    denied[u"tool_call_id"_s] = u"call_2"_s;
+    denied[u"arguments"_s] = u"{\"command\":\"rm -rf ~\"}"_s;
+    denied[u"decision"_s] = u"deny"_s;
+    denied[u"asked"_s] = true;
+    denied[u"decided_by"_s] = u"user"_s;
+    denied[u"reason"_s] = u"not my home\u202e"_s;
+    denied[u"ok"_s] = false;
+    denied[u"exit_code"_s] = -1;
+    denied[u"error_code"_s] = u"denied"_s;
+    audit.append(denied);
+    QCOMPARE(page->currentRow(), 1);
+    QCOMPARE(shown(1, Gui::AuditModel::DecisionColumn), u"Deny (asked)"_s);
+    QCOMPARE(shown(1, Gui::AuditModel::DecidedByColumn), u"You"_s);
+    QCOMPARE(shown(1, Gui::AuditModel::ResultColumn), u"denied"_s);
+    // The user's reason is shown escaped, in the table and in the JSON.
+    QCOMPARE(shown(1, Gui::AuditModel::ReasonColumn),
+             AgentLoop::displayedLine(u"not my home\u202e"_s));
+    QVERIFY(!page->entryText().contains(QChar(0x202e)));
+    QVERIFY(page->entryText().contains(u"rm -rf ~"_s));
+
+    // Another conversation: its own trail.
+    audit.setEntries({});
+    QCOMPARE(page->currentRow(), -1);
+    QVERIFY(page->entryText().isEmpty());
 }
 
 QTEST_MAIN(tst_Inspector)

@@ -814,6 +814,7 @@ void tst_SettingsDialog::settingsFileKeepsItsKeys()
     const QStringList expected{u"agent/demoMode"_s,
                                u"agent/maxTurns"_s,
                                u"agent/workspace"_s,
+                               u"permissions/readOnlyCommands"_s,
                                u"profiles/current"_s, // no other profile: no profiles/order
                                u"provider/apiKey"_s,
                                u"provider/auth"_s,

@@ -1,21 +1,28 @@
 // Renders the screenshots in docs/screenshots: the main window after a demo conversation, the
 // approval box (and the approval of a hostile call, with its warnings, and of a file edit, with
-// its diff, and of a command the rules ask about, with its Always allow… dialog), the settings dialog (as on first use, and with a few provider profiles), the menu of
-// provider presets, the warning bar of an app run as administrator, and (--gallery) the chat's
+// its diff, and of a command the rules ask about, with its Always allow… dialog), the settings
+// dialog (as on first use, and with a few provider profiles), the menu of provider presets, the
+// warning bar of an app run as administrator, the Permissions page of the settings and the
+// inspector's Audit page, and (--gallery) the chat's
 // items and its file changes, in one language and one theme per run (a process can install its
 // translators only once). Run it through make-screenshots.sh.
 
+#include "agent/agentsession.h"
 #include "approvalprompt.h"
 #include "base/i18n.h"
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
 #include "chat/promptedit.h"
 #include "fakechatserver.h"
+#include "inspector/auditmodel.h"
+#include "inspector/auditpage.h"
 #include "inspector/inspector.h"
+#include "inspector/turnmodel.h"
 #include "mainwindow.h"
 #include "protocol/providerpresets.h"
 #include "ruledialog.h"
 #include "settings/appsettings.h"
+#include "settings/permissionspage.h"
 #include "settings/settingsdialog.h"
 #include "storage/conversationstore.h"
 #include "storage/keystore.h"
@@ -29,6 +36,7 @@
 #include <QFile>
 #include <QIcon>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
@@ -40,6 +48,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
@@ -511,6 +520,98 @@ void saveElevationBar(const Gui::AppSettings &settings,
     save(bar, path);
 }
 
+// Three calls as the audit trail keeps them: one a rule allowed, one the user allowed for the
+// conversation, one a rule denied.
+QList<QJsonObject> sampleAuditTrail()
+{
+    const auto entry = [](int second, int turn, const QString &id, const QString &command) {
+        return QJsonObject{{u"time"_s,
+                            u"2026-12-02T10:15:%1.120Z"_s.arg(second, 2, 10, QChar(u'0'))},
+                           {u"conversation"_s, u"20261202-101500-3f2a"_s},
+                           {u"turn"_s, turn},
+                           {u"tool_call_id"_s, id},
+                           {u"tool"_s, u"shell"_s},
+                           {u"arguments"_s,
+                            QString::fromUtf8(QJsonDocument(QJsonObject{{u"command"_s, command}})
+                                                      .toJson(QJsonDocument::Compact))},
+                           {u"call_sha256"_s,
+                            u"9f2c4a7e0b3d5f81c6e2a9d4b7f0e3c1a5d8b2e6f9c0a3d7b1e4f8a2c5d9e0b3"_s},
+                           {u"decision"_s, u"allow"_s},
+                           {u"asked"_s, false},
+                           {u"decided_by"_s, u"shell(git status)"_s},
+                           {u"reason"_s, QString()},
+                           {u"added_rules"_s, QJsonArray()},
+                           {u"ok"_s, true},
+                           {u"exit_code"_s, 0},
+                           {u"error_code"_s, QString()},
+                           {u"duration_ms"_s, 14}};
+    };
+    QJsonObject tests = entry(9, 2, u"call_2"_s, u"ctest --test-dir build"_s);
+    tests[u"decision"_s] = u"allow_conversation"_s;
+    tests[u"asked"_s] = true;
+    tests[u"decided_by"_s] = u"user"_s;
+    tests[u"duration_ms"_s] = 8420;
+    QJsonObject removal = entry(31, 3, u"call_3"_s, u"git diff; rm -rf ~"_s);
+    removal[u"decision"_s] = u"deny"_s;
+    removal[u"decided_by"_s] = u"shell(rm:*)"_s;
+    removal[u"ok"_s] = false;
+    removal[u"exit_code"_s] = -1;
+    removal[u"error_code"_s] = u"denied"_s;
+    removal[u"duration_ms"_s] = 0;
+    return {entry(3, 1, u"call_1"_s, u"git status"_s), tests, removal};
+}
+
+// 10. The settings' Permissions page: rules of both files, one that does not parse, the test of
+// `git diff; rm -rf ~`, and the recent decisions; 11. the inspector's Audit page.
+void savePermissionScreens(const Gui::AppSettings &settings,
+                           QWidget *window,
+                           const QString &outDir,
+                           const QString &suffix)
+{
+    using AgentLoop::RuleEffect;
+    using AgentLoop::RuleOrigin;
+    (void) AgentLoop::writeRuleFile(AgentLoop::appRuleFilePath(),
+                                    {{u"shell(git status)"_s, RuleEffect::Allow, RuleOrigin::App},
+                                     {u"shell(git diff:*)"_s, RuleEffect::Allow, RuleOrigin::App},
+                                     {u"read_file(src/**"_s, RuleEffect::Allow, RuleOrigin::App},
+                                     {u"shell(rm:*)"_s, RuleEffect::Deny, RuleOrigin::App}});
+    (void) AgentLoop::writeRuleFile(AgentLoop::workspaceRuleFilePath(settings.workspace),
+                                    {{u"shell(npm run test:*)"_s,
+                                      RuleEffect::Allow,
+                                      RuleOrigin::Workspace},
+                                     {u"edit_file(**/*.md)"_s,
+                                      RuleEffect::Ask,
+                                      RuleOrigin::Workspace}});
+    auto *session = new AgentLoop::AgentSession(nullptr, AgentLoop::ConversationStore(), window);
+    session->configure(settings.sessionConfiguration());
+    auto *dialog = new Gui::SettingsDialog(settings, nullptr, window, session);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    dialog->showPermissions();
+    for (const QJsonObject &entry : sampleAuditTrail())
+        emit session->auditRecorded(entry);
+    dialog->permissionsPage()->testEdit()->setText(u"shell(git diff; rm -rf ~)"_s);
+    QTimer::singleShot(500, window, [=] {
+        save(dialog, outDir + u"/settings-permissions"_s + suffix);
+        dialog->reject();
+    });
+
+    auto *turns = new Gui::TurnModel(window);
+    auto *audit = new Gui::AuditModel(window);
+    auto *inspector = new Gui::Inspector;
+    inspector->setAttribute(Qt::WA_DeleteOnClose);
+    inspector->setModel(turns, audit);
+    audit->setEntries(sampleAuditTrail());
+    inspector->pages()->setCurrentWidget(inspector->auditPage());
+    inspector->auditPage()->selectRow(2);
+    inspector->resize(560, 640);
+    inspector->show();
+    QTimer::singleShot(500, window, [=] {
+        save(inspector, outDir + u"/inspector-audit"_s + suffix);
+        inspector->close();
+    });
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -635,6 +736,7 @@ int main(int argc, char *argv[])
                      [&] {
                          window.chatView()->scrollToBottom();
                          save(&window, outDir + u"/main"_s + suffix);
+                         savePermissionScreens(settings, &window, outDir, suffix);
                          // 3. The settings dialog, filled in as a user would.
                          Gui::AppSettings filled = settings;
                          filled.demoMode = false;

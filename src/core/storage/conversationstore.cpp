@@ -465,9 +465,89 @@ QString prettyArguments(const QString &arguments)
     return QString::fromUtf8(document.toJson(QJsonDocument::Indented));
 }
 
+// A table cell: a `|` would end it and a line break the row.
+QString cell(QString text)
+{
+    text.replace(u'\\', u"\\\\"_s).replace(u'|', u"\\|"_s);
+    text.replace(u"\r\n"_s, u" "_s).replace(u'\n', u' ').replace(u'\r', u' ');
+    return text;
+}
+
+QString auditDecision(const QJsonObject &entry)
+{
+    const QString decision = entry.value(u"decision"_s).toString();
+    QString text = decision == u"allow" ? ConversationText::tr("allow")
+                   : decision == u"allow_conversation"
+                           ? ConversationText::tr("allow for this conversation")
+                   : decision == u"deny" ? ConversationText::tr("deny")
+                                         : ConversationText::tr("none");
+    if (entry.value(u"asked"_s).toBool())
+        text = ConversationText::tr("%1 (asked)").arg(text);
+    return text;
+}
+
+QString auditResult(const QJsonObject &entry)
+{
+    const int exitCode = entry.value(u"exit_code"_s).toInt(-1);
+    QStringList parts;
+    if (!entry.value(u"ok"_s).toBool(true))
+        parts << entry.value(u"error_code"_s).toString();
+    if (exitCode >= 0)
+        parts << ConversationText::tr("exit %1").arg(exitCode);
+    if (parts.isEmpty())
+        parts << ConversationText::tr("ok");
+    return parts.join(u", "_s);
+}
+
+QString auditMarkdown(const QList<QJsonObject> &audit)
+{
+    QString text = u"## "_s + ConversationText::tr("Audit trail") + u"\n\n"_s;
+    const QStringList headings{ConversationText::tr("Time"),
+                               ConversationText::tr("Turn"),
+                               ConversationText::tr("Tool"),
+                               ConversationText::tr("Call"),
+                               ConversationText::tr("Decision"),
+                               ConversationText::tr("Decided by"),
+                               ConversationText::tr("Reason"),
+                               ConversationText::tr("Result"),
+                               ConversationText::tr("Duration")};
+    text += u"| "_s + headings.join(u" | "_s) + u" |\n"_s;
+    text += u"|"_s + u"---|"_s.repeated(headings.size()) + u'\n';
+    for (const QJsonObject &entry : audit) {
+        const QStringList cells{
+                entry.value(u"time"_s).toString(),
+                QString::number(entry.value(u"turn"_s).toInt()),
+                entry.value(u"tool"_s).toString(),
+                entry.value(u"tool_call_id"_s).toString(),
+                auditDecision(entry),
+                entry.value(u"decided_by"_s).toString(),
+                entry.value(u"reason"_s).toString(),
+                auditResult(entry),
+                entry.contains(u"duration_ms"_s) ? ConversationText::tr("%1 ms").arg(
+                        entry.value(u"duration_ms"_s).toInteger())
+                                                 : QString(),
+        };
+        QStringList escaped;
+        for (const QString &value : cells)
+            escaped << cell(value);
+        text += u"| "_s + escaped.join(u" | "_s) + u" |\n"_s;
+    }
+    return text + u'\n';
+}
+
 } // namespace
 
-QString exportMarkdown(const ConversationHeader &header, const History &history)
+QByteArray exportAuditJsonLines(const QList<QJsonObject> &audit)
+{
+    QByteArray lines;
+    for (const QJsonObject &entry : audit)
+        lines += QJsonDocument(entry).toJson(QJsonDocument::Compact) + '\n';
+    return lines;
+}
+
+QString exportMarkdown(const ConversationHeader &header,
+                       const History &history,
+                       const QList<QJsonObject> &audit)
 {
     QString text;
     const QString title = header.title.isEmpty() ? ConversationText::tr("Conversation")
@@ -506,6 +586,8 @@ QString exportMarkdown(const ConversationHeader &header, const History &history)
             break;
         }
     }
+    if (!audit.isEmpty())
+        text += auditMarkdown(audit);
     return text;
 }
 

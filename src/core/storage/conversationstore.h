@@ -5,6 +5,7 @@
 
 #include <QDateTime>
 #include <QFile>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QUrl>
@@ -106,8 +107,15 @@ private:
 
 // The exact `messages` array, ready to paste into a request.
 QByteArray exportMessagesJson(const History &history);
-// A readable transcript: headings per role, tool calls as fenced JSON, tool results fenced.
-QString exportMarkdown(const ConversationHeader &header, const History &history);
+// A readable transcript: headings per role, tool calls as fenced JSON, tool results fenced; then,
+// when there is one, the audit trail (agent/audittrail.h) as a table under "Audit trail": a row
+// per call with its time, turn, tool, call id, decision, who decided, the reason, the result and
+// the duration.
+QString exportMarkdown(const ConversationHeader &header,
+                       const History &history,
+                       const QList<QJsonObject> &audit = {});
+// The audit trail as its file keeps it: one compact JSON object per line.
+QByteArray exportAuditJsonLines(const QList<QJsonObject> &audit);
 
 } // namespace AgentLoop
 

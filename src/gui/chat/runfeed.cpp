@@ -2,6 +2,7 @@
 
 #include "agent/agentsession.h"
 #include "chat/liveanswer.h"
+#include "inspector/auditmodel.h"
 #include "inspector/turnmodel.h"
 
 using namespace Qt::StringLiterals;
@@ -57,6 +58,7 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
     , m_chatModel(new ChatModel(this))
     , m_liveAnswer(new LiveAnswer(m_chatModel, this))
     , m_turnModel(new TurnModel(this))
+    , m_auditModel(new AuditModel(this))
 {
     const AgentController &controller = session.controller();
     connect(&controller,
@@ -134,6 +136,7 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
                 item.turn = m_currentRequest;
                 m_chatModel->append(item);
             });
+    connect(&session, &AgentLoop::AgentSession::auditRecorded, m_auditModel, &AuditModel::append);
     connect(&controller, &AgentController::finished, this, &RunFeed::whenIdle);
     connect(&controller, &AgentController::failed, this, &RunFeed::whenIdle);
     connect(&session,
@@ -242,6 +245,8 @@ void RunFeed::clear()
     m_liveAnswer->reset();
     m_chatModel->clear();
     m_turnModel->clear();
+    // The session's trail is the new conversation's by now: empty, or the opened one's.
+    m_auditModel->setEntries(m_session.auditTrail());
     m_callTurns.clear();
     m_currentRequest = 0;
     emit cleared();

@@ -15,6 +15,7 @@ class Message;
 
 namespace Gui {
 
+class AuditModel;
 class LiveAnswer;
 class TurnModel;
 
@@ -27,8 +28,9 @@ QList<ChatItem> chatItemsFor(const AgentLoop::Message &message,
                              const QHash<QString, QString> &toolNames = {});
 
 // The conversation as the window shows it, kept apart from any widget: the chat items, the
-// streamed answer as it grows, and the inspector's list of requests, fed from the session's
-// signals for a live run and from the history for a saved conversation.
+// streamed answer as it grows, the inspector's list of requests and the audit trail, fed from the
+// session's signals for a live run and from the history (and the session's audit trail) for a
+// saved conversation.
 class RunFeed final : public QObject
 {
     Q_OBJECT
@@ -37,6 +39,7 @@ public:
 
     ChatModel *chatModel() const { return m_chatModel; }
     TurnModel *turnModel() const { return m_turnModel; }
+    AuditModel *auditModel() const { return m_auditModel; }
     LiveAnswer *liveAnswer() const { return m_liveAnswer; }
     // The inspector row of the request in flight or last answered; 0 before the first.
     int currentRequest() const { return m_currentRequest; }
@@ -63,6 +66,7 @@ private:
     ChatModel *m_chatModel;
     LiveAnswer *m_liveAnswer;
     TurnModel *m_turnModel;
+    AuditModel *m_auditModel;
     int m_currentRequest = 0;
     QHash<QString, int> m_callTurns; // tool_call id -> the request that asked for it
     bool m_newConversationPending = false;

@@ -5,8 +5,10 @@
 #include "conversations/conversationpanel.h"
 #include "showntext.h"
 
+#include <QAction>
 #include <QDir>
 #include <QFileDialog>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
@@ -30,6 +32,19 @@ QString fileNameFor(const QString &title, const QString &suffix)
     while (name.endsWith(u'-'))
         name.chop(1);
     return (name.isEmpty() ? u"conversation"_s : name.left(60)) + u'.' + suffix;
+}
+
+QString suffixOf(ConversationActions::ExportFormat format)
+{
+    switch (format) {
+    case ConversationActions::ExportFormat::MessagesJson:
+        return u"json"_s;
+    case ConversationActions::ExportFormat::Markdown:
+        return u"md"_s;
+    case ConversationActions::ExportFormat::AuditJsonLines:
+        return u"audit.jsonl"_s;
+    }
+    return {};
 }
 
 } // namespace
@@ -117,6 +132,32 @@ void ConversationActions::remove(const QString &id)
     box->open();
 }
 
+void ConversationActions::addExportActions(QMenu *menu)
+{
+    const auto add = [this, menu](const QString &text, const QString &tip, ExportFormat format) {
+        QAction *action = menu->addAction(text, this, [this, format] { exportAs(format); });
+        action->setStatusTip(tip);
+        m_exportActions << action;
+    };
+    add(tr("Messages as &JSON…"),
+        tr("Save the conversation as the messages array of a request, ready to paste"),
+        ExportFormat::MessagesJson);
+    add(tr("&Markdown…"),
+        tr("Save the conversation, with its audit trail, as a readable Markdown file"),
+        ExportFormat::Markdown);
+    add(tr("&Audit trail as JSON Lines…"),
+        tr("Save every call's decision and outcome, one JSON object per line"),
+        ExportFormat::AuditJsonLines);
+    updateExportActions();
+}
+
+void ConversationActions::updateExportActions()
+{
+    const bool hasMessages = !m_session.controller().history().isEmpty();
+    for (QAction *action : std::as_const(m_exportActions))
+        action->setEnabled(hasMessages);
+}
+
 void ConversationActions::exportAs(ExportFormat format)
 {
     const AgentLoop::History &history = m_session.controller().history();
@@ -124,18 +165,24 @@ void ConversationActions::exportAs(ExportFormat format)
         return;
     if (m_exportDialog)
         m_exportDialog->reject();
-    const bool json = format == ExportFormat::MessagesJson;
     const QString title = m_session.recorder().titledHeader(history).title;
-    auto *dialog = new QFileDialog(m_dialogParent,
-                                   json ? tr("Export Messages as JSON")
-                                        : tr("Export Conversation as Markdown"));
+    QString caption = tr("Export Messages as JSON");
+    QString filter = tr("JSON files (*.json)");
+    if (format == ExportFormat::Markdown) {
+        caption = tr("Export Conversation as Markdown");
+        filter = tr("Markdown files (*.md)");
+    } else if (format == ExportFormat::AuditJsonLines) {
+        caption = tr("Export the Audit Trail as JSON Lines");
+        filter = tr("JSON Lines files (*.jsonl)");
+    }
+    auto *dialog = new QFileDialog(m_dialogParent, caption);
     dialog->setObjectName(u"exportDialog"_s);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setFileMode(QFileDialog::AnyFile);
-    dialog->setNameFilter(json ? tr("JSON files (*.json)") : tr("Markdown files (*.md)"));
-    dialog->setDefaultSuffix(json ? u"json"_s : u"md"_s);
-    dialog->selectFile(fileNameFor(title, json ? u"json"_s : u"md"_s));
+    dialog->setNameFilter(filter);
+    dialog->setDefaultSuffix(suffixOf(format).section(u'.', -1));
+    dialog->selectFile(fileNameFor(title, suffixOf(format)));
     m_exportDialog = dialog;
     connect(dialog, &QFileDialog::fileSelected, this, [this, format](const QString &path) {
         if (const auto written = exportTo(format, path); !written)
@@ -149,11 +196,20 @@ void ConversationActions::exportAs(ExportFormat format)
 AgentLoop::Result<void> ConversationActions::exportTo(ExportFormat format, const QString &path) const
 {
     const AgentLoop::History &history = m_session.controller().history();
-    const QByteArray bytes
-            = format == ExportFormat::MessagesJson
-                      ? AgentLoop::exportMessagesJson(history)
-                      : AgentLoop::exportMarkdown(m_session.recorder().titledHeader(history), history)
-                                .toUtf8();
+    const QList<QJsonObject> &audit = m_session.auditTrail();
+    QByteArray bytes;
+    switch (format) {
+    case ExportFormat::MessagesJson:
+        bytes = AgentLoop::exportMessagesJson(history);
+        break;
+    case ExportFormat::Markdown:
+        bytes = AgentLoop::exportMarkdown(m_session.recorder().titledHeader(history), history, audit)
+                        .toUtf8();
+        break;
+    case ExportFormat::AuditJsonLines:
+        bytes = AgentLoop::exportAuditJsonLines(audit);
+        break;
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         return AgentLoop::Error{AgentLoop::Error::Io,

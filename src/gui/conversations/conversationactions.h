@@ -5,13 +5,15 @@
 #include <QObject>
 #include <QPointer>
 
+class QAction;
 class QFileDialog;
+class QMenu;
 class QWidget;
 
 namespace AgentLoop {
 class AgentSession;
 struct ConversationHeader;
-}
+} // namespace AgentLoop
 
 namespace Gui {
 
@@ -26,7 +28,10 @@ class ConversationActions final : public QObject
 {
     Q_OBJECT
 public:
-    enum class ExportFormat { MessagesJson, Markdown };
+    // MessagesJson: the provider's messages array, ready to paste into a request (nothing else,
+    // so that it stays that); Markdown: the transcript, then the audit trail as a table;
+    // AuditJsonLines: the audit trail as its file keeps it, one JSON object per call.
+    enum class ExportFormat { MessagesJson, Markdown, AuditJsonLines };
 
     ConversationActions(AgentLoop::AgentSession &session,
                         ConversationListModel *list,
@@ -40,8 +45,12 @@ public:
     void remove(const QString &id);
     // Asks where, then writes the conversation shown.
     void exportAs(ExportFormat format);
-    // Writes the conversation shown to path, as the provider's messages array or as Markdown.
+    // Writes the conversation shown to path in format.
     AgentLoop::Result<void> exportTo(ExportFormat format, const QString &path) const;
+    // Fills File › Export conversation with one action per format.
+    void addExportActions(QMenu *menu);
+    // Enables the export actions while there is something to export.
+    void updateExportActions();
     // The file dialog of the export in progress, or null.
     QFileDialog *exportDialog() const;
     void closeDialogs();
@@ -59,6 +68,7 @@ private:
     ConversationPanel *m_panel;
     QWidget *m_dialogParent;
     QPointer<QFileDialog> m_exportDialog;
+    QList<QAction *> m_exportActions;
 };
 
 } // namespace Gui

@@ -1,11 +1,12 @@
 #include "inspector/inspector.h"
 
 #include "base/displaytext.h"
+#include "inspector/auditpage.h"
 #include "inspector/jsonformat.h"
 #include "inspector/jsonhighlighter.h"
 #include "inspector/jsontreemodel.h"
-#include "showntext.h"
 #include "inspector/turnmodel.h"
+#include "showntext.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -80,6 +81,8 @@ QString shownEvents(const QByteArray &bytes)
 
 Inspector::Inspector(QWidget *parent)
     : QWidget(parent)
+    , m_pages(new QTabWidget(this))
+    , m_auditPage(new AuditPage(this))
     , m_table(new QTableView(this))
     , m_tabs(new QTabWidget(this))
     , m_tree(new QTreeView(this))
@@ -209,15 +212,25 @@ Inspector::Inspector(QWidget *parent)
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
 
+    m_pages->setObjectName(u"inspectorPages"_s);
+    m_pages->addTab(splitter, tr("Re&quests"));
+    m_pages->setTabToolTip(0, tr("The exact requests and responses of every turn"));
+    m_pages->addTab(m_auditPage, tr("&Audit"));
+    m_pages->setTabToolTip(1,
+                           tr("Every call of this conversation: what was decided, by which rule "
+                              "or by you, and how it ended"));
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(splitter);
+    layout->addWidget(m_pages);
 
     showRow(-1);
 }
 
-void Inspector::setModel(TurnModel *model)
+void Inspector::setModel(TurnModel *model, AuditModel *audit)
 {
+    if (audit)
+        m_auditPage->setModel(audit);
     m_model = model;
     m_table->setModel(model);
     QHeaderView *header = m_table->horizontalHeader();
@@ -509,7 +522,8 @@ void Inspector::copyResponse()
 void Inspector::copyCurl()
 {
     if (m_model && m_shownRow >= 0)
-        QGuiApplication::clipboard()->setText(AgentLoop::curlCommand(m_model->record(m_shownRow).exchange));
+        QGuiApplication::clipboard()->setText(
+                AgentLoop::curlCommand(m_model->record(m_shownRow).exchange));
 }
 
 void Inspector::changeEvent(QEvent *event)

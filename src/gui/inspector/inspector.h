@@ -17,6 +17,8 @@ struct Exchange;
 
 namespace Gui {
 
+class AuditModel;
+class AuditPage;
 class JsonHighlighter;
 class JsonTreeModel;
 class TurnModel;
@@ -26,15 +28,20 @@ struct TurnRecord;
 // and for the selected one the exact request and response bodies (pretty-printed, highlighted;
 // a streamed response as the raw events that arrived, with the assembled message the loop acted
 // on in a tab of its own), the headers with Authorization redacted, and a tree of the JSON; with
-// copy buttons and "Copy as curl".
+// copy buttons and "Copy as curl". A second page, Audit, lists the conversation's audit trail
+// (AuditPage).
 class Inspector final : public QWidget
 {
     Q_OBJECT
 public:
     explicit Inspector(QWidget *parent = nullptr);
 
-    void setModel(TurnModel *model);
+    // audit: the conversation's audit trail, for the Audit page; none: the page stays empty.
+    void setModel(TurnModel *model, AuditModel *audit = nullptr);
     TurnModel *model() const { return m_model; }
+    AuditPage *auditPage() const { return m_auditPage; }
+    // The Requests and Audit pages.
+    QTabWidget *pages() const { return m_pages; }
 
     // Selects the request with this number (from 1), its last attempt when it was retried, and
     // shows it.
@@ -76,6 +83,8 @@ private:
     int selectedRow() const;
 
     TurnModel *m_model = nullptr;
+    QTabWidget *m_pages;
+    AuditPage *m_auditPage;
     QTableView *m_table;
     QTabWidget *m_tabs;
     QPlainTextEdit *m_request;

@@ -95,6 +95,7 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
     settings.maxAnswerMinutes = read(*file, SettingsFile::maxAnswerMinutes);
     settings.maxTurns = read(*file, SettingsFile::maxTurns);
     settings.workspace = read(*file, SettingsFile::workspace);
+    settings.readOnlyCommands = read(*file, SettingsFile::readOnlyCommands);
     if (settings.workspace.isEmpty())
         settings.workspace = QDir::homePath();
     AgentLoop::ProviderProfile extras;
@@ -173,6 +174,7 @@ void AppSettings::save() const
     write(*file, SettingsFile::maxTurns, maxTurns);
     write(*file, SettingsFile::workspace, workspace);
     write(*file, SettingsFile::demoMode, demoMode);
+    write(*file, SettingsFile::readOnlyCommands, readOnlyCommands);
     AgentLoop::writeDefaultProfileExtras(*file, defaultProfile());
     AgentLoop::saveProfiles(*file, profiles);
     for (const AgentLoop::ProviderProfile &profile : profiles) {
@@ -317,7 +319,23 @@ AgentLoop::SessionConfiguration AppSettings::sessionConfiguration() const
     configuration.maxTurns = maxTurns;
     configuration.workspace = workspace;
     configuration.demoMode = demoMode;
+    configuration.rules = appRules();
+    configuration.permissionOptions.readOnlyCommands = readOnlyCommands;
     return configuration;
+}
+
+QList<AgentLoop::PermissionRule> AppSettings::appRules()
+{
+    const auto rules = AgentLoop::readRuleFile(AgentLoop::appRuleFilePath(),
+                                               AgentLoop::RuleOrigin::App);
+    if (rules)
+        return *rules;
+    // Untranslated: it is a rule's text, which the audit trail records as the deciding rule.
+    const QString text = u"(unreadable rules file %1)"_s.arg(
+            QDir::toNativeSeparators(AgentLoop::appRuleFilePath()));
+    return {AgentLoop::PermissionRule{text,
+                                      AgentLoop::RuleEffect::Deny,
+                                      AgentLoop::RuleOrigin::App}};
 }
 
 AgentLoop::ProviderSettings AppSettings::provider() const

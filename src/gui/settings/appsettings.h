@@ -65,6 +65,8 @@ constexpr SettingSpec<int> maxTurns{"agent/maxTurns", 20, 1, 200};
 const SettingSpec<QString> workspace{"agent/workspace", {}}; // empty: the home folder
 // Nothing stored yet: a first start, which shows the demo.
 constexpr SettingSpec<bool> demoMode{"agent/demoMode", true};
+// The built-in read-only commands (PermissionPolicy::readOnlyCommandRules()) run without asking.
+constexpr SettingSpec<bool> readOnlyCommands{"permissions/readOnlyCommands", false};
 const SettingSpec<QByteArray> windowGeometry{"window/geometry", {}};
 const SettingSpec<QByteArray> windowState{"window/state", {}};
 } // namespace SettingsFile
@@ -111,6 +113,8 @@ struct AppSettings
     // no complete provider in the environment, load() turns it on (SettingsFile::demoMode);
     // settings made in code are not the demo unless they say so.
     bool demoMode = false;
+    // PermissionOptions::readOnlyCommands: off, so that even `echo 42` asks until the user says.
+    bool readOnlyCommands = SettingsFile::readOnlyCommands.defaultValue;
     // Only when the user ticks it: the key goes into the settings file in plain text.
     bool storeKeyInPlainText = SettingsFile::storeKeyInPlainText.defaultValue;
 
@@ -173,8 +177,14 @@ struct AppSettings
     bool isConfigured() const;
     // What ChatClient needs: the demo's settings in demo mode, else the entered ones.
     AgentLoop::ProviderSettings provider() const;
-    // What the agent session runs with: the provider, the turn limit, the workspace, demo mode.
+    // What the agent session runs with: the provider, the turn limit, the workspace, demo mode,
+    // the permission options, and the rules of the app's rules file as it is now (read here, so
+    // that rules saved from an approval since are not lost on the next change of settings).
     AgentLoop::SessionConfiguration sessionConfiguration() const;
+    // The rules of the app's rules file (appRuleFilePath()). One that cannot be read gives a rule
+    // that names no tool, which denies every call until the file is fixed: a broken file must not
+    // loosen anything.
+    static QList<AgentLoop::PermissionRule> appRules();
 
     // The current profile's key belongs in the credential store: not set by the environment, not
     // kept in the file.

@@ -7,6 +7,7 @@
 #include "base/redaction.h"
 #include "protocol/providerpresets.h"
 #include "provider/chatclient.h"
+#include "settings/permissionspage.h"
 #include "storage/config.h"
 
 #include <QAction>
@@ -113,7 +114,10 @@ void offer(QSpinBox *spin, const SettingSpec<int> &setting, int value)
 
 } // namespace
 
-SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, QWidget *parent)
+SettingsDialog::SettingsDialog(const AppSettings &settings,
+                               KeyStore *keyStore,
+                               QWidget *parent,
+                               const AgentLoop::AgentSession *session)
     : QDialog(parent)
     , m_ui(std::make_unique<Ui::SettingsDialog>())
     , m_initial(settings)
@@ -123,6 +127,11 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     , m_profiles(settings.allProfiles())
 {
     m_ui->setupUi(this);
+    m_permissions = new PermissionsPage(settings.workspace,
+                                        settings.readOnlyCommands,
+                                        session,
+                                        this);
+    m_ui->settingsTabs->addTab(m_permissions, tr("Permissions"));
     setMinimumWidth(fontMetrics().averageCharWidth() * 72);
     resize(fontMetrics().averageCharWidth() * 96, height());
 
@@ -172,6 +181,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, KeyStore *keyStore, 
     connect(m_ui->modelCombo, &QComboBox::editTextChanged, this, &SettingsDialog::validate);
     connect(m_ui->authCombo, &QComboBox::currentIndexChanged, this, &SettingsDialog::validate);
     connect(m_ui->workspaceEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
+    connect(m_ui->workspaceEdit, &QLineEdit::textChanged, this, [this] {
+        if (const QString workspace = this->settings().workspace; QFileInfo(workspace).isDir())
+            m_permissions->setWorkspace(workspace);
+    });
     connect(m_ui->plainTextCheck, &QCheckBox::toggled, this, &SettingsDialog::updateKeyStorage);
     connect(m_ui->browseButton, &QPushButton::clicked, this, &SettingsDialog::chooseWorkspace);
     connect(m_ui->testButton, &QPushButton::clicked, this, &SettingsDialog::testConnection);
@@ -237,6 +250,7 @@ AppSettings SettingsDialog::settings() const
     settings.maxResponseMegabytes = m_ui->maxResponseSpin->value();
     settings.maxAnswerMinutes = m_ui->maxAnswerTimeSpin->value();
     settings.storeKeyInPlainText = m_ui->plainTextCheck->isChecked();
+    settings.readOnlyCommands = m_permissions->readOnlyCommands();
     const QString workspace = m_ui->workspaceEdit->text().trimmed();
     settings.workspace = workspace.isEmpty()
                                  ? QString()
@@ -788,6 +802,10 @@ void SettingsDialog::accept()
     validate();
     if (!m_valid)
         return;
+    if (!m_permissions->save()) {
+        showPermissions();
+        return;
+    }
     const AppSettings chosen = settings();
     if (m_keyStore)
         chosen.save(*m_keyStore);
@@ -795,6 +813,11 @@ void SettingsDialog::accept()
         chosen.save();
     emit settingsApplied(chosen);
     QDialog::accept();
+}
+
+void SettingsDialog::showPermissions()
+{
+    m_ui->settingsTabs->setCurrentWidget(m_permissions);
 }
 
 void SettingsDialog::done(int result)
@@ -812,6 +835,8 @@ void SettingsDialog::changeEvent(QEvent *event)
     QDialog::changeEvent(event);
     if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
+        m_ui->settingsTabs->setTabText(m_ui->settingsTabs->indexOf(m_permissions),
+                                       tr("Permissions"));
         retranslateProfiles();
         fillProfileCombo();
         updateKeyPage();

@@ -15,11 +15,17 @@ class QLabel;
 
 class QMenu;
 
+namespace AgentLoop {
+class AgentSession;
+}
+
 namespace Ui {
 class SettingsDialog;
 }
 
 namespace Gui {
+
+class PermissionsPage;
 
 // The settings form (ui/settingsdialog.ui). Open it with open(); it never blocks.
 //
@@ -31,16 +37,22 @@ namespace Gui {
 // duplicated, renamed, removed); the profile selected on OK is the one used from then on. Each
 // profile's key is read from its own store entry when the profile is first selected.
 //
-// OK saves: every field to the settings file and the key to keyStore (AppSettings::save()), then
-// settingsApplied() carries the new settings. keyStore may be null: the key is then kept for this
-// session only (in the AppSettings the caller holds).
+// A second tab, Permissions (PermissionsPage), edits the permission rules of every workspace and
+// of the one entered, with a test of a sample call and the recent decisions of session's
+// conversation (none: no session to take them from).
+//
+// OK saves: the rules files that changed (an error keeps the dialog open on the Permissions tab,
+// with the edits), every field to the settings file and the key to keyStore (AppSettings::save()),
+// then settingsApplied() carries the new settings. keyStore may be null: the key is then kept for
+// this session only (in the AppSettings the caller holds).
 class SettingsDialog final : public QDialog
 {
     Q_OBJECT
 public:
     SettingsDialog(const AppSettings &settings,
                    AgentLoop::KeyStore *keyStore,
-                   QWidget *parent = nullptr);
+                   QWidget *parent = nullptr,
+                   const AgentLoop::AgentSession *session = nullptr);
     ~SettingsDialog() override;
 
     // The entries as they are now, with the environment bookkeeping of the settings it opened with.
@@ -69,6 +81,9 @@ public:
     void takeSwitches(const AgentLoop::ProviderProfile &learned);
     // The "New from preset…" menu.
     QMenu *presetMenu() const { return m_presetMenu; }
+    PermissionsPage *permissionsPage() const { return m_permissions; }
+    // Shows the Permissions tab.
+    void showPermissions();
 
     void accept() override;
     void done(int result) override;
@@ -116,6 +131,7 @@ private:
     AgentLoop::CapabilityReport m_report;
     QAction *m_showKeyAction = nullptr;
     QMenu *m_presetMenu = nullptr;
+    PermissionsPage *m_permissions = nullptr;
     // Every profile, the default one first; the one shown in the fields is m_shown (its entries
     // there are newer than its copy here until storeFields()).
     QList<AgentLoop::ProviderProfile> m_profiles;
