@@ -70,6 +70,14 @@
         <source>A conversation cannot be opened while a run goes on.</source>
         <translation>运行进行中时无法打开对话。</translation>
     </message>
+    <message>
+        <source>The rules file %1 was changed outside Agent Loop, so its allow rules are not used, and no rule is added to it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review it in Settings › Permissions and trust it, or save the rule for all workspaces.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AgentLoop::CapabilityCheck</name>
@@ -231,6 +239,17 @@
     <message>
         <source>Windows Credential Manager</source>
         <translation>Windows 凭据管理器</translation>
+    </message>
+</context>
+<context>
+    <name>AuditTrail</name>
+    <message>
+        <source>Could not write the audit trail %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the free space and the permissions of the conversations folder.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -469,18 +488,6 @@
         <translation>--max-answer-minutes 必须是 1 到 1440 之间的整数分钟数，而不是“%1”。</translation>
     </message>
     <message>
-        <source>Runs one task through the agent loop: the model may ask to run shell commands, each of which you approve at this terminal.
-
-Settings come from OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL in the environment or in a .env file in the current directory, or, with --profile, from a provider profile made in the app.
-
-Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent failure; 4 provider or network error; 130 interrupted.</source>
-        <translation>通过智能体循环运行一个任务：模型可能请求运行 shell 命令，每条命令都要你在此终端批准。
-
-设置来自环境变量或当前目录下 .env 文件中的 OPENAI_BASE_URL、OPENAI_API_KEY 和 OPENAI_MODEL，或者（使用 --profile 时）来自在应用中创建的供应商配置。
-
-退出码：0 已回答；2 用法或配置错误（未发送任何内容）；3 智能体失败；4 供应商或网络错误；130 被中断。</translation>
-    </message>
-    <message>
         <source>Use this provider profile of the app (its name or id) instead of the OPENAI_* settings.</source>
         <translation>使用应用中的这个供应商配置（名称或 id），而不是 OPENAI_* 设置。</translation>
     </message>
@@ -545,6 +552,108 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Warning: agentloop-cli is running as root: every command you approve runs with full rights over this computer.</source>
         <translation>警告：agentloop-cli 正以 root 身份运行：你批准的每条命令都将拥有这台计算机的全部权限。</translation>
+    </message>
+    <message>
+        <source>The permissions file %1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--permissions: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs one task through the agent loop: the model may ask to run shell commands, each of which you approve at this terminal unless a rule (--allow, --deny, .agentloop/permissions.json) decides it.
+
+Settings come from OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL in the environment or in a .env file in the current directory, or, with --profile, from a provider profile made in the app.
+
+Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent failure; 4 provider or network error; 130 interrupted. With --permissions-check: 0 allow, 1 ask, 2 deny.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rule</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow the calls this rule matches without asking, e.g. &quot;shell(git status)&quot; or &quot;shell(npm run test:*)&quot; (repeatable).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask before the calls this rule matches, even where another rule would allow them (repeatable).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny the calls this rule matches; deny beats ask beats allow (repeatable).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the rules of this file: {&quot;allow&quot;: [...], &quot;ask&quot;: [...], &quot;deny&quot;: [...]}, as in the workspace&apos;s .agentloop/permissions.json (which is always read too).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow the built-in read-only commands (git status, git diff, ls, pwd, ...) without asking, unless they redirect or substitute.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instead of a task, print what the rules decide about this call, e.g. &quot;shell(git diff; rm -rf ~)&quot;, and the rule that decided it; exit 0 (allow), 1 (ask) or 2 (deny). Nothing is sent and no key is needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>call</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--permissions-check takes no --prompt and no --check: it only decides the call it is given.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--permissions-check needs a call, e.g. &quot;shell(git status)&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>built-in read-only commands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>app rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>workspace rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>command line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invalid rule %1 (%2), which denies the calls it was meant for: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decision: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decided by: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning: allow rule %1 of %2 is not used: the file was changed outside Agent Loop.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--permissions-check: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -622,6 +731,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Output file (incomplete, %1): %2 (%3)</source>
         <translation>输出文件（不完整，%1）：%2（%3）</translation>
     </message>
+    <message>
+        <source>%1 was denied by the rule %2; the model is told.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was allowed by the rule %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Cli::TerminalApprover</name>
@@ -636,10 +753,6 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>No interactive input; the call is denied by default.</source>
         <translation>无交互输入,默认拒绝。</translation>
-    </message>
-    <message>
-        <source>Allow this call? [y/N] </source>
-        <translation>允许本次调用? [y/N] </translation>
     </message>
     <message>
         <source>No answer; the call is denied.</source>
@@ -766,6 +879,22 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <translation>
             <numerusform>警告：此更改包含 %n 个不可见字符或控制字符，显示为 ⟨U+…⟩。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Allow this call? [y/a/N] </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asked because:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed for the rest of this conversation: this tool with these exact arguments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied. The model is told: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -994,6 +1123,82 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Cannot delete the command outputs of the conversation in %1.</source>
         <translation>无法删除该对话在 %1 中的命令输出。</translation>
     </message>
+    <message>
+        <source>Cannot delete the audit trail of the conversation %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allow for this conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (asked)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exit %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit trail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished">耗时</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation type="unfinished">轮次</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decided by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished">%1 毫秒</translation>
+    </message>
 </context>
 <context>
     <name>DemoProvider</name>
@@ -1115,14 +1320,6 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Arguments of the tool call</source>
         <translation>工具调用的参数</translation>
-    </message>
-    <message>
-        <source>Nothing runs unless you choose Allow. Deny, Esc or closing this box declines, and the model is told.</source>
-        <translation>只有选择“允许”才会运行。选择“拒绝”、按 Esc 或关闭此对话框均视为拒绝，并会告知模型。</translation>
-    </message>
-    <message>
-        <source>&amp;Allow</source>
-        <translation>允许(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Deny</source>
@@ -1269,6 +1466,174 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <translation>
             <numerusform>此更改包含 %Ln 个看起来像拉丁字母的其他文字字母（已标记）。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Nothing runs unless you allow it. Deny, Esc or closing this box declines, and the model is told.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Allow once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow for this &amp;conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Al&amp;ways allow…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny with a &amp;reason…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rule can allow this call: it cannot be taken apart with certainty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No rule can allow this call. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a rule that allows calls like this one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny with a reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model reads this with the denial (at most %1 characters):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %Ln more</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Gui::Approvals</name>
+    <message>
+        <source>The session has ended.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Gui::AuditModel</name>
+    <message>
+        <source>exit %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished">%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished">%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished">%1 秒</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished">耗时</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation type="unfinished">轮次</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What ran</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decided by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow for this conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not decided</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (asked)</source>
+        <extracomment>A decision the user was asked for: &quot;Allow (asked)&quot;</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation type="unfinished">默认</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::AuditPage</name>
+    <message>
+        <source>&amp;Copy entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit trail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every call of this conversation is listed above once it has finished: select one to see its whole audit line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the selected call&apos;s audit line as JSON</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1532,6 +1897,38 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Cannot export the conversation to %1: %2</source>
         <translation>无法将对话导出到 %1：%2</translation>
     </message>
+    <message>
+        <source>Messages as &amp;JSON…</source>
+        <translation type="unfinished">消息 JSON(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Save the conversation as the messages array of a request, ready to paste</source>
+        <translation type="unfinished">将对话保存为请求中的 messages 数组，可直接粘贴使用</translation>
+    </message>
+    <message>
+        <source>&amp;Markdown…</source>
+        <translation type="unfinished">Markdown(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Save the conversation, with its audit trail, as a readable Markdown file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Audit trail as JSON Lines…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save every call&apos;s decision and outcome, one JSON object per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the Audit Trail as JSON Lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON Lines files (*.jsonl)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Gui::ConversationListModel</name>
@@ -1758,6 +2155,22 @@ Started %2</source>
         <source>No HTTP answer: %1</source>
         <translation>无 HTTP 应答：%1</translation>
     </message>
+    <message>
+        <source>Re&amp;quests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The exact requests and responses of every turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Audit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every call of this conversation: what was decided, by which rule or by you, and how it ended</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Gui::JsonTreeModel</name>
@@ -1877,22 +2290,6 @@ Started %2</source>
         <translation>导出对话(&amp;E)</translation>
     </message>
     <message>
-        <source>Messages as &amp;JSON…</source>
-        <translation>消息 JSON(&amp;J)…</translation>
-    </message>
-    <message>
-        <source>Save the conversation as the messages array of a request, ready to paste</source>
-        <translation>将对话保存为请求中的 messages 数组，可直接粘贴使用</translation>
-    </message>
-    <message>
-        <source>&amp;Markdown…</source>
-        <translation>Markdown(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>Save the conversation as a readable Markdown file</source>
-        <translation>将对话保存为便于阅读的 Markdown 文件</translation>
-    </message>
-    <message>
         <source>&amp;Conversations</source>
         <translation>对话(&amp;C)</translation>
     </message>
@@ -1907,6 +2304,123 @@ Started %2</source>
     <message>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::PermissionsPage</name>
+    <message>
+        <source>Allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This rule does not parse; it denies every call until fixed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This rule does not parse; it denies every call of %1 until fixed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;dd…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>De&amp;lete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow the built-in &amp;read-only commands without asking</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Permission rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Effect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unless the command has a redirection or a substitution:
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sample call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent decisions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click a call to test it against the rules as edited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test a call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules are not saved: %1 %2 Your edits are still here: correct the problem and press OK again, or Cancel to keep the rules as they were.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules for all workspaces are kept in %1; this workspace&apos;s in %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Until it is fixed, every call is denied.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Until it is fixed, every call in this workspace is denied; rules cannot be added to it here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a call as rules are written to see what these rules decide.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — decided by %2</source>
+        <extracomment>The verdict of the rule test: &quot;Deny — decided by shell(rm:*) (All workspaces)&quot;</extracomment>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1973,6 +2487,158 @@ Started %2</source>
     <message>
         <source>Stop the run: abort the request or kill the running command (Esc)</source>
         <translation>停止运行：中止请求或终止正在运行的命令（Esc）</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::RuleDialog</name>
+    <message>
+        <source>Always allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rules to add, one per line:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules to add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A suggested rule contains invisible or control characters, as the command does.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the rules apply:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;All workspaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This &amp;workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No workspace is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This &amp;conversation only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: the rules end with this conversation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add at least one rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most %1 rules can be added at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule %1 is longer than %2 characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule %1 (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These rules would not allow this call.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These rules would not allow this call: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Allow</source>
+        <translation type="unfinished">允许(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rules cannot be saved here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules could not be saved: %1
+
+Nothing was allowed. Fix the file, or choose “This conversation only”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Gui::RuleEditDialog</name>
+    <message>
+        <source>Allow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Built-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All workspaces</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This workspace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit the Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tool(pattern): shell(git status), shell(npm run test:*), read_file(src/**), edit_file(**/*.md); a tool alone (shell) is every call of it. `:*` at the end allows further arguments, `*` matches within one argument.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This workspace&apos;s rules file cannot be read: fix it first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Effect:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rule:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Where:</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2123,6 +2789,10 @@ Started %2</source>
         <source>Key storage: %1</source>
         <translation>密钥存储：%1</translation>
     </message>
+    <message>
+        <source>Permissions</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Gui::TurnModel</name>
@@ -2249,6 +2919,273 @@ Total: %3 tokens</source>
     <message>
         <source>unknown role &quot;%1&quot;</source>
         <translation>未知角色 &quot;%1&quot;</translation>
+    </message>
+</context>
+<context>
+    <name>PermissionRules</name>
+    <message>
+        <source>A rule is a tool name, alone for every call of the tool or followed by a pattern in parentheses: shell, shell(git status), shell(npm run test:*), read_file(src/**).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;:*&quot; may only end a shell pattern: it stands for any further arguments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A quote (%1) in the pattern is never closed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The shell pattern names no program: write the command it allows, such as git status or npm run test:*.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: denied by %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is denied by %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: may match the deny rule %2 once the shell expands it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 may match the deny rule %2 once the shell expands it, so it is asked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: asked by %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is asked by %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: sets variables that change what programs do; no rule allows that</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 sets variables that change what programs do, which no rule allows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: allowed by %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: runs its arguments as code, so only an exact rule allows it, not %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 runs its arguments as code, so only an exact rule can allow it, not %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the read-only command %2 is void here (a redirection, a substitution, an unknown word, an option that writes or runs something, or a path outside the workspace)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not read-only here: the built-in %2 does not apply with a redirection, a substitution, an unknown word, an option that writes or runs something, or a path outside the workspace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no allow rule matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 matches no allow rule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: writes files that cannot be told before it runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 writes files that cannot be told before it runs, so no rule can allow it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not split with certainty: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command could not be split with certainty, so no rule can allow it: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: writes a file only known when it runs; no rule can allow it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 writes a file that is only known when it runs, so no rule can allow it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: writes outside the workspace (or where no tool may write); no rule can allow it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 writes outside the workspace (or where no tool may write), so no rule can allow it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: writes %2, denied by %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 writes %2, which %3 denies.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: writes %2, asked by %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 writes %2, which %3 asks about.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: writes %2, allowed by %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: writes %2; no write_file rule allows it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 writes %2, which no write_file rule allows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: outside the workspace; no rule applies (the tool refuses it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is outside the workspace: no rule applies, and the tool refuses it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a folder that may hold paths %2 covers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a folder that may hold paths %2 covers, so it is asked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: read inside the workspace, allowed by default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed by %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every part is allowed: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read tools are allowed inside the workspace.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule is empty.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule has no tool name before &quot;(&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a tool name: a tool name has only letters, digits, &quot;_&quot;, &quot;.&quot; and &quot;-&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule does not end with &quot;)&quot;: its pattern must be closed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The pattern in parentheses is empty: write %1 alone for every call of the tool.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a call the way rules are written: shell(git diff; rm -rf ~) or read_file(src/main.cpp).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no tool named &quot;%1&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The call does not end with &quot;)&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs its command or path in parentheses.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule %1 does not parse, so it denies every call: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rule %1 does not parse, so it denies every call of %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every call of %1 is denied by %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every call of %1 is asked by %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write tools and the shell ask before they run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix or remove %1; it holds {&quot;allow&quot;: [...], &quot;ask&quot;: [...], &quot;deny&quot;: [...]}, each a list of rules such as &quot;shell(git status)&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not valid JSON: %2 at byte %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In %1, &quot;%2&quot; is not a list of rules.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In %1, entry %2 of &quot;%3&quot; is not a string.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules file %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rules file %1 cannot be written: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check that %1 is writable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its folder cannot be created</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2618,6 +3555,10 @@ Total: %3 tokens</source>
     <message>
         <source>Appl&amp;y suggested settings</source>
         <translation>应用建议的设置(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
