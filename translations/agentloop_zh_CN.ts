@@ -3562,6 +3562,133 @@ Total: %3 tokens</source>
     </message>
 </context>
 <context>
+    <name>ShellSyntax</name>
+    <message>
+        <source>The command uses shell syntax that is not split into simple commands (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command nests too deeply to be split.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has text the splitter could not place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a word the splitter could not delimit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a here-document.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command sets a shell variable that later commands see.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a backslash inside backquotes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has an arithmetic expansion, which can run commands through the variables it evaluates.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a parameter expansion with an operator or a subscript.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A word ends with a lone backslash.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has an expansion the splitter could not place.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has an unterminated quote.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a $&apos;…&apos; escape the splitter does not decode.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command evaluates a PowerShell expression, such as a method call, which is not a simple command.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command calls a program whose name is computed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command uses PowerShell&apos;s stop-parsing token --%.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a PowerShell argument the splitter does not decode.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a PowerShell string the splitter does not decode.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a cmd.exe block in parentheses.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a redirection without a command.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command uses a cmd.exe statement (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command is a cmd.exe command whose arguments cmd.exe splits itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The program name has a character cmd.exe may read as a separator.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a \&quot; that cmd.exe and the program read differently.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command continues on another line.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a redirection without a target.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The shell grammar could not be loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has a syntax error or a construct the splitter does not know.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has control characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command is too long to be split.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command has typographic quotes or dashes, which PowerShell reads as plain ones.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ShellTool</name>
     <message>
         <source>%1 command execution requires explicit approval.</source>
@@ -3627,6 +3754,17 @@ Total: %3 tokens</source>
     <message>
         <source>Choose a file in a folder you can write to.</source>
         <translation>请选择位于你有写入权限的文件夹中的文件。</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspaceRules</name>
+    <message>
+        <source>Could not record the trusted rules in %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check that the folder exists and can be written.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

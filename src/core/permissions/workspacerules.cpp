@@ -16,11 +16,6 @@ namespace AgentLoop {
 
 namespace {
 
-QString translated(const char *text)
-{
-    return QCoreApplication::translate("WorkspaceRules", text);
-}
-
 // The key of a rules file in the trust file: its absolute, clean path.
 QString trustKey(const QString &path)
 {
@@ -54,9 +49,11 @@ Result<void> recordTrust(const QString &rulesPath)
     if (!file.open(QIODevice::WriteOnly)
         || file.write(QJsonDocument(trust).toJson(QJsonDocument::Indented)) < 0 || !file.commit())
         return Error{Error::Io,
-                     translated("Could not record the trusted rules in %1: %2")
+                     QCoreApplication::translate("WorkspaceRules",
+                                                 "Could not record the trusted rules in %1: %2")
                              .arg(QDir::toNativeSeparators(path), file.errorString()),
-                     translated("Check that the folder exists and can be written.")};
+                     QCoreApplication::translate(
+                             "WorkspaceRules", "Check that the folder exists and can be written.")};
     return {};
 }
 

@@ -18,11 +18,6 @@ namespace {
 constexpr int maxDepth = 100;
 constexpr qsizetype maxCommandBytes = 64 * 1024;
 
-QString translated(const char *text)
-{
-    return QCoreApplication::translate("ShellSyntax", text);
-}
-
 struct Word
 {
     QString value;
@@ -72,8 +67,10 @@ protected:
 
     void doubtConstruct(TSNode node)
     {
-        doubt(translated("The command uses shell syntax that is not split into simple commands "
-                         "(%1).")
+        doubt(QCoreApplication::translate(
+                      "ShellSyntax",
+                      "The command uses shell syntax that is not split into simple commands "
+                      "(%1).")
                       .arg(QString::fromLatin1(ts_node_type(node))));
     }
 
@@ -81,7 +78,8 @@ protected:
     {
         if (depth <= maxDepth)
             return false;
-        doubt(translated("The command nests too deeply to be split."));
+        doubt(QCoreApplication::translate("ShellSyntax",
+                                          "The command nests too deeply to be split."));
         return true;
     }
 
@@ -95,7 +93,8 @@ protected:
             const uint32_t next = i < count ? ts_node_start_byte(ts_node_child(node, i))
                                             : ts_node_end_byte(node);
             if (!gapIsBlank(position, next, newlinesAllowed, continuationsAllowed)) {
-                doubt(translated("The command has text the splitter could not place."));
+                doubt(QCoreApplication::translate(
+                        "ShellSyntax", "The command has text the splitter could not place."));
                 return false;
             }
             if (i < count)
@@ -109,7 +108,8 @@ protected:
     {
         if (previousEnd < nextStart && gapIsBlank(previousEnd, nextStart, true, true))
             return true;
-        doubt(translated("The command has a word the splitter could not delimit."));
+        doubt(QCoreApplication::translate(
+                "ShellSyntax", "The command has a word the splitter could not delimit."));
         return false;
     }
 
@@ -164,10 +164,13 @@ public:
             || kind == "compound_statement" || kind == "negated_command")
             return sequence(node, depth);
         if (kind == "heredoc_redirect")
-            return doubt(translated("The command has a here-document."));
+            return doubt(
+                    QCoreApplication::translate("ShellSyntax", "The command has a here-document."));
         if (kind == "variable_assignment" || kind == "variable_assignments")
-            return doubt(translated("The command sets a shell variable that later commands "
-                                    "see."));
+            return doubt(QCoreApplication::translate(
+                    "ShellSyntax",
+                    "The command sets a shell variable that later commands "
+                    "see."));
         doubtConstruct(node);
     }
 
@@ -320,7 +323,7 @@ private:
         m_parse.hasRedirection = true;
         const QByteArray kind = type(node);
         if (kind == "heredoc_redirect") {
-            doubt(translated("The command has a here-document."));
+            doubt(QCoreApplication::translate("ShellSyntax", "The command has a here-document."));
             return false;
         }
         if (kind != "file_redirect" && kind != "herestring_redirect") {
@@ -410,7 +413,8 @@ private:
             // Inside backquotes a backslash can start a nested substitution: `echo \`id\``.
             if (m_source.at(range.start) == '`'
                 && m_source.mid(range.start, range.end - range.start).contains('\\')) {
-                doubt(translated("The command has a backslash inside backquotes."));
+                doubt(QCoreApplication::translate(
+                        "ShellSyntax", "The command has a backslash inside backquotes."));
                 return false;
             }
             expansions.append(range);
@@ -422,8 +426,10 @@ private:
             return plainExpansion(node);
         }
         if (kind == "arithmetic_expansion") {
-            doubt(translated("The command has an arithmetic expansion, which can run commands "
-                             "through the variables it evaluates."));
+            doubt(QCoreApplication::translate(
+                    "ShellSyntax",
+                    "The command has an arithmetic expansion, which can run commands "
+                    "through the variables it evaluates."));
             return false;
         }
         if (!ts_node_is_named(node) || wordParts.contains(kind)) {
@@ -463,8 +469,10 @@ private:
         const uint32_t count = ts_node_child_count(node);
         for (uint32_t i = 0; i < count; ++i) {
             if (!parts.contains(type(ts_node_child(node, i)))) {
-                doubt(translated("The command has a parameter expansion with an operator or a "
-                                 "subscript."));
+                doubt(QCoreApplication::translate(
+                        "ShellSyntax",
+                        "The command has a parameter expansion with an operator or a "
+                        "subscript."));
                 return false;
             }
         }
@@ -499,7 +507,8 @@ private:
                 const char next = at + 1 < m_end ? m_source.at(at + 1) : '\0';
                 if (c == '\\') {
                     if (at + 1 >= m_end)
-                        fail(translated("A word ends with a lone backslash."));
+                        fail(QCoreApplication::translate("ShellSyntax",
+                                                         "A word ends with a lone backslash."));
                     else if (next != '\n')
                         m_value += next;
                     at += 2;
@@ -550,7 +559,9 @@ private:
             const char next = at + 1 < m_end ? m_source.at(at + 1) : '\0';
             if (m_source.at(at) == '`' || isNameChar(next)
                 || QByteArray("{([@*#?-$!").contains(next))
-                fail(translated("The command has an expansion the splitter could not place."));
+                fail(QCoreApplication::translate(
+                        "ShellSyntax",
+                        "The command has an expansion the splitter could not place."));
             else
                 m_value += '$';
         }
@@ -560,7 +571,8 @@ private:
             const char c = m_source.at(at);
             const char previous = at > m_start ? m_source.at(at - 1) : '\0';
             if (QByteArray(" \t\n;&|<>()").contains(c))
-                fail(translated("The command has a word the splitter could not delimit."));
+                fail(QCoreApplication::translate(
+                        "ShellSyntax", "The command has a word the splitter could not delimit."));
             if (c == '*' || c == '?' || c == '[')
                 m_literal = false;
             if (c == '~' && (at == m_start || previous == '=' || previous == ':'))
@@ -576,7 +588,8 @@ private:
         {
             const qsizetype close = m_source.indexOf('\'', at);
             if (close < 0 || uint32_t(close) >= m_end) {
-                fail(translated("The command has an unterminated quote."));
+                fail(QCoreApplication::translate("ShellSyntax",
+                                                 "The command has an unterminated quote."));
                 return m_end;
             }
             m_value += m_source.mid(at, close - at);
@@ -604,7 +617,8 @@ private:
                     ++at;
                 }
             }
-            fail(translated("The command has an unterminated quote."));
+            fail(QCoreApplication::translate("ShellSyntax",
+                                             "The command has an unterminated quote."));
             return m_end;
         }
 
@@ -621,7 +635,8 @@ private:
                     at = ansiEscape(at + 1);
                 }
             }
-            fail(translated("The command has an unterminated quote."));
+            fail(QCoreApplication::translate("ShellSyntax",
+                                             "The command has an unterminated quote."));
             return m_end;
         }
 
@@ -657,7 +672,9 @@ private:
                 ++digits;
             }
             if (digits == 0 || code == 0 || code > 0xff) {
-                fail(translated("The command has a $'…' escape the splitter does not decode."));
+                fail(QCoreApplication::translate(
+                        "ShellSyntax",
+                        "The command has a $'…' escape the splitter does not decode."));
                 return m_end;
             }
             m_value += char(code);
@@ -693,8 +710,10 @@ public:
             || kind == "pipeline_chain" || kind == "pipeline_chain_tail")
             return sequence(node, depth);
         if (kind.endsWith("_expression") || kind == "invokation_expression")
-            return doubt(translated("The command evaluates a PowerShell expression, such as a "
-                                    "method call, which is not a simple command."));
+            return doubt(QCoreApplication::translate(
+                    "ShellSyntax",
+                    "The command evaluates a PowerShell expression, such as a "
+                    "method call, which is not a simple command."));
         doubtConstruct(node);
     }
 
@@ -738,7 +757,8 @@ private:
             }
         }
         if (!simple.literal.value(0, false))
-            doubt(translated("The command calls a program whose name is computed."));
+            doubt(QCoreApplication::translate(
+                    "ShellSyntax", "The command calls a program whose name is computed."));
         m_parse.commands.insert(position, simple);
     }
 
@@ -773,8 +793,10 @@ private:
                 continue;
             }
             if (!separated)
-                return doubt(translated("The command has a word the splitter could not "
-                                        "delimit."));
+                return doubt(
+                        QCoreApplication::translate("ShellSyntax",
+                                                    "The command has a word the splitter could not "
+                                                    "delimit."));
             separated = false;
             if (kind == "comment" && i + 1 == count)
                 continue;
@@ -783,7 +805,8 @@ private:
                 continue;
             }
             if (kind == "stop_parsing")
-                return doubt(translated("The command uses PowerShell's stop-parsing token --%."));
+                return doubt(QCoreApplication::translate(
+                        "ShellSyntax", "The command uses PowerShell's stop-parsing token --%."));
             if (kind != "array_literal_expression" && kind != "generic_token"
                 && kind != "command_parameter")
                 return doubtConstruct(child);
@@ -808,8 +831,10 @@ private:
         static const QString special = QStringLiteral("`$@{}()'\",;|&<>");
         for (const QChar c : value) {
             if (special.contains(c)) {
-                doubt(translated("The command has a PowerShell argument the splitter does not "
-                                 "decode."));
+                doubt(QCoreApplication::translate(
+                        "ShellSyntax",
+                        "The command has a PowerShell argument the splitter does not "
+                        "decode."));
                 return {value, false};
             }
         }
@@ -825,8 +850,10 @@ private:
         TSNode inner = node;
         for (const char *wrapper : {"array_literal_expression", "unary_expression"}) {
             if (type(inner) != wrapper || ts_node_child_count(inner) != 1) {
-                doubt(translated("The command evaluates a PowerShell expression, such as a "
-                                 "method call, which is not a simple command."));
+                doubt(QCoreApplication::translate(
+                        "ShellSyntax",
+                        "The command evaluates a PowerShell expression, such as a "
+                        "method call, which is not a simple command."));
                 return {text(node), false};
             }
             inner = ts_node_child(inner, 0);
@@ -853,8 +880,10 @@ private:
             nested(inner, depth + 1);
             return {text(inner), false};
         }
-        doubt(translated("The command evaluates a PowerShell expression, such as a method call, "
-                         "which is not a simple command."));
+        doubt(QCoreApplication::translate(
+                "ShellSyntax",
+                "The command evaluates a PowerShell expression, such as a method call, "
+                "which is not a simple command."));
         return {text(node), false};
     }
 
@@ -911,7 +940,8 @@ private:
         }
         if (kind == "expandable_string_literal")
             return expandable(inner, depth);
-        doubt(translated("The command has a PowerShell string the splitter does not decode."));
+        doubt(QCoreApplication::translate(
+                "ShellSyntax", "The command has a PowerShell string the splitter does not decode."));
         return {source, false};
     }
 
@@ -960,8 +990,10 @@ private:
                        || (c == '$'
                            && (isNameChar(next) || next == '{' || next == '(' || next == '$'
                                || next == '?' || next == '^'))) {
-                doubt(translated("The command has a PowerShell string the splitter does not "
-                                 "decode."));
+                doubt(QCoreApplication::translate(
+                        "ShellSyntax",
+                        "The command has a PowerShell string the splitter does not "
+                        "decode."));
                 return {text(node), false};
             } else {
                 value += c;
@@ -1053,7 +1085,8 @@ private:
             } else if (c == QLatin1Char('&') || c == QLatin1Char('|') || c == QLatin1Char('\n')) {
                 break;
             } else if (c == QLatin1Char('(') || c == QLatin1Char(')')) {
-                doubt(translated("The command has a cmd.exe block in parentheses."));
+                doubt(QCoreApplication::translate(
+                        "ShellSyntax", "The command has a cmd.exe block in parentheses."));
             } else if (c == QLatin1Char('<') || c == QLatin1Char('>')) {
                 index = redirection(index, -1, simple);
             } else if (c.isDigit()
@@ -1087,7 +1120,8 @@ private:
             return;
         if (simple.words.isEmpty()) {
             if (!simple.redirections.isEmpty())
-                doubt(translated("The command has a redirection without a command."));
+                doubt(QCoreApplication::translate(
+                        "ShellSyntax", "The command has a redirection without a command."));
             return;
         }
         const QString name = simple.words.first();
@@ -1096,7 +1130,9 @@ private:
                                              QStringLiteral("rem"),
                                              QStringLiteral("goto")};
         if (keywords.contains(name, Qt::CaseInsensitive))
-            return doubt(translated("The command uses a cmd.exe statement (%1).").arg(name));
+            return doubt(QCoreApplication::translate("ShellSyntax",
+                                                     "The command uses a cmd.exe statement (%1).")
+                                 .arg(name));
         // cmd.exe's own commands end at more than blanks (`echo.x`, `cd..`) and split their
         // arguments at , ; = too.
         static const QStringList builtins
@@ -1119,8 +1155,10 @@ private:
         const QString builtin = name.left(letters).toLower();
         if (builtins.contains(builtin)
             && (letters < name.size() || (m_unquotedDelimiter && builtin != QLatin1String("set"))))
-            return doubt(translated("The command is a cmd.exe command whose arguments cmd.exe "
-                                    "splits itself."));
+            return doubt(QCoreApplication::translate(
+                    "ShellSyntax",
+                    "The command is a cmd.exe command whose arguments cmd.exe "
+                    "splits itself."));
         for (const QChar c : {QLatin1Char('/'),
                               QLatin1Char(','),
                               QLatin1Char(';'),
@@ -1128,8 +1166,10 @@ private:
                               QLatin1Char('+'),
                               QLatin1Char('@')}) {
             if (name.contains(c))
-                return doubt(translated("The program name has a character cmd.exe may read as "
-                                        "a separator."));
+                return doubt(QCoreApplication::translate(
+                        "ShellSyntax",
+                        "The program name has a character cmd.exe may read as "
+                        "a separator."));
         }
         m_parse.commands.append(simple);
     }
@@ -1147,12 +1187,15 @@ private:
                 m_unquotedDelimiter = true;
             if (c == QLatin1Char('"')) {
                 if (index > 0 && m_source.at(index - 1) == QLatin1Char('\\'))
-                    doubt(translated("The command has a \\\" that cmd.exe and the program read "
-                                     "differently."));
+                    doubt(QCoreApplication::translate(
+                            "ShellSyntax",
+                            "The command has a \\\" that cmd.exe and the program read "
+                            "differently."));
                 quoted = !quoted;
             } else if (c == QLatin1Char('^') && !quoted) {
                 if (index + 1 >= m_source.size() || m_source.at(index + 1) == QLatin1Char('\n'))
-                    doubt(translated("The command continues on another line."));
+                    doubt(QCoreApplication::translate("ShellSyntax",
+                                                      "The command continues on another line."));
                 else
                     word.value += m_source.at(++index);
             } else {
@@ -1163,7 +1206,8 @@ private:
             }
         }
         if (quoted)
-            doubt(translated("The command has an unterminated quote."));
+            doubt(QCoreApplication::translate("ShellSyntax",
+                                              "The command has an unterminated quote."));
         return index;
     }
 
@@ -1188,7 +1232,8 @@ private:
         Word target;
         index = word(index, target);
         if (target.value.isEmpty())
-            doubt(translated("The command has a redirection without a target."));
+            doubt(QCoreApplication::translate("ShellSyntax",
+                                              "The command has a redirection without a target."));
         redirection.target = target.value;
         redirection.targetIsLiteral = target.literal;
         redirection.writesFile = direction == QLatin1Char('>')
@@ -1234,7 +1279,8 @@ void parseTree(const QByteArray &source, ShellSyntax syntax, ShellParse &parse)
                                                               : tree_sitter_powershell();
     if (!ts_parser_set_language(parser.get(), language)) {
         parse.certain = false;
-        parse.uncertainty = translated("The shell grammar could not be loaded.");
+        parse.uncertainty = QCoreApplication::translate("ShellSyntax",
+                                                        "The shell grammar could not be loaded.");
         return;
     }
     const std::unique_ptr<TSTree, decltype(&ts_tree_delete)>
@@ -1246,8 +1292,10 @@ void parseTree(const QByteArray &source, ShellSyntax syntax, ShellParse &parse)
     const TSNode root = ts_tree_root_node(tree.get());
     if (ts_node_has_error(root)) {
         parse.certain = false;
-        parse.uncertainty = translated("The command has a syntax error or a construct the "
-                                       "splitter does not know.");
+        parse.uncertainty
+                = QCoreApplication::translate("ShellSyntax",
+                                              "The command has a syntax error or a construct the "
+                                              "splitter does not know.");
         return;
     }
     if (syntax == ShellSyntax::Posix)
@@ -1264,16 +1312,20 @@ ShellParse parseShellCommand(const QString &command, ShellSyntax syntax)
     const QByteArray source = command.toUtf8();
     if (hasControlCharacter(command)) {
         parse.certain = false;
-        parse.uncertainty = translated("The command has control characters.");
+        parse.uncertainty = QCoreApplication::translate("ShellSyntax",
+                                                        "The command has control characters.");
     } else if (source.size() > maxCommandBytes) {
         parse.certain = false;
-        parse.uncertainty = translated("The command is too long to be split.");
+        parse.uncertainty = QCoreApplication::translate("ShellSyntax",
+                                                        "The command is too long to be split.");
     } else if (syntax == ShellSyntax::Cmd) {
         CmdSplitter(command, parse).split();
     } else if (syntax == ShellSyntax::PowerShell && hasPowerShellLookalike(command)) {
         parse.certain = false;
-        parse.uncertainty = translated("The command has typographic quotes or dashes, which "
-                                       "PowerShell reads as plain ones.");
+        parse.uncertainty
+                = QCoreApplication::translate("ShellSyntax",
+                                              "The command has typographic quotes or dashes, which "
+                                              "PowerShell reads as plain ones.");
     } else {
         parseTree(source, syntax, parse);
     }
