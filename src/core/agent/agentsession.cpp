@@ -120,7 +120,8 @@ void AgentSession::applyPermissions()
     QList<PermissionRule> rules = m_configuration.rules + m_workspaceRules;
     if (workspace.error) {
         // A broken file must not loosen anything: every tool is denied until it is fixed.
-        for (const auto &tool : m_controller.tools().snapshot().tools())
+        const ToolSnapshot tools = m_controller.tools().snapshot();
+        for (const auto &tool : tools.tools())
             rules.append(PermissionRule{tool->name(), RuleEffect::Deny, RuleOrigin::Workspace});
     }
     // The policy shares the file tools' boundary: a path rule resolves paths as they do.
