@@ -72,11 +72,11 @@
     </message>
     <message>
         <source>The rules file %1 was changed outside Agent Loop, so its allow rules are not used, and no rule is added to it.</source>
-        <translation type="unfinished"></translation>
+        <translation>规则文件 %1 在 Agent Loop 之外被修改过，因此其中的允许规则不会被使用，也不会再向其中添加规则。</translation>
     </message>
     <message>
         <source>Review it in Settings › Permissions and trust it, or save the rule for all workspaces.</source>
-        <translation type="unfinished"></translation>
+        <translation>请在“设置 › 权限”中检查并信任它，或将该规则保存为适用于所有工作区。</translation>
     </message>
 </context>
 <context>
@@ -245,11 +245,11 @@
     <name>AuditTrail</name>
     <message>
         <source>Could not write the audit trail %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入审计记录 %1：%2</translation>
     </message>
     <message>
         <source>Check the free space and the permissions of the conversations folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查磁盘剩余空间以及对话文件夹的权限。</translation>
     </message>
 </context>
 <context>
@@ -555,11 +555,11 @@
     </message>
     <message>
         <source>The permissions file %1 does not exist.</source>
-        <translation type="unfinished"></translation>
+        <translation>权限文件 %1 不存在。</translation>
     </message>
     <message>
         <source>--permissions: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>--permissions：%1</translation>
     </message>
     <message>
         <source>Runs one task through the agent loop: the model may ask to run shell commands, each of which you approve at this terminal unless a rule (--allow, --deny, .agentloop/permissions.json) decides it.
@@ -567,93 +567,97 @@
 Settings come from OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL in the environment or in a .env file in the current directory, or, with --profile, from a provider profile made in the app.
 
 Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent failure; 4 provider or network error; 130 interrupted. With --permissions-check: 0 allow, 1 ask, 2 deny.</source>
-        <translation type="unfinished"></translation>
+        <translation>通过智能体循环运行一个任务：模型可能请求运行 shell 命令，除非有规则（--allow、--deny、.agentloop/permissions.json）作出决定，否则每条命令都需要你在此终端中批准。
+
+设置来自环境变量或当前目录下 .env 文件中的 OPENAI_BASE_URL、OPENAI_API_KEY 和 OPENAI_MODEL；使用 --profile 时，则来自在应用中创建的供应商配置。
+
+退出码：0 已回答；2 用法或配置错误（未发送任何内容）；3 智能体失败；4 供应商或网络错误；130 已中断。使用 --permissions-check 时：0 允许，1 询问，2 拒绝。</translation>
     </message>
     <message>
         <source>rule</source>
         <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>规则</translation>
     </message>
     <message>
         <source>Allow the calls this rule matches without asking, e.g. &quot;shell(git status)&quot; or &quot;shell(npm run test:*)&quot; (repeatable).</source>
-        <translation type="unfinished"></translation>
+        <translation>不经询问即允许与此规则匹配的调用，例如 &quot;shell(git status)&quot; 或 &quot;shell(npm run test:*)&quot;（可重复使用）。</translation>
     </message>
     <message>
         <source>Ask before the calls this rule matches, even where another rule would allow them (repeatable).</source>
-        <translation type="unfinished"></translation>
+        <translation>在运行与此规则匹配的调用之前先询问，即使其他规则会允许它们（可重复使用）。</translation>
     </message>
     <message>
         <source>Deny the calls this rule matches; deny beats ask beats allow (repeatable).</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝与此规则匹配的调用；拒绝优先于询问，询问优先于允许（可重复使用）。</translation>
     </message>
     <message>
         <source>Add the rules of this file: {&quot;allow&quot;: [...], &quot;ask&quot;: [...], &quot;deny&quot;: [...]}, as in the workspace&apos;s .agentloop/permissions.json (which is always read too).</source>
-        <translation type="unfinished"></translation>
+        <translation>加入此文件中的规则：{&quot;allow&quot;: [...], &quot;ask&quot;: [...], &quot;deny&quot;: [...]}，格式与工作区的 .agentloop/permissions.json 相同（后者也总是会被读取）。</translation>
     </message>
     <message>
         <source>Allow the built-in read-only commands (git status, git diff, ls, pwd, ...) without asking, unless they redirect or substitute.</source>
-        <translation type="unfinished"></translation>
+        <translation>不经询问即允许内置的只读命令（git status、git diff、ls、pwd 等），除非它们使用了重定向或替换。</translation>
     </message>
     <message>
         <source>Instead of a task, print what the rules decide about this call, e.g. &quot;shell(git diff; rm -rf ~)&quot;, and the rule that decided it; exit 0 (allow), 1 (ask) or 2 (deny). Nothing is sent and no key is needed.</source>
-        <translation type="unfinished"></translation>
+        <translation>不运行任务，而是输出规则对此调用（例如 &quot;shell(git diff; rm -rf ~)&quot;）作出的决定以及作出决定的规则；退出码为 0（允许）、1（询问）或 2（拒绝）。不会发送任何内容，也不需要密钥。</translation>
     </message>
     <message>
         <source>call</source>
         <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>调用</translation>
     </message>
     <message>
         <source>--permissions-check takes no --prompt and no --check: it only decides the call it is given.</source>
-        <translation type="unfinished"></translation>
+        <translation>--permissions-check 不接受 --prompt 和 --check：它只对给定的调用作出决定。</translation>
     </message>
     <message>
         <source>--permissions-check needs a call, e.g. &quot;shell(git status)&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>--permissions-check 需要一个调用，例如 &quot;shell(git status)&quot;。</translation>
     </message>
     <message>
         <source>built-in read-only commands</source>
-        <translation type="unfinished"></translation>
+        <translation>内置只读命令</translation>
     </message>
     <message>
         <source>app rules</source>
-        <translation type="unfinished"></translation>
+        <translation>应用规则</translation>
     </message>
     <message>
         <source>workspace rules</source>
-        <translation type="unfinished"></translation>
+        <translation>工作区规则</translation>
     </message>
     <message>
         <source>command line</source>
-        <translation type="unfinished"></translation>
+        <translation>命令行</translation>
     </message>
     <message>
         <source>this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>本对话</translation>
     </message>
     <message>
         <source>Invalid rule %1 (%2), which denies the calls it was meant for: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>无效规则 %1（%2），它会拒绝其本应针对的调用：%3</translation>
     </message>
     <message>
         <source>Decision: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>决定：%1</translation>
     </message>
     <message>
         <source>Decided by: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>决定方：%1</translation>
     </message>
     <message>
         <source>Why: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>原因：%1</translation>
     </message>
     <message>
         <source>Warning: allow rule %1 of %2 is not used: the file was changed outside Agent Loop.</source>
-        <translation type="unfinished"></translation>
+        <translation>警告：未使用 %2 中的允许规则 %1：该文件在 Agent Loop 之外被修改过。</translation>
     </message>
     <message>
         <source>--permissions-check: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>--permissions-check：%1</translation>
     </message>
 </context>
 <context>
@@ -733,11 +737,11 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>%1 was denied by the rule %2; the model is told.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已被规则 %2 拒绝；已告知模型。</translation>
     </message>
     <message>
         <source>%1 was allowed by the rule %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已被规则 %2 允许。</translation>
     </message>
 </context>
 <context>
@@ -882,19 +886,19 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>Allow this call? [y/a/N] </source>
-        <translation type="unfinished"></translation>
+        <translation>允许此调用？[y/a/N] </translation>
     </message>
     <message>
         <source>Asked because:</source>
-        <translation type="unfinished"></translation>
+        <translation>询问原因：</translation>
     </message>
     <message>
         <source>Allowed for the rest of this conversation: this tool with these exact arguments.</source>
-        <translation type="unfinished"></translation>
+        <translation>在本对话的剩余部分中已允许：此工具搭配这些完全相同的参数。</translation>
     </message>
     <message>
         <source>Denied. The model is told: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝。已告知模型：%1</translation>
     </message>
 </context>
 <context>
@@ -1125,79 +1129,79 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>Cannot delete the audit trail of the conversation %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法删除对话 %1 的审计记录：%2</translation>
     </message>
     <message>
         <source>allow</source>
-        <translation type="unfinished"></translation>
+        <translation>允许</translation>
     </message>
     <message>
         <source>allow for this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>在本对话中允许</translation>
     </message>
     <message>
         <source>deny</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>%1 (asked)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（经询问）</translation>
     </message>
     <message>
         <source>exit %1</source>
-        <translation type="unfinished"></translation>
+        <translation>退出码 %1</translation>
     </message>
     <message>
         <source>ok</source>
-        <translation type="unfinished"></translation>
+        <translation>成功</translation>
     </message>
     <message>
         <source>Audit trail</source>
-        <translation type="unfinished"></translation>
+        <translation>审计记录</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished">耗时</translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Turn</source>
-        <translation type="unfinished">轮次</translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>Tool</source>
-        <translation type="unfinished"></translation>
+        <translation>工具</translation>
     </message>
     <message>
         <source>Call</source>
-        <translation type="unfinished"></translation>
+        <translation>调用 ID</translation>
     </message>
     <message>
         <source>Decision</source>
-        <translation type="unfinished"></translation>
+        <translation>决定</translation>
     </message>
     <message>
         <source>Decided by</source>
-        <translation type="unfinished"></translation>
+        <translation>决定方</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>原因</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>结果</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>耗时</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished">%1 毫秒</translation>
+        <translation>%1 毫秒</translation>
     </message>
 </context>
 <context>
@@ -1469,48 +1473,48 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>Nothing runs unless you allow it. Deny, Esc or closing this box declines, and the model is told.</source>
-        <translation type="unfinished"></translation>
+        <translation>未经你允许，什么都不会运行。点“拒绝”、按 Esc 或关闭此对话框都表示拒绝，并会告知模型。</translation>
     </message>
     <message>
         <source>&amp;Allow once</source>
-        <translation type="unfinished"></translation>
+        <translation>仅允许一次(&amp;A)</translation>
     </message>
     <message>
         <source>Allow for this &amp;conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>在本对话中允许(&amp;C)</translation>
     </message>
     <message>
         <source>Al&amp;ways allow…</source>
-        <translation type="unfinished"></translation>
+        <translation>始终允许(&amp;W)…</translation>
     </message>
     <message>
         <source>Deny with a &amp;reason…</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝并说明原因(&amp;R)…</translation>
     </message>
     <message>
         <source>No rule can allow this call: it cannot be taken apart with certainty.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有规则可以允许此调用：无法确切地拆分它。</translation>
     </message>
     <message>
         <source>No rule can allow this call. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>没有规则可以允许此调用。%1</translation>
     </message>
     <message>
         <source>Add a rule that allows calls like this one.</source>
-        <translation type="unfinished"></translation>
+        <translation>添加一条允许类似调用的规则。</translation>
     </message>
     <message>
         <source>Deny with a reason</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝并说明原因</translation>
     </message>
     <message>
         <source>The model reads this with the denial (at most %1 characters):</source>
-        <translation type="unfinished"></translation>
+        <translation>模型会连同拒绝一起读到这段话（最多 %1 个字符）：</translation>
     </message>
     <message numerus="yes">
         <source>… and %Ln more</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>… 以及另外 %Ln 项</numerusform>
         </translation>
     </message>
 </context>
@@ -1518,122 +1522,122 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <name>Gui::Approvals</name>
     <message>
         <source>The session has ended.</source>
-        <translation type="unfinished"></translation>
+        <translation>会话已结束。</translation>
     </message>
 </context>
 <context>
     <name>Gui::AuditModel</name>
     <message>
         <source>exit %1</source>
-        <translation type="unfinished"></translation>
+        <translation>退出码 %1</translation>
     </message>
     <message>
         <source>ok</source>
-        <translation type="unfinished"></translation>
+        <translation>成功</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished">%1 · %2</translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished">%1 毫秒</translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished">%1 秒</translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished">耗时</translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Turn</source>
-        <translation type="unfinished">轮次</translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>Tool</source>
-        <translation type="unfinished"></translation>
+        <translation>工具</translation>
     </message>
     <message>
         <source>Call</source>
-        <translation type="unfinished"></translation>
+        <translation>调用 ID</translation>
     </message>
     <message>
         <source>What ran</source>
-        <translation type="unfinished"></translation>
+        <translation>运行内容</translation>
     </message>
     <message>
         <source>Decision</source>
-        <translation type="unfinished"></translation>
+        <translation>决定</translation>
     </message>
     <message>
         <source>Decided by</source>
-        <translation type="unfinished"></translation>
+        <translation>决定方</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>原因</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>结果</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>耗时</translation>
     </message>
     <message>
         <source>Allow</source>
-        <translation type="unfinished"></translation>
+        <translation>允许</translation>
     </message>
     <message>
         <source>Allow for this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>在本对话中允许</translation>
     </message>
     <message>
         <source>Deny</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
     </message>
     <message>
         <source>Not decided</source>
-        <translation type="unfinished"></translation>
+        <translation>未决定</translation>
     </message>
     <message>
         <source>%1 (asked)</source>
         <extracomment>A decision the user was asked for: &quot;Allow (asked)&quot;</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>%1（经询问）</translation>
     </message>
     <message>
         <source>You</source>
-        <translation type="unfinished"></translation>
+        <translation>你</translation>
     </message>
     <message>
         <source>Default</source>
-        <translation type="unfinished">默认</translation>
+        <translation>默认</translation>
     </message>
 </context>
 <context>
     <name>Gui::AuditPage</name>
     <message>
         <source>&amp;Copy entry</source>
-        <translation type="unfinished"></translation>
+        <translation>复制条目(&amp;C)</translation>
     </message>
     <message>
         <source>Audit trail</source>
-        <translation type="unfinished"></translation>
+        <translation>审计记录</translation>
     </message>
     <message>
         <source>Audit entry</source>
-        <translation type="unfinished"></translation>
+        <translation>审计条目</translation>
     </message>
     <message>
         <source>Every call of this conversation is listed above once it has finished: select one to see its whole audit line.</source>
-        <translation type="unfinished"></translation>
+        <translation>本对话的每个调用完成后都会列在上方：选择其中一个即可查看它完整的审计记录行。</translation>
     </message>
     <message>
         <source>Copy the selected call&apos;s audit line as JSON</source>
-        <translation type="unfinished"></translation>
+        <translation>将所选调用的审计记录行复制为 JSON</translation>
     </message>
 </context>
 <context>
@@ -1899,35 +1903,35 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>Messages as &amp;JSON…</source>
-        <translation type="unfinished">消息 JSON(&amp;J)…</translation>
+        <translation>消息（JSON）(&amp;J)…</translation>
     </message>
     <message>
         <source>Save the conversation as the messages array of a request, ready to paste</source>
-        <translation type="unfinished">将对话保存为请求中的 messages 数组，可直接粘贴使用</translation>
+        <translation>将对话保存为请求中的 messages 数组，可直接粘贴使用</translation>
     </message>
     <message>
         <source>&amp;Markdown…</source>
-        <translation type="unfinished">Markdown(&amp;M)…</translation>
+        <translation>Markdown(&amp;M)…</translation>
     </message>
     <message>
         <source>Save the conversation, with its audit trail, as a readable Markdown file</source>
-        <translation type="unfinished"></translation>
+        <translation>将对话连同其审计记录保存为易读的 Markdown 文件</translation>
     </message>
     <message>
         <source>&amp;Audit trail as JSON Lines…</source>
-        <translation type="unfinished"></translation>
+        <translation>审计记录（JSON Lines）(&amp;A)…</translation>
     </message>
     <message>
         <source>Save every call&apos;s decision and outcome, one JSON object per line</source>
-        <translation type="unfinished"></translation>
+        <translation>保存每个调用的决定和结果，每行一个 JSON 对象</translation>
     </message>
     <message>
         <source>Export the Audit Trail as JSON Lines</source>
-        <translation type="unfinished"></translation>
+        <translation>将审计记录导出为 JSON Lines</translation>
     </message>
     <message>
         <source>JSON Lines files (*.jsonl)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Lines 文件 (*.jsonl)</translation>
     </message>
 </context>
 <context>
@@ -2157,19 +2161,19 @@ Started %2</source>
     </message>
     <message>
         <source>Re&amp;quests</source>
-        <translation type="unfinished"></translation>
+        <translation>请求(&amp;Q)</translation>
     </message>
     <message>
         <source>The exact requests and responses of every turn</source>
-        <translation type="unfinished"></translation>
+        <translation>每一轮的确切请求和响应</translation>
     </message>
     <message>
         <source>&amp;Audit</source>
-        <translation type="unfinished"></translation>
+        <translation>审计(&amp;A)</translation>
     </message>
     <message>
         <source>Every call of this conversation: what was decided, by which rule or by you, and how it ended</source>
-        <translation type="unfinished"></translation>
+        <translation>本对话的每个调用：作出了什么决定、由哪条规则或由你决定，以及最终结果如何</translation>
     </message>
 </context>
 <context>
@@ -2310,117 +2314,118 @@ Started %2</source>
     <name>Gui::PermissionsPage</name>
     <message>
         <source>Allow</source>
-        <translation type="unfinished"></translation>
+        <translation>允许</translation>
     </message>
     <message>
         <source>Ask</source>
-        <translation type="unfinished"></translation>
+        <translation>询问</translation>
     </message>
     <message>
         <source>Deny</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
     </message>
     <message>
         <source>This rule does not parse; it denies every call until fixed.</source>
-        <translation type="unfinished"></translation>
+        <translation>此规则无法解析；在修正之前，它会拒绝所有调用。</translation>
     </message>
     <message>
         <source>This rule does not parse; it denies every call of %1 until fixed.</source>
-        <translation type="unfinished"></translation>
+        <translation>此规则无法解析；在修正之前，它会拒绝 %1 的所有调用。</translation>
     </message>
     <message>
         <source>A&amp;dd…</source>
-        <translation type="unfinished"></translation>
+        <translation>添加(&amp;D)…</translation>
     </message>
     <message>
         <source>&amp;Edit…</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑(&amp;E)…</translation>
     </message>
     <message>
         <source>De&amp;lete</source>
-        <translation type="unfinished"></translation>
+        <translation>删除(&amp;L)</translation>
     </message>
     <message>
         <source>Allow the built-in &amp;read-only commands without asking</source>
-        <translation type="unfinished"></translation>
+        <translation>不经询问即允许内置的只读命令(&amp;R)</translation>
     </message>
     <message>
         <source>Permission rules</source>
-        <translation type="unfinished"></translation>
+        <translation>权限规则</translation>
     </message>
     <message>
         <source>Effect</source>
-        <translation type="unfinished"></translation>
+        <translation>效果</translation>
     </message>
     <message>
         <source>Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>规则</translation>
     </message>
     <message>
         <source>Where</source>
-        <translation type="unfinished"></translation>
+        <translation>范围</translation>
     </message>
     <message>
         <source>Unless the command has a redirection or a substitution:
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>除非命令中含有重定向或替换：
+%1</translation>
     </message>
     <message>
         <source>%1 and %2 more</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，以及另外 %2 个</translation>
     </message>
     <message>
         <source>Sample call</source>
-        <translation type="unfinished"></translation>
+        <translation>示例调用</translation>
     </message>
     <message>
         <source>Recent decisions</source>
-        <translation type="unfinished"></translation>
+        <translation>最近的决定</translation>
     </message>
     <message>
         <source>Double-click a call to test it against the rules as edited</source>
-        <translation type="unfinished"></translation>
+        <translation>双击某个调用，用编辑后的规则测试它</translation>
     </message>
     <message>
         <source>Rules</source>
-        <translation type="unfinished"></translation>
+        <translation>规则</translation>
     </message>
     <message>
         <source>Test a call</source>
-        <translation type="unfinished"></translation>
+        <translation>测试调用</translation>
     </message>
     <message>
         <source>The rules are not saved: %1 %2 Your edits are still here: correct the problem and press OK again, or Cancel to keep the rules as they were.</source>
-        <translation type="unfinished"></translation>
+        <translation>规则未保存：%1 %2 你的编辑仍保留在此：请修正问题后再次点“确定”，或点“取消”保留原来的规则。</translation>
     </message>
     <message>
         <source>Rules for all workspaces are kept in %1; this workspace&apos;s in %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>适用于所有工作区的规则保存在 %1；本工作区的规则保存在 %2。</translation>
     </message>
     <message>
         <source>%1 Until it is fixed, every call is denied.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 在修正之前，所有调用都会被拒绝。</translation>
     </message>
     <message>
         <source>%1 Until it is fixed, every call in this workspace is denied; rules cannot be added to it here.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 在修正之前，本工作区中的所有调用都会被拒绝；也无法在此处向其中添加规则。</translation>
     </message>
     <message>
         <source>Type a call as rules are written to see what these rules decide.</source>
-        <translation type="unfinished"></translation>
+        <translation>按规则的写法输入一个调用，即可查看这些规则会作出什么决定。</translation>
     </message>
     <message>
         <source>the defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>默认设置</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>%1 — decided by %2</source>
         <extracomment>The verdict of the rule test: &quot;Deny — decided by shell(rm:*) (All workspaces)&quot;</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>%1 — 由 %2 决定</translation>
     </message>
 </context>
 <context>
@@ -2493,152 +2498,154 @@ Started %2</source>
     <name>Gui::RuleDialog</name>
     <message>
         <source>Always allow</source>
-        <translation type="unfinished"></translation>
+        <translation>始终允许</translation>
     </message>
     <message>
         <source>&amp;Rules to add, one per line:</source>
-        <translation type="unfinished"></translation>
+        <translation>要添加的规则，每行一条(&amp;R)：</translation>
     </message>
     <message>
         <source>Rules to add</source>
-        <translation type="unfinished"></translation>
+        <translation>要添加的规则</translation>
     </message>
     <message>
         <source>A suggested rule contains invisible or control characters, as the command does.</source>
-        <translation type="unfinished"></translation>
+        <translation>与该命令一样，某条建议的规则中含有不可见字符或控制字符。</translation>
     </message>
     <message>
         <source>Where the rules apply:</source>
-        <translation type="unfinished"></translation>
+        <translation>规则的适用范围：</translation>
     </message>
     <message>
         <source>&amp;All workspaces</source>
-        <translation type="unfinished"></translation>
+        <translation>所有工作区(&amp;A)</translation>
     </message>
     <message>
         <source>Saved in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>保存在 %1</translation>
     </message>
     <message>
         <source>This &amp;workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>此工作区(&amp;W)</translation>
     </message>
     <message>
         <source>No workspace is open.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有打开的工作区。</translation>
     </message>
     <message>
         <source>This &amp;conversation only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅限本对话(&amp;C)</translation>
     </message>
     <message>
         <source>Not saved: the rules end with this conversation.</source>
-        <translation type="unfinished"></translation>
+        <translation>不保存：这些规则随本对话结束而失效。</translation>
     </message>
     <message>
         <source>Add at least one rule.</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少添加一条规则。</translation>
     </message>
     <message>
         <source>At most %1 rules can be added at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>一次最多只能添加 %1 条规则。</translation>
     </message>
     <message>
         <source>Rule %1 is longer than %2 characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 条规则超过了 %2 个字符。</translation>
     </message>
     <message>
         <source>Rule %1 (%2): %3</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 条规则（%2）：%3</translation>
     </message>
     <message>
         <source>These rules would not allow this call.</source>
-        <translation type="unfinished"></translation>
+        <translation>这些规则不会允许此调用。</translation>
     </message>
     <message>
         <source>These rules would not allow this call: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>这些规则不会允许此调用：%1</translation>
     </message>
     <message>
         <source>&amp;Allow</source>
-        <translation type="unfinished">允许(&amp;A)</translation>
+        <translation>允许(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存(&amp;S)</translation>
     </message>
     <message>
         <source>Rules cannot be saved here.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法在此处保存规则。</translation>
     </message>
     <message>
         <source>The rules could not be saved: %1
 
 Nothing was allowed. Fix the file, or choose “This conversation only”.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存规则：%1
+
+没有允许任何调用。请修正该文件，或选择“仅限本对话”。</translation>
     </message>
 </context>
 <context>
     <name>Gui::RuleEditDialog</name>
     <message>
         <source>Allow</source>
-        <translation type="unfinished"></translation>
+        <translation>允许</translation>
     </message>
     <message>
         <source>Ask</source>
-        <translation type="unfinished"></translation>
+        <translation>询问</translation>
     </message>
     <message>
         <source>Deny</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
     </message>
     <message>
         <source>Built-in</source>
-        <translation type="unfinished"></translation>
+        <translation>内置</translation>
     </message>
     <message>
         <source>All workspaces</source>
-        <translation type="unfinished"></translation>
+        <translation>所有工作区</translation>
     </message>
     <message>
         <source>This workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>此工作区</translation>
     </message>
     <message>
         <source>Command line</source>
-        <translation type="unfinished"></translation>
+        <translation>命令行</translation>
     </message>
     <message>
         <source>This conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>本对话</translation>
     </message>
     <message>
         <source>Add a Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>添加规则</translation>
     </message>
     <message>
         <source>Edit the Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑规则</translation>
     </message>
     <message>
         <source>tool(pattern): shell(git status), shell(npm run test:*), read_file(src/**), edit_file(**/*.md); a tool alone (shell) is every call of it. `:*` at the end allows further arguments, `*` matches within one argument.</source>
-        <translation type="unfinished"></translation>
+        <translation>tool(pattern)：shell(git status)、shell(npm run test:*)、read_file(src/**)、edit_file(**/*.md)；只写工具名（shell）表示该工具的所有调用。末尾的 `:*` 允许其后再跟其他参数，`*` 只在单个参数内匹配。</translation>
     </message>
     <message>
         <source>This workspace&apos;s rules file cannot be read: fix it first</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取此工作区的规则文件：请先修复它</translation>
     </message>
     <message>
         <source>&amp;Effect:</source>
-        <translation type="unfinished"></translation>
+        <translation>效果(&amp;E)：</translation>
     </message>
     <message>
         <source>&amp;Rule:</source>
-        <translation type="unfinished"></translation>
+        <translation>规则(&amp;R)：</translation>
     </message>
     <message>
         <source>&amp;Where:</source>
-        <translation type="unfinished"></translation>
+        <translation>范围(&amp;W)：</translation>
     </message>
 </context>
 <context>
@@ -2791,7 +2798,7 @@ Nothing was allowed. Fix the file, or choose “This conversation only”.</sour
     </message>
     <message>
         <source>Permissions</source>
-        <translation type="unfinished"></translation>
+        <translation>权限</translation>
     </message>
 </context>
 <context>
@@ -2925,267 +2932,267 @@ Total: %3 tokens</source>
     <name>PermissionRules</name>
     <message>
         <source>A rule is a tool name, alone for every call of the tool or followed by a pattern in parentheses: shell, shell(git status), shell(npm run test:*), read_file(src/**).</source>
-        <translation type="unfinished"></translation>
+        <translation>规则是一个工具名：单独使用表示该工具的所有调用，也可在其后跟一个括号括起的模式：shell、shell(git status)、shell(npm run test:*)、read_file(src/**)。</translation>
     </message>
     <message>
         <source>&quot;:*&quot; may only end a shell pattern: it stands for any further arguments.</source>
-        <translation type="unfinished"></translation>
+        <translation>&quot;:*&quot; 只能出现在 shell 模式的末尾：它代表任意后续参数。</translation>
     </message>
     <message>
         <source>A quote (%1) in the pattern is never closed.</source>
-        <translation type="unfinished"></translation>
+        <translation>模式中的引号（%1）没有闭合。</translation>
     </message>
     <message>
         <source>The shell pattern names no program: write the command it allows, such as git status or npm run test:*.</source>
-        <translation type="unfinished"></translation>
+        <translation>shell 模式没有指明程序：请写出它所允许的命令，例如 git status 或 npm run test:*。</translation>
     </message>
     <message>
         <source>%1: denied by %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：被 %2 拒绝</translation>
     </message>
     <message>
         <source>%1 is denied by %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 被 %2 拒绝。</translation>
     </message>
     <message>
         <source>%1: may match the deny rule %2 once the shell expands it</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：经 shell 展开后可能匹配拒绝规则 %2</translation>
     </message>
     <message>
         <source>%1 may match the deny rule %2 once the shell expands it, so it is asked.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 经 shell 展开后可能匹配拒绝规则 %2，因此需要询问。</translation>
     </message>
     <message>
         <source>%1: asked by %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：因 %2 需要询问</translation>
     </message>
     <message>
         <source>%1 is asked by %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 因 %2 需要询问。</translation>
     </message>
     <message>
         <source>%1: sets variables that change what programs do; no rule allows that</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：设置了会改变程序行为的变量；没有规则能允许这种操作</translation>
     </message>
     <message>
         <source>%1 sets variables that change what programs do, which no rule allows.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 设置了会改变程序行为的变量，没有规则能允许这种操作。</translation>
     </message>
     <message>
         <source>%1: allowed by %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：被 %2 允许</translation>
     </message>
     <message>
         <source>%1: runs its arguments as code, so only an exact rule allows it, not %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：会把其参数当作代码运行，因此只有精确规则能允许它，%2 不行</translation>
     </message>
     <message>
         <source>%1 runs its arguments as code, so only an exact rule can allow it, not %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 会把其参数当作代码运行，因此只有精确规则才能允许它，%2 不行。</translation>
     </message>
     <message>
         <source>%1: the read-only command %2 is void here (a redirection, a substitution, an unknown word, an option that writes or runs something, or a path outside the workspace)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：只读命令 %2 在此处无效（存在重定向、替换、未知单词、会写入或运行内容的选项，或工作区之外的路径）</translation>
     </message>
     <message>
         <source>%1 is not read-only here: the built-in %2 does not apply with a redirection, a substitution, an unknown word, an option that writes or runs something, or a path outside the workspace.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 在此处不是只读的：存在重定向、替换、未知单词、会写入或运行内容的选项，或工作区之外的路径时，内置的 %2 不适用。</translation>
     </message>
     <message>
         <source>%1: no allow rule matches</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：没有匹配的允许规则</translation>
     </message>
     <message>
         <source>%1 matches no allow rule.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不匹配任何允许规则。</translation>
     </message>
     <message>
         <source>%1: writes files that cannot be told before it runs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：会写入运行前无法确定的文件</translation>
     </message>
     <message>
         <source>%1 writes files that cannot be told before it runs, so no rule can allow it.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 会写入运行前无法确定的文件，因此没有规则能允许它。</translation>
     </message>
     <message>
         <source>Not split with certainty: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未能确切拆分：%1</translation>
     </message>
     <message>
         <source>The command could not be split with certainty, so no rule can allow it: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法确切地拆分该命令，因此没有规则能允许它：%1</translation>
     </message>
     <message>
         <source>%1: writes a file only known when it runs; no rule can allow it</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：写入的文件要到运行时才能确定；没有规则能允许它</translation>
     </message>
     <message>
         <source>%1 writes a file that is only known when it runs, so no rule can allow it.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 写入的文件要到运行时才能确定，因此没有规则能允许它。</translation>
     </message>
     <message>
         <source>%1: writes outside the workspace (or where no tool may write); no rule can allow it</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：写入工作区之外（或任何工具都不可写入的位置）；没有规则能允许它</translation>
     </message>
     <message>
         <source>%1 writes outside the workspace (or where no tool may write), so no rule can allow it.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 写入工作区之外（或任何工具都不可写入的位置），因此没有规则能允许它。</translation>
     </message>
     <message>
         <source>%1: writes %2, denied by %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：写入 %2，被 %3 拒绝</translation>
     </message>
     <message>
         <source>%1 writes %2, which %3 denies.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 写入 %2，而 %3 拒绝这样做。</translation>
     </message>
     <message>
         <source>%1: writes %2, asked by %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：写入 %2，因 %3 需要询问</translation>
     </message>
     <message>
         <source>%1 writes %2, which %3 asks about.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 写入 %2，而 %3 要求对此进行询问。</translation>
     </message>
     <message>
         <source>%1: writes %2, allowed by %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：写入 %2，被 %3 允许</translation>
     </message>
     <message>
         <source>%1: writes %2; no write_file rule allows it</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：写入 %2；没有 write_file 规则允许它</translation>
     </message>
     <message>
         <source>%1 writes %2, which no write_file rule allows.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 写入 %2，而没有任何 write_file 规则允许这样做。</translation>
     </message>
     <message>
         <source>%1: outside the workspace; no rule applies (the tool refuses it)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：位于工作区之外；没有规则适用（工具会拒绝它）</translation>
     </message>
     <message>
         <source>%1 is outside the workspace: no rule applies, and the tool refuses it.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 位于工作区之外：没有规则适用，工具也会拒绝它。</translation>
     </message>
     <message>
         <source>%1: a folder that may hold paths %2 covers</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：一个可能包含 %2 所覆盖路径的文件夹</translation>
     </message>
     <message>
         <source>%1 is a folder that may hold paths %2 covers, so it is asked.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 是一个可能包含 %2 所覆盖路径的文件夹，因此需要询问。</translation>
     </message>
     <message>
         <source>%1: read inside the workspace, allowed by default</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：在工作区内读取，默认允许</translation>
     </message>
     <message>
         <source>Allowed by %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>被 %1 允许。</translation>
     </message>
     <message>
         <source>Every part is allowed: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个部分都被允许：%1。</translation>
     </message>
     <message>
         <source>Read tools are allowed inside the workspace.</source>
-        <translation type="unfinished"></translation>
+        <translation>读取类工具在工作区内是允许的。</translation>
     </message>
     <message>
         <source>The rule is empty.</source>
-        <translation type="unfinished"></translation>
+        <translation>规则为空。</translation>
     </message>
     <message>
         <source>The rule has no tool name before &quot;(&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>规则在 &quot;(&quot; 之前没有工具名。</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not a tool name: a tool name has only letters, digits, &quot;_&quot;, &quot;.&quot; and &quot;-&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>&quot;%1&quot; 不是工具名：工具名只能包含字母、数字、&quot;_&quot;、&quot;.&quot; 和 &quot;-&quot;。</translation>
     </message>
     <message>
         <source>The rule does not end with &quot;)&quot;: its pattern must be closed.</source>
-        <translation type="unfinished"></translation>
+        <translation>规则没有以 &quot;)&quot; 结尾：其模式必须闭合。</translation>
     </message>
     <message>
         <source>The pattern in parentheses is empty: write %1 alone for every call of the tool.</source>
-        <translation type="unfinished"></translation>
+        <translation>括号中的模式为空：若要表示该工具的所有调用，只写 %1 即可。</translation>
     </message>
     <message>
         <source>Write a call the way rules are written: shell(git diff; rm -rf ~) or read_file(src/main.cpp).</source>
-        <translation type="unfinished"></translation>
+        <translation>请按规则的写法输入调用：shell(git diff; rm -rf ~) 或 read_file(src/main.cpp)。</translation>
     </message>
     <message>
         <source>There is no tool named &quot;%1&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有名为 &quot;%1&quot; 的工具。</translation>
     </message>
     <message>
         <source>The call does not end with &quot;)&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>该调用没有以 &quot;)&quot; 结尾。</translation>
     </message>
     <message>
         <source>%1 needs its command or path in parentheses.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 需要在括号中写出命令或路径。</translation>
     </message>
     <message>
         <source>The rule %1 does not parse, so it denies every call: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>规则 %1 无法解析，因此会拒绝所有调用：%2</translation>
     </message>
     <message>
         <source>The rule %1 does not parse, so it denies every call of %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>规则 %1 无法解析，因此会拒绝 %2 的所有调用：%3</translation>
     </message>
     <message>
         <source>Every call of %1 is denied by %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的所有调用都被 %2 拒绝。</translation>
     </message>
     <message>
         <source>Every call of %1 is asked by %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的所有调用都因 %2 需要询问。</translation>
     </message>
     <message>
         <source>Write tools and the shell ask before they run.</source>
-        <translation type="unfinished"></translation>
+        <translation>写入类工具和 shell 在运行前会先询问。</translation>
     </message>
     <message>
         <source>Fix or remove %1; it holds {&quot;allow&quot;: [...], &quot;ask&quot;: [...], &quot;deny&quot;: [...]}, each a list of rules such as &quot;shell(git status)&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>请修正或删除 %1；它包含 {&quot;allow&quot;: [...], &quot;ask&quot;: [...], &quot;deny&quot;: [...]}，每一项都是一个规则列表，例如 &quot;shell(git status)&quot;。</translation>
     </message>
     <message>
         <source>The rules</source>
-        <translation type="unfinished"></translation>
+        <translation>这些规则</translation>
     </message>
     <message>
         <source>%1 is not valid JSON: %2 at byte %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是有效的 JSON：%2（位于第 %3 字节）。</translation>
     </message>
     <message>
         <source>%1 is not a JSON object.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是 JSON 对象。</translation>
     </message>
     <message>
         <source>In %1, &quot;%2&quot; is not a list of rules.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %1 中，&quot;%2&quot; 不是规则列表。</translation>
     </message>
     <message>
         <source>In %1, entry %2 of &quot;%3&quot; is not a string.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %1 中，&quot;%3&quot; 的第 %2 项不是字符串。</translation>
     </message>
     <message>
         <source>The rules file %1 cannot be read: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取规则文件 %1：%2</translation>
     </message>
     <message>
         <source>The rules file %1 cannot be written: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入规则文件 %1：%2</translation>
     </message>
     <message>
         <source>Check that %1 is writable.</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查 %1 是否可写入。</translation>
     </message>
     <message>
         <source>its folder cannot be created</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建其所在的文件夹</translation>
     </message>
 </context>
 <context>
@@ -3558,134 +3565,134 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>General</source>
-        <translation type="unfinished"></translation>
+        <translation>常规</translation>
     </message>
 </context>
 <context>
     <name>ShellSyntax</name>
     <message>
         <source>The command uses shell syntax that is not split into simple commands (%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令使用了无法拆分为简单命令的 shell 语法（%1）。</translation>
     </message>
     <message>
         <source>The command nests too deeply to be split.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令嵌套过深，无法拆分。</translation>
     </message>
     <message>
         <source>The command has text the splitter could not place.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令中有拆分器无法归位的文本。</translation>
     </message>
     <message>
         <source>The command has a word the splitter could not delimit.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令中有拆分器无法确定边界的单词。</translation>
     </message>
     <message>
         <source>The command has a here-document.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有 here 文档（here-document）。</translation>
     </message>
     <message>
         <source>The command sets a shell variable that later commands see.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令设置了后续命令可见的 shell 变量。</translation>
     </message>
     <message>
         <source>The command has a backslash inside backquotes.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令在反引号内含有反斜杠。</translation>
     </message>
     <message>
         <source>The command has an arithmetic expansion, which can run commands through the variables it evaluates.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有算术展开，它可能通过所求值的变量运行命令。</translation>
     </message>
     <message>
         <source>The command has a parameter expansion with an operator or a subscript.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有带运算符或下标的参数展开。</translation>
     </message>
     <message>
         <source>A word ends with a lone backslash.</source>
-        <translation type="unfinished"></translation>
+        <translation>有单词以单独的反斜杠结尾。</translation>
     </message>
     <message>
         <source>The command has an expansion the splitter could not place.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令中有拆分器无法归位的展开。</translation>
     </message>
     <message>
         <source>The command has an unterminated quote.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令中有未闭合的引号。</translation>
     </message>
     <message>
         <source>The command has a $&apos;…&apos; escape the splitter does not decode.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有拆分器不解码的 $&apos;…&apos; 转义。</translation>
     </message>
     <message>
         <source>The command evaluates a PowerShell expression, such as a method call, which is not a simple command.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令对 PowerShell 表达式（例如方法调用）求值，这不是简单命令。</translation>
     </message>
     <message>
         <source>The command calls a program whose name is computed.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令调用的程序名是计算得出的。</translation>
     </message>
     <message>
         <source>The command uses PowerShell&apos;s stop-parsing token --%.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令使用了 PowerShell 的停止解析标记 --%。</translation>
     </message>
     <message>
         <source>The command has a PowerShell argument the splitter does not decode.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有拆分器不解码的 PowerShell 参数。</translation>
     </message>
     <message>
         <source>The command has a PowerShell string the splitter does not decode.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有拆分器不解码的 PowerShell 字符串。</translation>
     </message>
     <message>
         <source>The command has a cmd.exe block in parentheses.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有括号括起的 cmd.exe 代码块。</translation>
     </message>
     <message>
         <source>The command has a redirection without a command.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有没有命令的重定向。</translation>
     </message>
     <message>
         <source>The command uses a cmd.exe statement (%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令使用了 cmd.exe 语句（%1）。</translation>
     </message>
     <message>
         <source>The command is a cmd.exe command whose arguments cmd.exe splits itself.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令是一条由 cmd.exe 自行拆分参数的 cmd.exe 命令。</translation>
     </message>
     <message>
         <source>The program name has a character cmd.exe may read as a separator.</source>
-        <translation type="unfinished"></translation>
+        <translation>程序名中含有 cmd.exe 可能视为分隔符的字符。</translation>
     </message>
     <message>
         <source>The command has a \&quot; that cmd.exe and the program read differently.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有 \&quot;，cmd.exe 与程序对它的解读不同。</translation>
     </message>
     <message>
         <source>The command continues on another line.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令延续到了另一行。</translation>
     </message>
     <message>
         <source>The command has a redirection without a target.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有没有目标的重定向。</translation>
     </message>
     <message>
         <source>The shell grammar could not be loaded.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法加载 shell 语法定义。</translation>
     </message>
     <message>
         <source>The command has a syntax error or a construct the splitter does not know.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令有语法错误，或含有拆分器不认识的结构。</translation>
     </message>
     <message>
         <source>The command has control characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有控制字符。</translation>
     </message>
     <message>
         <source>The command is too long to be split.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令太长，无法拆分。</translation>
     </message>
     <message>
         <source>The command has typographic quotes or dashes, which PowerShell reads as plain ones.</source>
-        <translation type="unfinished"></translation>
+        <translation>该命令含有印刷体引号或破折号，PowerShell 会把它们当作普通的引号或短横线。</translation>
     </message>
 </context>
 <context>
@@ -3760,11 +3767,11 @@ Total: %3 tokens</source>
     <name>WorkspaceRules</name>
     <message>
         <source>Could not record the trusted rules in %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法在 %1 中记录受信任的规则：%2</translation>
     </message>
     <message>
         <source>Check that the folder exists and can be written.</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查该文件夹是否存在且可写入。</translation>
     </message>
 </context>
 <context>

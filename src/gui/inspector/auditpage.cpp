@@ -4,6 +4,7 @@
 #include "inspector/auditmodel.h"
 #include "inspector/jsonformat.h"
 #include "inspector/jsonhighlighter.h"
+#include "inspector/recordtable.h"
 
 #include <QClipboard>
 #include <QEvent>
@@ -40,17 +41,7 @@ AuditPage::AuditPage(QWidget *parent)
     setObjectName(u"auditPage"_s);
     m_table->setObjectName(u"auditTable"_s);
     m_table->setAccessibleName(tr("Audit trail"));
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setShowGrid(false);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    setUpRecordTable(m_table);
 
     m_entry->setObjectName(u"auditEntryView"_s);
     m_entry->setAccessibleName(tr("Audit entry"));
@@ -120,13 +111,8 @@ void AuditPage::followNewest(int first)
 
 void AuditPage::selectRow(int row)
 {
-    if (!m_model || row < 0 || row >= m_model->rowCount())
-        return;
-    const QModelIndex index = m_model->index(row, 0);
-    m_table->selectionModel()->setCurrentIndex(index,
-                                               QItemSelectionModel::ClearAndSelect
-                                                       | QItemSelectionModel::Rows);
-    m_table->scrollTo(index);
+    if (m_model)
+        selectTableRow(m_table, row);
 }
 
 QString AuditPage::entryText() const

@@ -4,6 +4,7 @@
 #include "inspector/auditpage.h"
 #include "inspector/jsonformat.h"
 #include "inspector/jsonhighlighter.h"
+#include "inspector/recordtable.h"
 #include "inspector/jsontreemodel.h"
 #include "inspector/turnmodel.h"
 #include "showntext.h"
@@ -98,18 +99,8 @@ Inspector::Inspector(QWidget *parent)
 
     m_table->setObjectName(u"turnTable"_s);
     m_table->setAccessibleName(tr("Requests"));
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->setShowGrid(false);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    m_table->horizontalHeader()->setHighlightSections(false);
+    setUpRecordTable(m_table);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
 
     m_request = newTextView(u"requestView"_s, tr("Request body"), this);
     m_response = newTextView(u"responseView"_s, tr("Response body"), this);
@@ -278,13 +269,8 @@ void Inspector::selectTurn(int number)
 
 void Inspector::selectRow(int row)
 {
-    if (!m_model || row < 0 || row >= m_model->rowCount())
-        return;
-    const QModelIndex index = m_model->index(row, 0);
-    m_table->selectionModel()->setCurrentIndex(index,
-                                               QItemSelectionModel::ClearAndSelect
-                                                       | QItemSelectionModel::Rows);
-    m_table->scrollTo(index);
+    if (m_model)
+        selectTableRow(m_table, row);
 }
 
 int Inspector::currentTurn() const
