@@ -569,6 +569,12 @@ void tst_Cli::init()
     m_work = QFileInfo(root.filePath(u"work"_s)).canonicalFilePath();
     m_home = root.filePath(u"home"_s);
     m_strayPid = 0;
+    // On Windows the CLI's configuration folder is the user's own, not one under m_home: what a
+    // test saved there must not decide the next test's calls.
+    asTheCli([] {
+        QFile::remove(appRuleFilePath());
+        QFile::remove(trustedRuleFilePath());
+    });
 }
 
 void tst_Cli::cleanup()
@@ -2462,12 +2468,12 @@ void tst_Cli::permissionsCheck_data()
     QTest::newRow("no rule: asked") << QString() << QByteArray() << QStringList() << gitStatus << 1
                                     << QStringList{u"Decision: ask"_s, u"Decided by: default"_s};
     QTest::newRow("a second command is not allowed by the first's rule")
-            << QString() << QByteArray() << allowGitStatus << u"shell(git status; rm -rf ~)"_s << 1
+            << QString() << QByteArray() << allowGitStatus << u"shell(git status && rm -rf ~)"_s << 1
             << QStringList{u"Decision: ask"_s};
     QTest::newRow("--deny beats --allow")
             << QString() << QByteArray()
             << QStringList{u"--allow"_s, gitStatus, u"--deny"_s, u"shell(rm:*)"_s}
-            << u"shell(git status; rm -rf ~)"_s << 2
+            << u"shell(git status && rm -rf ~)"_s << 2
             << QStringList{u"Decision: deny"_s, u"Decided by: shell(rm:*) (command line)"_s};
     QTest::newRow("--ask beats --allow")
             << QString() << QByteArray()
@@ -2670,13 +2676,13 @@ void tst_Cli::denyRuleDeniesWithoutAPrompt()
 void tst_Cli::approvalSaysWhyItAsks()
 {
     FakeChatServer server;
-    server.script(shellCallThenAnswer(shellArguments(u"echo 42; echo 43"_s), u"Denied."_s));
+    server.script(shellCallThenAnswer(shellArguments(u"echo 42 && echo 43"_s), u"Denied."_s));
     CliProcess cli(environmentFor(server.baseUrl()), m_work);
     QVERIFY(cli.start({u"--allow"_s, u"shell(echo 42)"_s, u"--prompt"_s, u"run it"_s}));
     COMPARE_EXIT(cli, 0);
     const QStringList lines = cli.standardError().split(u'\n');
     const qsizetype why = lines.indexOf(whyAsked);
-    QVERIFY2(why > lines.indexOf(gutter + u"echo 42; echo 43"_s), cli.describe().constData());
+    QVERIFY2(why > lines.indexOf(gutter + u"echo 42 && echo 43"_s), cli.describe().constData());
     QVERIFY2(lines.value(why + 1).startsWith(gutter), cli.describe().constData());
     QVERIFY2(lines.mid(why + 1).join(u'\n').contains(u"echo 43"_s), cli.describe().constData());
     QVERIFY2(lines.contains(noInteractiveInput), cli.describe().constData());
