@@ -213,6 +213,7 @@ private slots:
     void theBoundaryHolds();
 
     void conversationReadsEditsAndGreps();
+    void fiveReadsAndOneEditInOneMessage();
     void aDeniedEditChangesNothing();
 };
 
@@ -1023,6 +1024,38 @@ void tst_FileTools::conversationReadsEditsAndGreps()
     QByteArray after = before;
     after.replace("return 1;", "return 2;");
     QCOMPARE(conversation.workspace.read(u"src/total.c"_s).toHex(' '), after.toHex(' '));
+}
+
+// Five reads and one edit in one message, as an exploring model sends them: the reads need no
+// approval and run together, the edit is asked once, after them, and the tool messages keep the
+// order of the calls.
+void tst_FileTools::fiveReadsAndOneEditInOneMessage()
+{
+    Conversation conversation;
+    QList<FakeToolCall> calls;
+    for (const QString &name : {u"a"_s, u"b"_s, u"c"_s, u"d"_s, u"e"_s}) {
+        QVERIFY(conversation.workspace.write(u"src/"_s + name + u".txt"_s, name.toUtf8() + "\n"));
+        calls.append({u"read_"_s + name, u"read_file"_s, uR"({"path":"src/%1.txt"})"_s.arg(name)});
+    }
+    calls.append({u"edit_a"_s,
+                  u"edit_file"_s,
+                  uR"({"path":"src/a.txt","old_string":"a","new_string":"A"})"_s});
+    conversation.server.script({FakeResponse::toolCalls(calls), FakeResponse::answer(u"Done."_s)});
+    conversation.decide(ApprovalAnswer::allowOnce());
+    QVERIFY(conversation.agent.run(u"Read everything, then capitalise a"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(!conversation.finished.isEmpty() || !conversation.failed.isEmpty(),
+                             toolTimeoutMs);
+    QCOMPARE(conversation.finished.size(), 1);
+
+    QCOMPARE(conversation.approvals.size(), 1);
+    QCOMPARE(conversation.approvals.first().toolCallId, u"edit_a"_s);
+    const QList<QJsonObject> tools = conversation.server.requests().last().toolMessages();
+    QCOMPARE(tools.size(), calls.size());
+    for (qsizetype i = 0; i < calls.size(); ++i)
+        QCOMPARE(tools[i][u"tool_call_id"_s].toString(), calls[i].id);
+    QVERIFY2(tools[1][u"content"_s].toString().contains(u"b"_s),
+             qPrintable(tools[1][u"content"_s].toString()));
+    QCOMPARE(conversation.workspace.read(u"src/a.txt"_s), QByteArray("A\n"));
 }
 
 void tst_FileTools::aDeniedEditChangesNothing()
