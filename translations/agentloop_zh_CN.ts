@@ -2427,6 +2427,18 @@ Started %2</source>
         <extracomment>The verdict of the rule test: &quot;Deny — decided by shell(rm:*) (All workspaces)&quot;</extracomment>
         <translation>%1 — 由 %2 决定</translation>
     </message>
+    <message>
+        <source>&amp;Trust this workspace&apos;s rules as listed here (I reviewed its allow rules)</source>
+        <translation>信任此工作区列出的这些规则（我已检查其中的允许规则）(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Not used: this workspace&apos;s rules file was changed outside Agent Loop. Review it, then tick &quot;Trust this workspace&apos;s rules&quot; and press OK.</source>
+        <translation>未使用：此工作区的规则文件在 Agent Loop 之外被修改过。请先检查，然后勾选“信任此工作区列出的这些规则”并点击“确定”。</translation>
+    </message>
+    <message>
+        <source>This workspace&apos;s rules file was changed outside Agent Loop (a cloned repository or a command may have written it), so its allow rules, shown grey, are not used; its deny and ask rules are.</source>
+        <translation>此工作区的规则文件在 Agent Loop 之外被修改过（可能来自克隆的仓库，或由某条命令写入），因此其中以灰色显示的允许规则不会使用；其拒绝和询问规则仍然生效。</translation>
+    </message>
 </context>
 <context>
     <name>Gui::ProfileSwitcher</name>

@@ -6,6 +6,7 @@
 #include "base/displaytext.h"
 #include "inspector/auditmodel.h"
 #include "permissions/permissionrules.h"
+#include "permissions/workspacerules.h"
 #include "settings/appsettings.h"
 #include "settings/permissionspage.h"
 #include "settings/ruleeditdialog.h"
@@ -45,6 +46,7 @@ private slots:
     void testShowsTheVerdictAndWhy();
     void readOnlySwitchReachesTheConfiguration();
     void recentDecisionsComeFromTheAuditTrail();
+    void untrustedWorkspaceRulesAreShownAndTrustedOnlyOnRequest();
 
 private:
     Gui::SettingsDialog *openDialog();
@@ -73,6 +75,7 @@ void tst_PermissionsPage::init()
     QFile::remove(AgentLoop::appRuleFilePath());
     QFile::remove(AgentLoop::workspaceRuleFilePath(m_workspace.path()));
     QFile::remove(Gui::AppSettings::settingsFilePath());
+    QFile::remove(AgentLoop::trustedRuleFilePath());
     m_session = std::make_unique<AgentLoop::AgentSession>(
             nullptr,
             AgentLoop::ConversationStore(m_workspace.filePath(u"c"_s),
@@ -166,6 +169,8 @@ void tst_PermissionsPage::addEditDeleteAndOkWriteTheFiles()
     QCOMPARE(fileRules(workspaceFile, RuleOrigin::Workspace),
              (QList<PermissionRule>{
                      {u"shell(npm run test:*)"_s, RuleEffect::Ask, RuleOrigin::Workspace}}));
+    // What the user saved here is the user's: trusted.
+    QVERIFY(AgentLoop::loadWorkspaceRules(m_workspace.path()).isTrusted());
 
     openDialog();
     page()->selectRule(1);
@@ -297,6 +302,31 @@ void tst_PermissionsPage::recentDecisionsComeFromTheAuditTrail()
     QTest::mouseClick(recent->viewport(), Qt::LeftButton, {}, point);
     QTest::mouseDClick(recent->viewport(), Qt::LeftButton, {}, point);
     QCOMPARE(page()->testEdit()->text(), u"shell(git diff\u202e)"_s);
+}
+
+// A workspace file written outside Agent Loop (a cloned repository): its allow rule is listed but
+// marked as not used, and only ticking "Trust" and OK makes the session use it. OK alone does not.
+void tst_PermissionsPage::untrustedWorkspaceRulesAreShownAndTrustedOnlyOnRequest()
+{
+    const QString workspace = m_workspace.path();
+    QVERIFY(AgentLoop::writeRuleFile(AgentLoop::workspaceRuleFilePath(workspace),
+                                     {{u"shell"_s, RuleEffect::Allow, RuleOrigin::Workspace}}));
+    openDialog();
+    QVERIFY(page()->trustCheck()->isVisibleTo(page()));
+    QVERIFY2(page()->rulesTable()->item(0, 1)->toolTip().contains(u"Not used"_s),
+             qPrintable(page()->rulesTable()->item(0, 1)->toolTip()));
+    QVERIFY2(page()->messageText().contains(u"changed outside Agent Loop"_s),
+             qPrintable(page()->messageText()));
+    clickOk();
+    QVERIFY(!AgentLoop::loadWorkspaceRules(workspace).isTrusted());
+
+    openDialog();
+    page()->trustCheck()->setChecked(true);
+    QVERIFY(!page()->messageText().contains(u"changed outside Agent Loop"_s));
+    clickOk();
+    QVERIFY(AgentLoop::loadWorkspaceRules(workspace).isTrusted());
+    openDialog();
+    QVERIFY(!page()->trustCheck()->isVisibleTo(page()));
 }
 
 QTEST_MAIN(tst_PermissionsPage)

@@ -4,6 +4,7 @@
 #include "base/displaytext.h"
 #include "files/workspace.h"
 #include "inspector/auditmodel.h"
+#include "permissions/workspacerules.h"
 #include "settings/ruleeditdialog.h"
 #include "showntext.h"
 #include "tools/shelltool.h"
@@ -135,6 +136,9 @@ PermissionsPage::PermissionsPage(const QString &workspace,
     , m_remove(new QPushButton(tr("De&lete"), this))
     , m_files(newNote(this))
     , m_message(new QLabel(this))
+    , m_trust(new QCheckBox(tr("&Trust this workspace's rules as listed here (I reviewed its allow "
+                               "rules)"),
+                            this))
     , m_readOnly(new QCheckBox(tr("Allow the built-in &read-only commands without asking"), this))
     , m_readOnlyList(newNote(this))
     , m_testEdit(new QLineEdit(this))
@@ -230,6 +234,7 @@ PermissionsPage::PermissionsPage(const QString &workspace,
     rulesLayout->addLayout(buttons);
     rulesLayout->addWidget(m_message);
     rulesLayout->addWidget(m_files);
+    rulesLayout->addWidget(m_trust);
     rulesLayout->addWidget(m_readOnly);
     rulesLayout->addWidget(m_readOnlyList);
 
@@ -254,6 +259,7 @@ PermissionsPage::PermissionsPage(const QString &workspace,
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &PermissionsPage::updateButtons);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &PermissionsPage::editSelectedRule);
     connect(m_readOnly, &QCheckBox::toggled, this, &PermissionsPage::showRules);
+    connect(m_trust, &QCheckBox::toggled, this, &PermissionsPage::showFiles);
     connect(m_testEdit, &QLineEdit::textChanged, this, &PermissionsPage::updateTest);
     connect(m_recent, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
         const QJsonObject &entry = m_recentModel->entry(index.row());
@@ -298,6 +304,10 @@ void PermissionsPage::loadWorkspaceRules(const QString &workspace)
     m_workspace = workspace;
     m_savedWorkspace.clear();
     m_workspaceReadError.clear();
+    // A file changed outside Agent Loop: its allow rules are not used until the user trusts it.
+    m_untrustedAllowRules = AgentLoop::loadWorkspaceRules(workspace).ignoredAllowRules;
+    m_trust->setChecked(false);
+    m_trust->setVisible(!m_untrustedAllowRules.isEmpty());
     if (const auto read = AgentLoop::readRuleFile(AgentLoop::workspaceRuleFilePath(workspace),
                                                   RuleOrigin::Workspace))
         m_savedWorkspace = *read;
@@ -330,23 +340,15 @@ bool PermissionsPage::hasChanges() const
 
 AgentLoop::Result<void> PermissionsPage::save()
 {
-    const auto write = [this](RuleOrigin origin,
-                              const QString &path,
-                              QList<PermissionRule> &saved) -> AgentLoop::Result<void> {
-        const QList<PermissionRule> rules = rulesOf(origin);
-        if (rules == saved)
-            return {};
-        if (auto written = AgentLoop::writeRuleFile(path, rules); !written)
-            return written;
-        saved = rules;
-        return {};
-    };
     m_saveError.clear();
-    AgentLoop::Result<void> saved = write(RuleOrigin::App, AgentLoop::appRuleFilePath(), m_savedApp);
+    AgentLoop::Result<void> saved;
+    if (const QList<PermissionRule> rules = rulesOf(RuleOrigin::App); rules != m_savedApp) {
+        saved = AgentLoop::writeRuleFile(AgentLoop::appRuleFilePath(), rules);
+        if (saved)
+            m_savedApp = rules;
+    }
     if (saved)
-        saved = write(RuleOrigin::Workspace,
-                      AgentLoop::workspaceRuleFilePath(m_workspace),
-                      m_savedWorkspace);
+        saved = saveWorkspace();
     if (!saved) {
         m_saveError = tr("The rules are not saved: %1 %2 Your edits are still here: correct the "
                          "problem and press OK again, or Cancel to keep the rules as they were.")
@@ -355,6 +357,25 @@ AgentLoop::Result<void> PermissionsPage::save()
     }
     showFiles();
     return saved;
+}
+
+// The workspace's file as listed here. What the user edits here is trusted; a file changed
+// outside Agent Loop stays untrusted unless the user says otherwise.
+AgentLoop::Result<void> PermissionsPage::saveWorkspace()
+{
+    const QList<PermissionRule> rules = rulesOf(RuleOrigin::Workspace);
+    const bool trusts = m_untrustedAllowRules.isEmpty() || m_trust->isChecked();
+    if (rules == m_savedWorkspace)
+        return trusts && !m_untrustedAllowRules.isEmpty()
+                       ? AgentLoop::trustWorkspaceRules(m_workspace)
+                       : AgentLoop::Result<void>();
+    const AgentLoop::Result<void> written
+            = trusts ? AgentLoop::saveWorkspaceRules(m_workspace, rules)
+                     : AgentLoop::writeRuleFile(AgentLoop::workspaceRuleFilePath(m_workspace),
+                                                rules);
+    if (written)
+        m_savedWorkspace = rules;
+    return written;
 }
 
 AgentLoop::PermissionPolicy PermissionsPage::policy() const
@@ -458,6 +479,15 @@ void PermissionsPage::showRules()
                 item->setForeground(errorColor(palette()));
                 item->setToolTip(plainToolTip(note));
             }
+        } else if (rule.origin == RuleOrigin::Workspace && rule.effect == RuleEffect::Allow
+                   && m_untrustedAllowRules.contains(rule.text)) {
+            const QString note = tr("Not used: this workspace's rules file was changed outside "
+                                    "Agent Loop. Review it, then tick \"Trust this workspace's "
+                                    "rules\" and press OK.");
+            for (QTableWidgetItem *item : {effect, text, where}) {
+                item->setForeground(palette().color(QPalette::PlaceholderText));
+                item->setToolTip(plainToolTip(note));
+            }
         } else {
             text->setToolTip(plainToolTip(text->text()));
         }
@@ -489,6 +519,10 @@ void PermissionsPage::showFiles()
         problems << tr("%1 Until it is fixed, every call in this workspace is denied; rules "
                        "cannot be added to it here.")
                             .arg(m_workspaceReadError);
+    if (!m_untrustedAllowRules.isEmpty() && !m_trust->isChecked())
+        problems << tr("This workspace's rules file was changed outside Agent Loop (a cloned "
+                       "repository or a command may have written it), so its allow rules, shown "
+                       "grey, are not used; its deny and ask rules are.");
     showMessage(problems.join(u'\n'));
 }
 

@@ -62,6 +62,8 @@ public:
     // What the page shows, for the tests and the screenshots.
     QTableWidget *rulesTable() const { return m_table; }
     QCheckBox *readOnlyCheck() const { return m_readOnly; }
+    // Shown when the workspace's rules file was changed outside Agent Loop.
+    QCheckBox *trustCheck() const { return m_trust; }
     QLineEdit *testEdit() const { return m_testEdit; }
     QString verdictText() const;
     QString explanationText() const;
@@ -70,6 +72,7 @@ public:
 
 private:
     void loadWorkspaceRules(const QString &workspace);
+    AgentLoop::Result<void> saveWorkspace();
     QList<AgentLoop::PermissionRule> rulesOf(AgentLoop::RuleOrigin origin) const;
     AgentLoop::PermissionPolicy policy() const;
     void openEditor(int index);
@@ -87,6 +90,7 @@ private:
     QList<AgentLoop::PermissionRule> m_savedWorkspace;
     QString m_appReadError;
     QString m_workspaceReadError;
+    QStringList m_untrustedAllowRules; // of the workspace's file as last read
     QString m_saveError;
 
     QTableWidget *m_table;
@@ -95,6 +99,7 @@ private:
     QPushButton *m_remove;
     QLabel *m_files;
     QLabel *m_message;
+    QCheckBox *m_trust;
     QCheckBox *m_readOnly;
     QLabel *m_readOnlyList;
     QLineEdit *m_testEdit;
