@@ -19,6 +19,7 @@
 #include "inspector/inspector.h"
 #include "inspector/turnmodel.h"
 #include "mainwindow.h"
+#include "permissions/workspacerules.h"
 #include "protocol/providerpresets.h"
 #include "ruledialog.h"
 #include "settings/appsettings.h"
@@ -575,13 +576,14 @@ void savePermissionScreens(const Gui::AppSettings &settings,
                                      {u"shell(git diff:*)"_s, RuleEffect::Allow, RuleOrigin::App},
                                      {u"read_file(src/**"_s, RuleEffect::Allow, RuleOrigin::App},
                                      {u"shell(rm:*)"_s, RuleEffect::Deny, RuleOrigin::App}});
-    (void) AgentLoop::writeRuleFile(AgentLoop::workspaceRuleFilePath(settings.workspace),
-                                    {{u"shell(npm run test:*)"_s,
-                                      RuleEffect::Allow,
-                                      RuleOrigin::Workspace},
-                                     {u"edit_file(**/*.md)"_s,
-                                      RuleEffect::Ask,
-                                      RuleOrigin::Workspace}});
+    // As the app saves them: trusted.
+    (void) AgentLoop::saveWorkspaceRules(settings.workspace,
+                                         {{u"shell(npm run test:*)"_s,
+                                           RuleEffect::Allow,
+                                           RuleOrigin::Workspace},
+                                          {u"edit_file(**/*.md)"_s,
+                                           RuleEffect::Ask,
+                                           RuleOrigin::Workspace}});
     auto *session = new AgentLoop::AgentSession(nullptr, AgentLoop::ConversationStore(), window);
     session->configure(settings.sessionConfiguration());
     auto *dialog = new Gui::SettingsDialog(settings, nullptr, window, session);
