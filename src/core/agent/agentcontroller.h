@@ -48,7 +48,9 @@ struct ApprovalRequest
 // The user's answer to one approval request.
 struct ApprovalAnswer
 {
-    enum Choice {
+    // An int underneath: a front end's answer may hold any value, and anything but an allow
+    // denies.
+    enum Choice : int {
         AllowOnce,
         // This tool with these exact arguments, for the rest of this conversation; with rules,
         // those rules for the rest of this conversation (never saved).
