@@ -2468,8 +2468,8 @@ void tst_Cli::permissionsCheck_data()
     QTest::newRow("no rule: asked") << QString() << QByteArray() << QStringList() << gitStatus << 1
                                     << QStringList{u"Decision: ask"_s, u"Decided by: default"_s};
     QTest::newRow("a second command is not allowed by the first's rule")
-            << QString() << QByteArray() << allowGitStatus << u"shell(git status && rm -rf ~)"_s << 1
-            << QStringList{u"Decision: ask"_s};
+            << QString() << QByteArray() << allowGitStatus << u"shell(git status && rm -rf ~)"_s
+            << 1 << QStringList{u"Decision: ask"_s};
     QTest::newRow("--deny beats --allow")
             << QString() << QByteArray()
             << QStringList{u"--allow"_s, gitStatus, u"--deny"_s, u"shell(rm:*)"_s}

@@ -1,9 +1,9 @@
 #include "agent/agentcontroller.h"
 #include "agent/agentsetup.h"
-#include "provider/demoprovider.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "protocol/history.h"
+#include "provider/demoprovider.h"
 
 #include <QJsonDocument>
 #include <QSignalSpy>

@@ -426,8 +426,8 @@ public:
                          &agent,
                          [this, deniedCalls](const ApprovalRequest &request) {
                              const ApprovalAnswer decision = deniedCalls.contains(request.toolCallId)
-                                                               ? ApprovalAnswer::deny()
-                                                               : ApprovalAnswer::allowOnce();
+                                                                     ? ApprovalAnswer::deny()
+                                                                     : ApprovalAnswer::allowOnce();
                              QTimer::singleShot(0, &agent, [this, id = request.id, decision] {
                                  agent.resolveApproval(id, decision);
                              });

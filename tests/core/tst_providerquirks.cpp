@@ -545,7 +545,8 @@ void runRow(const QuirkRow &row)
                      [&](const ApprovalRequest &r) {
                          approved.append(r.arguments);
                          QTimer::singleShot(0, &agent, [&agent, id = r.id] {
-                             agent.resolveApproval(id, ApprovalAnswer::allowOnce()); // the user says yes
+                             agent.resolveApproval(id,
+                                                   ApprovalAnswer::allowOnce()); // the user says yes
                          });
                      });
     QSignalSpy finished(&agent, &AgentController::finished);

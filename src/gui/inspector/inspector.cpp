@@ -4,8 +4,8 @@
 #include "inspector/auditpage.h"
 #include "inspector/jsonformat.h"
 #include "inspector/jsonhighlighter.h"
-#include "inspector/recordtable.h"
 #include "inspector/jsontreemodel.h"
+#include "inspector/recordtable.h"
 #include "inspector/turnmodel.h"
 #include "showntext.h"
 
