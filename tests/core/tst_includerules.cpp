@@ -23,6 +23,7 @@ const QString coreSourceDir = QStringLiteral(AGENTLOOP_CORE_SOURCE_DIR);
 const QStringList rooms{u"base"_s,
                         u"files"_s,
                         u"protocol"_s,
+                        u"context"_s,
                         u"provider"_s,
                         u"tools"_s,
                         u"permissions"_s,
@@ -36,10 +37,11 @@ QStringList allowedRooms(const QString &room)
             {u"base"_s, {u"base"_s}},
             {u"files"_s, {u"base"_s, u"files"_s}},
             {u"protocol"_s, {u"base"_s, u"protocol"_s}},
+            {u"context"_s, {u"base"_s, u"protocol"_s, u"context"_s}},
             {u"provider"_s, {u"base"_s, u"protocol"_s, u"provider"_s}},
             {u"tools"_s, {u"base"_s, u"files"_s, u"protocol"_s, u"tools"_s}},
             {u"permissions"_s, {u"base"_s, u"files"_s, u"protocol"_s, u"tools"_s, u"permissions"_s}},
-            {u"storage"_s, {u"base"_s, u"protocol"_s, u"storage"_s}},
+            {u"storage"_s, {u"base"_s, u"protocol"_s, u"context"_s, u"storage"_s}},
             {u"agent"_s, rooms},
     };
     return allowed.value(room);

@@ -89,6 +89,9 @@ void AgentController::setHistory(const History &history)
     if (isRunning())
         return;
     m_history = history;
+    m_ledger.rebuild(m_history.messages());
+    m_ledger.setToolDefinitions(
+            QJsonDocument(m_tools.snapshot().definitions()).toJson(QJsonDocument::Compact));
     // What the user allowed "for this conversation" ends with it.
     m_conversationAllowances.clear();
     m_conversationRules.clear();
@@ -96,6 +99,7 @@ void AgentController::setHistory(const History &history)
     const ToolSnapshot tools = m_tools.snapshot();
     for (const auto &tool : tools.tools())
         tool->forgetConversation();
+    emitBudget();
 }
 
 void AgentController::newConversation()
@@ -149,6 +153,16 @@ QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
     return chatRequestBody(m_client->settings(), m_history, tools.definitions());
 }
 
+ContextBudget AgentController::budget() const
+{
+    return ContextBudget{m_ledger.nextRequestTokens(), m_options.contextWindow, !m_ledger.isExact()};
+}
+
+void AgentController::emitBudget()
+{
+    emit budgetChanged(budget());
+}
+
 void AgentController::setNetworkAccessManager(QNetworkAccessManager *manager)
 {
     m_client->setNetworkAccessManager(manager);
@@ -172,6 +186,9 @@ void AgentController::sendNextRequest()
     ++m_turn;
     emit turnStarted(m_turn, m_options.maxTurns);
     setState(State::WaitingForModel);
+    m_ledger.setToolDefinitions(
+            QJsonDocument(m_snapshot.definitions()).toJson(QJsonDocument::Compact));
+    m_sentMessages = m_history.size();
     m_client->postChatCompletion(m_turn, requestBody(m_snapshot));
 }
 
@@ -179,6 +196,10 @@ void AgentController::sendNextRequest()
 void AgentController::onCompleted(const Completion &completion)
 {
     emit completionReceived(m_turn, completion);
+    if (completion.usage) {
+        m_ledger.recordUsage(m_sentMessages, *completion.usage);
+        emitBudget();
+    }
     const Message &message = completion.message;
     const QString &reason = completion.finishReason;
 
@@ -557,7 +578,9 @@ void AgentController::answerRemainingCalls(const ToolResult &result)
 void AgentController::append(const Message &message)
 {
     m_history.append(message);
+    m_ledger.append(message);
     emit messageAppended(message);
+    emitBudget();
 }
 
 void AgentController::fail(const Error &error)

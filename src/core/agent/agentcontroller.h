@@ -1,5 +1,8 @@
 #pragma once
 
+#include "context/compaction.h"
+#include "context/contextoptions.h"
+#include "context/tokenledger.h"
 #include "permissions/permissionrules.h"
 #include "protocol/history.h"
 #include "provider/chatclient.h"
@@ -20,6 +23,12 @@ struct AgentOptions
 {
     int maxTurns = 20;    // model requests per run, not tool calls
     QString systemPrompt; // first message of a new conversation; none when empty
+    ContextOptions context;
+    // The model's window, resolved by the session (context/contextwindow.h).
+    ContextWindow contextWindow;
+    // Tried in order when the model fails with 404 "model not found", or with 429 or a 5xx
+    // after the retries (fallback helper).
+    QList<ProviderSettings> fallbacks;
 };
 
 // Everything the user needs to decide on one call: which tool, why it asks, the exact arguments.
@@ -137,7 +146,11 @@ public:
     void setNetworkAccessManager(QNetworkAccessManager *manager);
     // A request is out, or waits to be sent again.
     bool isRequestPending() const { return m_client->isBusy(); }
-    void setOptions(const AgentOptions &options) { m_options = options; }
+    void setOptions(const AgentOptions &options)
+    {
+        m_options = options;
+        emitBudget();
+    }
     const AgentOptions &options() const { return m_options; }
 
     State state() const { return m_state; }
@@ -168,6 +181,11 @@ public:
     // The exact request body the next turn would send for this history and tool snapshot.
     QByteArray requestBody(const ToolSnapshot &tools) const;
 
+    // Tokens of the next request against the model's window (budgetChanged() follows every
+    // change).
+    ContextBudget budget() const;
+    const TokenLedger &ledger() const { return m_ledger; }
+
 signals:
     void stateChanged(AgentLoop::AgentController::State state);
     void turnStarted(int turn, int maxTurns);
@@ -188,6 +206,9 @@ signals:
     void toolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result);
     // After toolFinished: the call's decision and outcome, for the audit trail.
     void callRecorded(const AgentLoop::CallRecord &record);
+    // The figure for the next request changed (a message joined, a usage was reported, the
+    // window or the request history changed).
+    void budgetChanged(const AgentLoop::ContextBudget &budget);
     // The run ended with the model's final answer.
     void finished(const QString &answer);
     // The run ended without an answer (kind Cancelled when the user stopped it).
@@ -229,10 +250,14 @@ private:
     void updateEffectivePolicy();
     static QString allowanceKey(const PreparedCall &prepared);
 
+    void emitBudget();
+
     ChatClient *m_client; // a child: tests that play the client find it there
     ToolRegistry m_tools;
     AgentOptions m_options;
     History m_history;
+    TokenLedger m_ledger;         // of the history the next request sends
+    qsizetype m_sentMessages = 0; // messages the request in flight carries
 
     State m_state = State::Idle;
     int m_turn = 0;

@@ -64,6 +64,10 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     m_controller.setProvider(m_configuration.provider);
     AgentOptions options = m_controller.options();
     options.maxTurns = m_configuration.maxTurns;
+    options.context = m_configuration.context;
+    options.contextWindow = resolveContextWindow(m_configuration.provider.model,
+                                                 m_configuration.context.contextWindow);
+    options.fallbacks = m_configuration.fallbacks;
     m_controller.setOptions(options);
 
     ShellToolOptions toolOptions;

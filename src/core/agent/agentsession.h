@@ -28,6 +28,10 @@ struct SessionConfiguration
     // (.agentloop/permissions.json) are read by the session.
     QList<PermissionRule> rules;
     PermissionOptions permissionOptions;
+    // The context budget: window, compaction, continuation (context/contextoptions.h).
+    ContextOptions context;
+    // The models tried in order when the provider's fails (AgentOptions::fallbacks).
+    QList<ProviderSettings> fallbacks;
 };
 
 // One agent session as every front end runs it: the loop (AgentController) with the standard
