@@ -210,6 +210,9 @@ void AgentStatusBar::update()
     case AgentController::State::RunningTool:
         text = tr("Running %1… %2 s").arg(m_runningTool, QString::number(seconds));
         break;
+    case AgentController::State::Compacting:
+        text = tr("Compacting the conversation… %1 s").arg(seconds);
+        break;
     }
     // A tool's name, an error that quotes the provider, a conversation's title: one line, escaped.
     text = AgentLoop::displayedLine(text, 1000);

@@ -127,6 +127,7 @@ void AgentController::cancel()
     case State::Idle:
         return;
     case State::WaitingForModel:
+    case State::Compacting: // the summary request; the history is as it was before it
         m_client->abort();
         break;
     case State::AwaitingApproval:
@@ -156,6 +157,11 @@ QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
 ContextBudget AgentController::budget() const
 {
     return ContextBudget{m_ledger.nextRequestTokens(), m_options.contextWindow, !m_ledger.isExact()};
+}
+
+const History &AgentController::requestHistory() const
+{
+    return m_history;
 }
 
 void AgentController::emitBudget()

@@ -127,7 +127,7 @@ class AgentController final : public QObject
 {
     Q_OBJECT
 public:
-    enum class State { Idle, WaitingForModel, AwaitingApproval, RunningTool };
+    enum class State { Idle, WaitingForModel, AwaitingApproval, RunningTool, Compacting };
     Q_ENUM(State)
 
     // Read calls of one message that need no approval run at the same time, this many at most.
@@ -186,6 +186,26 @@ public:
     ContextBudget budget() const;
     const TokenLedger &ledger() const { return m_ledger; }
 
+    // Compaction (course chapter 8; context/compaction.h). The history itself never loses a
+    // message: a compaction changes what the next request sends (requestHistory()).
+    const History &requestHistory() const;
+    // The compactions of this conversation not undone, oldest first; the last one decides the
+    // request (setHistory() takes those of a reopened conversation).
+    const QList<Compaction> &compactions() const { return m_compactions; }
+    // What compacting now would do; zeros when there is nothing to compact.
+    CompactionPreview previewCompaction() const;
+    // Compacts now, while idle ("Compact now"): stubs, then a summary request when stubs are
+    // not enough. False when busy or when there is nothing to compact.
+    bool compactNow();
+    // Undoes the latest compaction: the next request sends what the one before it said, or the
+    // whole history. False when there is none, or while a run goes on.
+    bool undoCompaction();
+    // The app asks the user before an automatic compaction (compactionProposed); without it
+    // (the CLI, tests) they run at once.
+    void setConfirmsCompaction(bool confirms) { m_confirmsCompaction = confirms; }
+    // The answer to compactionProposed(): compact, or send the request as it is.
+    void resolveCompaction(quint64 proposalId, bool accept);
+
 signals:
     void stateChanged(AgentLoop::AgentController::State state);
     void turnStarted(int turn, int maxTurns);
@@ -209,6 +229,21 @@ signals:
     // The figure for the next request changed (a message joined, a usage was reported, the
     // window or the request history changed).
     void budgetChanged(const AgentLoop::ContextBudget &budget);
+    // The next request would pass the threshold; nothing is sent until resolveCompaction().
+    void compactionProposed(quint64 proposalId, const AgentLoop::CompactionPreview &preview);
+    // The summary request went out (it shows in requestSent with ExchangePurpose::Compaction).
+    void compactionStarted(const AgentLoop::CompactionPreview &preview);
+    // A compaction took effect; the session records it in the conversation file.
+    void compacted(const AgentLoop::Compaction &compaction);
+    void compactionUndone(const QString &compactionId);
+    // What the loop did on its own that the user should know of, ready to show: a compaction
+    // after the provider's context-length error, a continuation, a switch to a fallback model.
+    void notice(const QString &text);
+    // The answer was cut off (finish_reason "length"); part `part` of at most `maxParts` is
+    // asked for.
+    void continuationRequested(int part, int maxParts);
+    // The turn goes to the next fallback model (AgentOptions::fallbacks).
+    void fallbackActivated(const QString &notice, const AgentLoop::ProviderSettings &settings);
     // The run ended with the model's final answer.
     void finished(const QString &answer);
     // The run ended without an answer (kind Cancelled when the user stopped it).
@@ -256,7 +291,9 @@ private:
     ToolRegistry m_tools;
     AgentOptions m_options;
     History m_history;
-    TokenLedger m_ledger;         // of the history the next request sends
+    TokenLedger m_ledger; // of the history the next request sends
+    QList<Compaction> m_compactions;
+    bool m_confirmsCompaction = false;
     qsizetype m_sentMessages = 0; // messages the request in flight carries
 
     State m_state = State::Idle;

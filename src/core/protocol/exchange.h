@@ -12,12 +12,21 @@ namespace AgentLoop {
 
 using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 
+// Why a request was sent: a turn of the loop, or one of the extra requests the loop makes for
+// itself (shown apart in the inspector).
+enum class ExchangePurpose {
+    Turn,         // the history, for the model's next step
+    Compaction,   // a summary of older turns (context/compaction.h)
+    Continuation, // the rest of an answer cut off at the token limit
+};
+
 // One HTTP round trip with the provider, as it went over the wire: the exact bytes sent and
 // received, for the inspector and transcripts. The API key never appears in it: the
 // Authorization header is recorded redacted, and the key is masked anywhere else it shows up.
 struct Exchange
 {
-    int turn = 0;      // the model request number within the run, from 1
+    int turn = 0; // the model request number within the run, from 1
+    ExchangePurpose purpose = ExchangePurpose::Turn;
     QByteArray method; // "POST"
     QUrl url;
     HeaderList requestHeaders;

@@ -259,11 +259,12 @@ QNetworkReply *ChatClient::send(const QByteArray &method,
     return reply;
 }
 
-void ChatClient::postChatCompletion(int turn, const QByteArray &body)
+void ChatClient::postChatCompletion(int turn, const QByteArray &body, ExchangePurpose purpose)
 {
     abort();
     m_body = body;
     m_turn = turn;
+    m_purpose = purpose;
     m_attempt = 1;
     startAttempt();
 }
@@ -276,6 +277,7 @@ void ChatClient::startAttempt()
     m_heldReasoning.clear();
     QNetworkReply *reply = send("POST", u"/chat/completions"_s, m_body);
     m_exchange.turn = m_turn;
+    m_exchange.purpose = m_purpose;
     m_exchange.attempt = m_attempt;
     connect(reply, &QNetworkReply::readyRead, this, &ChatClient::readChatCompletion);
     connect(reply, &QNetworkReply::finished, this, &ChatClient::finishChatCompletion);

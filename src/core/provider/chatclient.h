@@ -54,7 +54,9 @@ public:
     // POST {baseUrl}/chat/completions with body. For each attempt: requestSent, then
     // responseReceived; between attempts retryScheduled; at the end exactly one of completed or
     // failed. While a streamed answer arrives: textDelta and reasoningDelta.
-    void postChatCompletion(int turn, const QByteArray &body);
+    void postChatCompletion(int turn,
+                            const QByteArray &body,
+                            ExchangePurpose purpose = ExchangePurpose::Turn);
     // GET {baseUrl}/models. Emits modelsListed or modelsFailed.
     void listModels();
     // Abandons the request in flight (or the wait before a retry); no further signal is emitted
@@ -107,6 +109,7 @@ private:
     // The chat completion request being answered, across its attempts.
     QByteArray m_body;
     int m_turn = 0;
+    ExchangePurpose m_purpose = ExchangePurpose::Turn;
     int m_attempt = 1;
     QTimer m_retryTimer;
     QTimer m_answerTimer; // maxAnswerTime, per attempt

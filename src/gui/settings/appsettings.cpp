@@ -366,7 +366,7 @@ AgentLoop::ProviderSettings AppSettings::provider() const
 }
 
 void AppSettings::readStoredKey(AgentLoop::KeyStore &keyStore,
-                                QObject *context,
+                                QObject *receiver,
                                 std::function<void(const QString &key)> done) const
 {
     if (!keyIsInStore() || !keyOf(currentProfileId).isEmpty()) {
@@ -374,7 +374,7 @@ void AppSettings::readStoredKey(AgentLoop::KeyStore &keyStore,
         return;
     }
     KeyStore &store = keyStoreFor(keyStore, currentProfileId);
-    QObject::connect(&store, &AgentLoop::KeyStore::keyRead, context, done, Qt::SingleShotConnection);
+    QObject::connect(&store, &AgentLoop::KeyStore::keyRead, receiver, done, Qt::SingleShotConnection);
     store.readKey();
 }
 

@@ -115,6 +115,14 @@ struct AppSettings
     bool demoMode = false;
     // PermissionOptions::readOnlyCommands: off, so that even `echo 42` asks until the user says.
     bool readOnlyCommands = SettingsFile::readOnlyCommands.defaultValue;
+    // The context budget, compaction and continuation (context/contextoptions.h); contextWindow
+    // there is the current model's entry of contextWindows.
+    AgentLoop::ContextOptions context;
+    // The user's window per model id (Settings › Context); a model without one uses the
+    // provider's metadata, the built-in table or 128 000.
+    QHash<QString, qint64> contextWindows;
+    // Ask before an automatic compaction (the preview); "Compact now" never asks.
+    bool confirmCompaction = true;
     // Only when the user ticks it: the key goes into the settings file in plain text.
     bool storeKeyInPlainText = SettingsFile::storeKeyInPlainText.defaultValue;
 
@@ -193,7 +201,7 @@ struct AppSettings
     // keyIsInStore() and no key is known yet (later, from the store's answer; empty when it has
     // none), else at once with an empty one.
     void readStoredKey(AgentLoop::KeyStore &keyStore,
-                       QObject *context,
+                       QObject *receiver,
                        std::function<void(const QString &key)> done) const;
     bool isOverridden(const char *variable) const;
     bool isInherited(const char *variable, const QString &value) const;
