@@ -39,6 +39,7 @@ AgentSession::AgentSession(std::shared_ptr<CommandRunner> runner,
         m_configuration.provider.streamUsage = m_controller.provider().streamUsage;
     });
     connect(&m_controller, &AgentController::callRecorded, this, &AgentSession::recordCall);
+    connect(&m_modelList, &ChatClient::modelListReceived, this, &AgentSession::takeModelList);
     connect(&m_controller, &AgentController::finished, this, applyPending);
     connect(&m_controller, &AgentController::failed, this, applyPending);
 }
@@ -65,10 +66,10 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     AgentOptions options = m_controller.options();
     options.maxTurns = m_configuration.maxTurns;
     options.context = m_configuration.context;
-    options.contextWindow = resolveContextWindow(m_configuration.provider.model,
-                                                 m_configuration.context.contextWindow);
+    options.contextWindow = contextWindowFor(m_configuration);
     options.fallbacks = m_configuration.fallbacks;
     m_controller.setOptions(options);
+    discoverContextWindows();
 
     ShellToolOptions toolOptions;
     toolOptions.workspace = m_configuration.workspace.isEmpty() ? QDir::homePath()
@@ -81,6 +82,52 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     installStandardTools(m_controller, m_runner, toolOptions, m_files);
     applyPermissions();
     emit configurationApplied(m_configuration);
+}
+
+ContextWindow AgentSession::contextWindowFor(const SessionConfiguration &configuration) const
+{
+    return resolveContextWindow(configuration.provider.model,
+                                configuration.context.contextWindow,
+                                reportedContextWindow(configuration.provider.model));
+}
+
+std::optional<qint64> AgentSession::reportedContextWindow(const QString &model) const
+{
+    if (const auto exact = m_reportedWindows.constFind(model); exact != m_reportedWindows.cend())
+        return *exact;
+    for (auto it = m_reportedWindows.cbegin(); it != m_reportedWindows.cend(); ++it) {
+        if (it.key().compare(model, Qt::CaseInsensitive) == 0)
+            return *it;
+    }
+    return std::nullopt;
+}
+
+// Once per provider: what /models says of a model changes with the provider, not with each
+// change of the turn limit or the workspace.
+void AgentSession::discoverContextWindows()
+{
+    const ProviderSettings &provider = m_configuration.provider;
+    if (m_configuration.demoMode || m_configuration.context.contextWindow > 0
+        || !provider.baseUrl.isValid() || provider.baseUrl.host().isEmpty())
+        return;
+    const QString asked = provider.baseUrl.toString() + u'\n' + provider.apiKey;
+    if (asked == m_windowsAsked)
+        return;
+    m_windowsAsked = asked;
+    m_reportedWindows.clear();
+    m_modelList.setSettings(provider);
+    m_modelList.listModels();
+}
+
+void AgentSession::takeModelList(const QByteArray &body)
+{
+    m_reportedWindows = contextWindowsFromModelList(body);
+    const ContextWindow window = contextWindowFor(m_configuration);
+    if (window == m_controller.options().contextWindow)
+        return;
+    AgentOptions options = m_controller.options();
+    options.contextWindow = window;
+    m_controller.setOptions(options);
 }
 
 QString AgentSession::outputDirectory() const

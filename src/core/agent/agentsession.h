@@ -4,6 +4,7 @@
 #include "agent/conversationrecorder.h"
 #include "tools/filetools.h"
 
+#include <QHash>
 #include <QObject>
 
 #include <memory>
@@ -78,6 +79,13 @@ public:
     // (permissions/workspacerules.h).
     const QStringList &ignoredWorkspaceAllowRules() const { return m_ignoredWorkspaceAllowRules; }
 
+    // The window the provider's /models reported for this model (matched without regard to
+    // case), if it did. The session asks once per provider (base URL and key) when the
+    // configuration sets no window and is not the demo, in the background; when the answer
+    // names the configured model, the controller's AgentOptions::contextWindow becomes it
+    // (source Provider) and budgetChanged() follows.
+    std::optional<qint64> reportedContextWindow(const QString &model) const;
+
     // The conversation's audit trail: one object per finished call, oldest first, as its lines in
     // the audit file (agent/audittrail.h).
     const QList<QJsonObject> &auditTrail() const { return m_auditTrail; }
@@ -96,6 +104,9 @@ private:
     QString outputDirectory() const;
     void applyPermissions();
     void recordCall(const CallRecord &record);
+    ContextWindow contextWindowFor(const SessionConfiguration &configuration) const;
+    void discoverContextWindows();
+    void takeModelList(const QByteArray &body);
 
     ConversationRecorder m_recorder;
     std::shared_ptr<CommandRunner> m_runner;
@@ -110,6 +121,11 @@ private:
     bool m_auditFailed = false; // reported once per conversation, as saving is
     std::optional<SessionConfiguration> m_pending;
     bool m_demoNetworkInstalled = false;
+    // The provider's /models, asked for the context windows it reports (of the provider in
+    // m_windowsAsked: base URL and key).
+    ChatClient m_modelList;
+    QString m_windowsAsked;
+    QHash<QString, qint64> m_reportedWindows;
     // Last, so destroyed first: nothing it emits on its way out finds the recorder gone.
     AgentController m_controller;
 };

@@ -28,10 +28,19 @@ void TokenLedger::rebuild(const QList<Message> &requestMessages)
         m_prefix.append(m_prefix.last() + estimateMessageTokens(message));
     m_reportedCount = -1;
     m_reportedPrompt = 0;
+    m_answerTokens = 0;
 }
 
 void TokenLedger::append(const Message &message)
 {
+    // The answer the provider just counted: it goes back in the next request as it was counted,
+    // plus the message framing the completion did not include.
+    if (m_answerTokens > 0 && m_reportedCount == messageCount()
+        && message.role() == Role::Assistant) {
+        m_reportedPrompt += m_answerTokens + messageFramingTokens;
+        ++m_reportedCount;
+    }
+    m_answerTokens = 0;
     m_prefix.append(m_prefix.last() + estimateMessageTokens(message));
 }
 
@@ -49,6 +58,9 @@ void TokenLedger::recordUsage(qsizetype messageCount, const Usage &usage)
         m_calibration = double(usage.promptTokens) / double(estimate);
     m_reportedCount = messageCount;
     m_reportedPrompt = usage.promptTokens;
+    m_answerTokens = messageCount == this->messageCount()
+                             ? qMax<qint64>(usage.completionTokens - usage.reasoningTokens, 0)
+                             : 0;
 }
 
 qint64 TokenLedger::calibrated(qint64 estimate) const

@@ -25,7 +25,9 @@ struct ContextBudget
 // prefix sums make the figure for the next request cost nothing however long the history is.
 // Every usage the provider reports calibrates the estimate for this conversation (its prompt
 // tokens against what the estimate said of the same messages), so that after the first answer
-// the estimate is the provider's own count plus the calibrated estimate of what came since.
+// the figure is the provider's own count plus the calibrated estimate of what came since. The
+// answer that report came with counts as the provider counted it too (its completion tokens,
+// less hidden reasoning), when it is the next message to join.
 class TokenLedger final
 {
 public:
@@ -36,7 +38,8 @@ public:
     void append(const Message &message);
     // The tool definitions each request carries, as JSON text.
     void setToolDefinitions(const QByteArray &json);
-    // The provider counted a request that carried the first messageCount messages.
+    // The provider counted a request that carried the first messageCount messages, and the answer
+    // to it (which joins as message messageCount, if it is the next to join).
     void recordUsage(qsizetype messageCount, const Usage &usage);
 
     qsizetype messageCount() const { return m_prefix.size() - 1; }
@@ -47,7 +50,7 @@ public:
     qint64 tokensOf(qsizetype from, qsizetype to) const;
     qint64 tokensOf(const Message &message) const;
     qint64 toolDefinitionTokens() const;
-    bool isExact() const; // the last report covers every message
+    bool isExact() const; // the provider counted every message
     bool isCalibrated() const { return m_calibration.has_value(); }
     double calibration() const { return m_calibration.value_or(1.0); }
 
@@ -57,8 +60,9 @@ private:
     QList<qint64> m_prefix{0}; // m_prefix[i]: the raw estimate of messages [0, i)
     qint64 m_toolTokens = 0;   // raw estimate
     std::optional<double> m_calibration;
-    qsizetype m_reportedCount = -1; // messages the last report covered
-    qint64 m_reportedPrompt = 0;
+    qsizetype m_reportedCount = -1; // messages the provider counted (the last report's)
+    qint64 m_reportedPrompt = 0;    // their tokens
+    qint64 m_answerTokens = 0;      // of the answer the last report came with, until it joins
 };
 
 } // namespace AgentLoop

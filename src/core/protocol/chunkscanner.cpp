@@ -236,6 +236,7 @@ bool ChunkScanner::readUsage(std::optional<Usage> &usage)
     std::optional<qint64> prompt;
     std::optional<qint64> completion;
     std::optional<qint64> total;
+    std::optional<qint64> reasoning;
     unsigned seen = 0;
     const bool read = scanObject([&](const Key &key) {
         if (isKey(key.name, "prompt_tokens"))
@@ -244,10 +245,27 @@ bool ChunkScanner::readUsage(std::optional<Usage> &usage)
             return firstTime(seen, 2) && readIntegerOrNull(completion);
         if (isKey(key.name, "total_tokens"))
             return firstTime(seen, 4) && readIntegerOrNull(total);
+        if (isKey(key.name, "completion_tokens_details"))
+            return firstTime(seen, 8) && readCompletionDetails(reasoning);
         return skipUnknown(key);
     });
-    usage = Usage{prompt.value_or(0), completion.value_or(0), total.value_or(0)};
+    usage = Usage{prompt.value_or(0),
+                  completion.value_or(0),
+                  total.value_or(0),
+                  reasoning.value_or(0)};
     return read;
+}
+
+bool ChunkScanner::readCompletionDetails(std::optional<qint64> &reasoning)
+{
+    if (readNull())
+        return true;
+    unsigned seen = 0;
+    return scanObject([&](const Key &key) {
+        if (isKey(key.name, "reasoning_tokens"))
+            return firstTime(seen, 1) && readIntegerOrNull(reasoning);
+        return skipUnknown(key);
+    });
 }
 
 template<typename OnMember>

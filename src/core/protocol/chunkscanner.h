@@ -85,6 +85,7 @@ private:
     bool readToolCall(ChoiceDelta &choice);
     bool readFunction(ToolCallDelta &call);
     bool readUsage(std::optional<Usage> &usage);
+    bool readCompletionDetails(std::optional<qint64> &reasoning);
 
     template<typename OnMember>
     bool scanObject(OnMember &&onMember);

@@ -155,9 +155,11 @@ std::optional<Usage> usageFromJson(const QJsonValue &usage)
     if (!usage.isObject())
         return std::nullopt;
     const QJsonObject object = usage.toObject();
+    const QJsonObject details = object.value(u"completion_tokens_details"_s).toObject();
     return Usage{object.value(u"prompt_tokens"_s).toInteger(),
                  object.value(u"completion_tokens"_s).toInteger(),
-                 object.value(u"total_tokens"_s).toInteger()};
+                 object.value(u"total_tokens"_s).toInteger(),
+                 details.value(u"reasoning_tokens"_s).toInteger()};
 }
 
 QString providerErrorMessage(const QByteArray &body)

@@ -23,6 +23,9 @@ struct Usage
     qint64 promptTokens = 0;
     qint64 completionTokens = 0;
     qint64 totalTokens = 0;
+    // Of completionTokens, those the model spent reasoning (completion_tokens_details): hidden
+    // for OpenAI's reasoning models, so not part of the answer the next request sends back.
+    qint64 reasoningTokens = 0;
 };
 
 // The `usage` object of a response or of a stream's last chunk; nothing when it is absent.

@@ -656,6 +656,7 @@ void ChatClient::listModels()
             ids.append(model.toObject().value(u"id"_s).toString());
         ids.removeAll(QString());
         ids.sort();
+        emit modelListReceived(body);
         emit modelsListed(ids);
     });
 }

@@ -57,7 +57,7 @@ public:
     void postChatCompletion(int turn,
                             const QByteArray &body,
                             ExchangePurpose purpose = ExchangePurpose::Turn);
-    // GET {baseUrl}/models. Emits modelsListed or modelsFailed.
+    // GET {baseUrl}/models. Emits modelListReceived and modelsListed, or modelsFailed.
     void listModels();
     // Abandons the request in flight (or the wait before a retry); no further signal is emitted
     // for it.
@@ -80,6 +80,9 @@ signals:
     // change, and keeps it for later requests.
     void providerAdjusted(const AgentLoop::ProviderAdjustment &adjustment);
 
+    // The whole answer to listModels(), for what else it says of the models (their context
+    // windows, context/contextwindow.h); modelsListed follows.
+    void modelListReceived(const QByteArray &body);
     void modelsListed(const QStringList &modelIds);
     void modelsFailed(const AgentLoop::Error &error);
 
