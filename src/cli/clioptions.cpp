@@ -187,6 +187,18 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                         "(allow), 1 (ask) or 2 (deny). Nothing is sent and no key is needed."),
             //: The value an option takes, as shown in --help: --option <value>
             CliText::tr("call"));
+    const QCommandLineOption contextWindowOption(
+            u"context-window"_s,
+            CliText::tr("The model's context window in tokens (default: what the provider's "
+                        "model list says, else the built-in table of common models, else "
+                        "128000)."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("tokens"));
+    const QCommandLineOption verboseOption(
+            u"verbose"_s,
+            CliText::tr("After every answer of the model, print the context budget of the next "
+                        "request on stderr: tokens used of the window, estimated or as the "
+                        "provider counted them."));
     parser.addOptions({helpOption,
                        versionOption,
                        promptOption,
@@ -206,7 +218,9 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        denyOption,
                        permissionsOption,
                        readOnlyCommandsOption,
-                       permissionsCheckOption});
+                       permissionsCheckOption,
+                       contextWindowOption,
+                       verboseOption});
 
     ParsedCommandLine result;
     const QString tryHelp = CliText::tr("Try --help for usage.");
@@ -295,6 +309,17 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
         if (!readNumber(parser, number, &result.error))
             return result;
     }
+    if (parser.isSet(contextWindowOption)
+        && !readNumber(parser,
+                       {&contextWindowOption,
+                        1,
+                        100'000'000,
+                        CliText::tr("--context-window must be a whole number of tokens from 1 to "
+                                    "100000000, not \"%1\"."),
+                        &options.contextWindow},
+                       &result.error))
+        return result;
+    options.verbose = parser.isSet(verboseOption);
     options.stream = !parser.isSet(noStreamOption);
 
     const QString workspace = parser.isSet(workspaceOption) ? parser.value(workspaceOption)

@@ -28,6 +28,11 @@ struct CliOptions
     bool readOnlyCommands = false; // --read-only-commands: the built-in list allows without asking
     // --permissions-check: the sample call (`shell(git status)`) to decide instead of a task.
     QString permissionsCheck;
+    // --context-window N: the model's window in tokens; 0: the provider's /models, the built-in
+    // table or 128 000.
+    int contextWindow = 0;
+    // --verbose: the context budget after every answer, on stderr.
+    bool verbose = false;
 };
 
 struct ParsedCommandLine

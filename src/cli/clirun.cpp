@@ -77,6 +77,7 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     configuration.provider.maxAnswerTime = std::chrono::minutes(options.maxAnswerMinutes);
     configuration.maxTurns = options.maxTurns;
     configuration.workspace = options.workspace;
+    configuration.context.contextWindow = options.contextWindow;
     const Result<QList<PermissionRule>> rules = sessionRules(options);
     if (rules)
         configuration.rules = *rules;
@@ -132,6 +133,23 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
                 printOutputFile(result.outputFile);
             });
     connect(&m_controller, &AgentController::callRecorded, this, &CliRun::printRuleDecision);
+    if (m_options.verbose) {
+        connect(&m_controller,
+                &AgentController::messageAppended,
+                this,
+                [this](const Message &message) {
+                    if (message.role() == Role::Assistant)
+                        printBudget(m_controller.budget());
+                });
+        // The provider's /models may name the window only once the run has begun.
+        connect(&m_controller,
+                &AgentController::budgetChanged,
+                this,
+                [this](const ContextBudget &budget) {
+                    if (m_printedWindow && *m_printedWindow != budget.window)
+                        printContextWindow(budget.window);
+                });
+    }
     connect(&m_controller, &AgentController::responseReceived, this, &CliRun::writeTranscript);
     connect(&m_controller, &AgentController::finished, this, [this](const QString &answer) {
         m_out.writeLine(answer); // with its line breaks
@@ -172,6 +190,8 @@ void CliRun::start()
     }
     printProgress(
             tr("Workspace: %1").arg(m_err.line(QDir::toNativeSeparators(m_options.workspace))));
+    if (m_options.verbose)
+        printContextWindow(m_controller.budget().window);
     m_controller.run(m_options.prompt);
 }
 
@@ -250,6 +270,39 @@ void CliRun::printOutputFile(const OutputFile &file)
     } else {
         printProgress(tr("Output file (incomplete, %1): %2 (%3)")
                               .arg(size, path, m_err.line(file.problem)));
+    }
+}
+
+void CliRun::printBudget(const ContextBudget &budget)
+{
+    const QString used = formatTokenCount(budget.used);
+    const QString window = formatTokenCount(budget.window.tokens);
+    printProgress(
+            budget.estimated
+                    ? tr("context: %1 / %2 tokens (estimated)").arg(used, window)
+                    : tr("context: %1 / %2 tokens (as counted by the provider)").arg(used, window));
+}
+
+void CliRun::printContextWindow(const ContextWindow &window)
+{
+    m_printedWindow = window;
+    const QString tokens = QLocale::c().toString(window.tokens);
+    switch (window.source) {
+    case ContextWindow::Source::Setting:
+        printProgress(tr("Context window: %1 tokens (--context-window).").arg(tokens));
+        return;
+    case ContextWindow::Source::Provider:
+        printProgress(tr("Context window: %1 tokens (the provider's model list).").arg(tokens));
+        return;
+    case ContextWindow::Source::BuiltIn:
+        printProgress(
+                tr("Context window: %1 tokens (the built-in table of common models).").arg(tokens));
+        return;
+    case ContextWindow::Source::Fallback:
+        printProgress(tr("Context window: %1 tokens (the model is not known; set it with "
+                         "--context-window).")
+                              .arg(tokens));
+        return;
     }
 }
 

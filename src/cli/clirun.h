@@ -46,6 +46,9 @@ private:
     void printOutputFile(const AgentLoop::OutputFile &file);
     void writeTranscript(const AgentLoop::Exchange &exchange);
     void printRuleDecision(const AgentLoop::CallRecord &record);
+    // --verbose: the budget of the next request, and the window when it changes.
+    void printBudget(const AgentLoop::ContextBudget &budget);
+    void printContextWindow(const AgentLoop::ContextWindow &window);
     bool openConversation();
     // False, with the reason printed, when a rules file cannot be read: a broken file must not
     // loosen anything, and nothing is sent.
@@ -60,6 +63,7 @@ private:
     AgentLoop::TranscriptWriter m_transcript;
     std::optional<AgentLoop::Error> m_rulesError; // of the app's rules file
     bool m_interrupted = false;
+    std::optional<AgentLoop::ContextWindow> m_printedWindow;
 };
 
 } // namespace Cli

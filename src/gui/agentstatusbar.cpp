@@ -6,6 +6,7 @@
 
 #include <QEvent>
 #include <QLabel>
+#include <QLocale>
 
 using namespace Qt::StringLiterals;
 using AgentLoop::AgentController;
@@ -16,6 +17,7 @@ AgentStatusBar::AgentStatusBar(QWidget *parent)
     : QStatusBar(parent)
     , m_statusLabel(new QLabel(this))
     , m_turnLabel(new QLabel(this))
+    , m_budgetLabel(new QLabel(this))
     , m_providerLabel(new QLabel(this))
     , m_demoLabel(new QLabel(tr("Demo mode"), this))
 {
@@ -28,6 +30,9 @@ AgentStatusBar::AgentStatusBar(QWidget *parent)
     m_statusLabel->setMinimumWidth(1);
     m_turnLabel->setObjectName(u"turnText"_s);
     m_turnLabel->setAccessibleName(tr("Turn"));
+    m_budgetLabel->setObjectName(u"budgetText"_s);
+    m_budgetLabel->setTextFormat(Qt::PlainText);
+    m_budgetLabel->setAccessibleName(tr("Context budget"));
     m_providerLabel->setObjectName(u"providerText"_s);
     m_providerLabel->setTextFormat(Qt::PlainText);
     m_providerLabel->setAccessibleName(tr("Provider"));
@@ -45,6 +50,7 @@ AgentStatusBar::AgentStatusBar(QWidget *parent)
 
     addWidget(m_statusLabel, 1);
     addPermanentWidget(m_turnLabel);
+    addPermanentWidget(m_budgetLabel);
     addPermanentWidget(m_providerLabel);
     addPermanentWidget(m_demoLabel);
 
@@ -68,6 +74,8 @@ void AgentStatusBar::follow(const AgentController &controller)
             &AgentController::toolStarted,
             this,
             [this](const AgentLoop::ToolCall &call) { toolStarted(call.name); });
+    connect(&controller, &AgentController::budgetChanged, this, &AgentStatusBar::setBudget);
+    setBudget(controller.budget());
     connect(&controller, &AgentController::finished, this, [this] { setIdleText(tr("Finished")); });
     connect(&controller, &AgentController::failed, this, [this](const AgentLoop::Error &error) {
         setIdleText(error.kind == AgentLoop::Error::Cancelled
@@ -221,11 +229,92 @@ void AgentStatusBar::update()
     m_turnLabel->setText(m_turn > 0 ? tr("Turn %1 of %2").arg(m_turn).arg(m_maxTurns) : QString());
 }
 
+void AgentStatusBar::setBudget(const AgentLoop::ContextBudget &budget)
+{
+    using Source = AgentLoop::ContextWindow::Source;
+    const double fraction = budget.fraction();
+    m_budgetLevel = fraction >= 1.0   ? BudgetLevel::Over
+                    : fraction >= 0.8 ? BudgetLevel::Near
+                                      : BudgetLevel::Normal;
+    m_budgetLabel->setText(budget.text());
+
+    const QLocale locale;
+    QStringList lines;
+    //: The status bar's context budget, in its tooltip: tokens of the next request, the model's
+    //: window, the share of it
+    lines.append(tr("The next request sends %1 tokens of the model's context window of %2 (%3 %).")
+                         .arg(locale.toString(budget.used),
+                              locale.toString(budget.window.tokens),
+                              locale.toString(qRound(fraction * 100))));
+    lines.append(budget.estimated ? tr("Estimated (≈): the provider has not counted all of it yet; "
+                                       "once it reports usage, the estimate follows its count.")
+                                  : tr("As the provider counted it."));
+    switch (budget.window.source) {
+    case Source::Setting:
+        lines.append(tr("The window is your setting for this model (Settings › Context)."));
+        break;
+    case Source::Provider:
+        lines.append(tr("The window is what the provider's model list says of this model."));
+        break;
+    case Source::BuiltIn:
+        lines.append(tr("The window comes from the built-in table of common models."));
+        break;
+    case Source::Fallback:
+        lines.append(tr("The model's window is not known, so 128 000 tokens is assumed: set it "
+                        "in Settings › Context."));
+        break;
+    }
+    if (m_budgetLevel == BudgetLevel::Over)
+        lines.append(tr("The request does not fit the window: the provider will likely refuse "
+                        "it unless the conversation is compacted."));
+    else if (m_budgetLevel == BudgetLevel::Near)
+        lines.append(tr("The request is close to the window's limit."));
+    m_budgetLabel->setToolTip(lines.join(u'\n'));
+    updateBudgetColour();
+}
+
+QString AgentStatusBar::budgetText() const
+{
+    return m_budgetLabel->text();
+}
+
+QString AgentStatusBar::budgetToolTip() const
+{
+    return m_budgetLabel->toolTip();
+}
+
+QColor AgentStatusBar::budgetColor(BudgetLevel level, const QPalette &palette)
+{
+    // Dark amber and red on a light window, light ones on a dark window: readable on both.
+    const bool dark = palette.color(QPalette::Window).lightness() < 128;
+    switch (level) {
+    case BudgetLevel::Normal:
+        break;
+    case BudgetLevel::Near:
+        return dark ? QColor(0xff, 0xcc, 0x66) : QColor(0x8a, 0x52, 0x00);
+    case BudgetLevel::Over:
+        return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb3, 0x26, 0x1e);
+    }
+    return palette.color(QPalette::WindowText);
+}
+
+void AgentStatusBar::updateBudgetColour()
+{
+    QPalette budgetPalette = palette();
+    budgetPalette.setColor(QPalette::WindowText, budgetColor(m_budgetLevel, palette()));
+    m_budgetLabel->setPalette(budgetPalette);
+    QFont font = m_budgetLabel->font();
+    font.setBold(m_budgetLevel != BudgetLevel::Normal); // not by colour alone
+    m_budgetLabel->setFont(font);
+}
+
 void AgentStatusBar::changeEvent(QEvent *event)
 {
     QStatusBar::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange) {
         updateDemoColours();
+        updateBudgetColour();
+    }
 }
 
 void AgentStatusBar::updateDemoColours()

@@ -19,8 +19,9 @@ namespace Gui {
 
 // The window's status bar, which always says what the agent is doing: the phase and its
 // seconds ("Waiting for the model… 12 s", "Running shell… 3 s"), the countdown to a retry
-// ("Retrying in 2 s (attempt 2 of 4)"), or the last idle message; then the turn, the profile
-// switcher, the provider (its profile, model and host) and a "Demo mode" badge.
+// ("Retrying in 2 s (attempt 2 of 4)"), or the last idle message; then the turn, the context
+// budget of the next request ("≈31.2k / 128k", amber from 80 % of the window, red from 100 %),
+// the profile switcher, the provider (its profile, model and host) and a "Demo mode" badge.
 class AgentStatusBar final : public QStatusBar
 {
     Q_OBJECT
@@ -41,6 +42,16 @@ public:
     QString statusText() const;
     QString turnText() const;
 
+    // How full the next request's window is, as the budget label shows it.
+    enum class BudgetLevel { Normal, Near, Over }; // Near: from 80 %; Over: from 100 %
+    Q_ENUM(BudgetLevel)
+    void setBudget(const AgentLoop::ContextBudget &budget);
+    QString budgetText() const;
+    QString budgetToolTip() const;
+    BudgetLevel budgetLevel() const { return m_budgetLevel; }
+    // The colour the budget label has at a level in this palette (the window text at Normal).
+    static QColor budgetColor(BudgetLevel level, const QPalette &palette);
+
     // The parts of a run the bar follows (follow() connects them; tests call them directly).
     void setState(AgentLoop::AgentController::State state);
     void startTurn(int turn, int maxTurns);
@@ -54,9 +65,11 @@ protected:
 private:
     void update();
     void updateDemoColours();
+    void updateBudgetColour();
 
     QLabel *m_statusLabel;
     QLabel *m_turnLabel;
+    QLabel *m_budgetLabel;
     QLabel *m_providerLabel;
     QLabel *m_demoLabel;
 
@@ -71,6 +84,7 @@ private:
     std::optional<QDeadlineTimer> m_retryAt;
     int m_retryAttempt = 0;
     int m_retryAttempts = 0;
+    BudgetLevel m_budgetLevel = BudgetLevel::Normal;
 };
 
 } // namespace Gui

@@ -22,6 +22,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -480,6 +481,10 @@ private slots:
 
     // Bounds on one answer.
     void answerLimitFlagsInHelp();
+    void contextWindowUsageErrors_data();
+    void contextWindowUsageErrors();
+    void verboseShowsTheBudgetAfterEveryAnswer();
+    void verboseSaysWhenTheBudgetIsEstimated();
     void answerLimitUsageErrors_data();
     void answerLimitUsageErrors();
     void maxResponseMbBoundsTheAnswer_data();
@@ -652,6 +657,8 @@ void tst_Cli::help()
                                     u"--permissions <file>"_s,
                                     u"--read-only-commands"_s,
                                     u"--permissions-check <call>"_s,
+                                    u"--context-window <tokens>"_s,
+                                    u"--verbose"_s,
                                     u"With --permissions-check: 0 allow, 1 ask, 2 deny."_s,
                                     u"OPENAI_BASE_URL"_s,
                                     u"Exit codes: 0 answered; 2 usage or configuration error"_s}) {
@@ -1884,6 +1891,84 @@ void tst_Cli::answerLimitUsageErrors()
     QFETCH(QString, error);
     QFETCH(bool, pointsAtHelp);
     checkUsageError(arguments, error, pointsAtHelp);
+}
+
+void tst_Cli::contextWindowUsageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("error");
+    QTest::addColumn<bool>("pointsAtHelp");
+
+    const QString message = u"--context-window must be a whole number of tokens from 1 to "
+                            u"100000000, not \"%1\""_s;
+    for (const QString &value : {u"0"_s, u"-5"_s, u"128k"_s, u"1.5"_s, u"100000001"_s}) {
+        QTest::addRow("context-window %s", qPrintable(value))
+                << QStringList{u"--prompt"_s, u"hi"_s, u"--context-window"_s, value}
+                << message.arg(value) << false;
+    }
+    QTest::newRow("context-window without a value")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--context-window"_s}
+            << u"Missing value after '--context-window'"_s << true;
+}
+
+void tst_Cli::contextWindowUsageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, error);
+    QFETCH(bool, pointsAtHelp);
+    checkUsageError(arguments, error, pointsAtHelp);
+}
+
+// --verbose: the window and where it comes from, then after the answer the next request's
+// tokens. The fake provider reports usage (20 prompt, 10 completion tokens): the figure is its
+// count, plus the few tokens of framing the answer takes in the next request.
+void tst_Cli::verboseShowsTheBudgetAfterEveryAnswer()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"Hello."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s,
+                       u"hi"_s,
+                       u"--no-stream"_s,
+                       u"--verbose"_s,
+                       u"--context-window"_s,
+                       u"32000"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Hello.\n"_s);
+    const QStringList lines = cli.standardError().split(u'\n');
+    QVERIFY2(lines.contains(u"Context window: 32000 tokens (--context-window)."_s),
+             cli.describe().constData());
+    QVERIFY2(lines.contains(u"context: 34 / 32k tokens (as counted by the provider)"_s),
+             cli.describe().constData());
+    // A window given on the command line: the provider is not asked for its model list.
+    for (const RecordedRequest &request : server.allRequests())
+        QVERIFY2(request.path != "/v1/models", request.path.constData());
+
+    // Without --verbose, none of it.
+    FakeChatServer quiet;
+    quiet.script({FakeResponse::answer(u"Hello."_s)});
+    CliProcess plain(environmentFor(quiet.baseUrl()), m_work);
+    QVERIFY(plain.start({u"--prompt"_s, u"hi"_s, u"--no-stream"_s}));
+    COMPARE_EXIT(plain, 0);
+    QVERIFY2(!plain.standardError().contains(u"context:"_s), plain.describe().constData());
+}
+
+// A provider that reports no usage: the figure is an estimate, the window the built-in table's.
+void tst_Cli::verboseSaysWhenTheBudgetIsEstimated()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::raw(R"json({"id":"c1","object":"chat.completion","choices":[
+        {"index":0,"message":{"role":"assistant","content":"Hello."},"finish_reason":"stop"}]})json")});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"hi"_s, u"--no-stream"_s, u"--verbose"_s}));
+    COMPARE_EXIT(cli, 0);
+    const QString err = cli.standardError();
+    QVERIFY2(err.contains(
+                     u"Context window: 1047576 tokens (the built-in table of common models)."_s),
+             cli.describe().constData());
+    const QRegularExpression figure(u"^context: \\d+(\\.\\d)?k? / 1.05M tokens \\(estimated\\)$"_s,
+                                    QRegularExpression::MultilineOption);
+    QVERIFY2(figure.match(err).hasMatch(), cli.describe().constData());
 }
 
 void tst_Cli::maxResponseMbBoundsTheAnswer_data()

@@ -5,6 +5,7 @@
 #include "agentstatusbar.h"
 
 #include <QLabel>
+#include <QLocale>
 #include <QTest>
 
 using namespace AgentLoop;
@@ -21,6 +22,10 @@ private slots:
     void turnLabel();
     void hostileToolNameIsShownEscaped();
     void providerAndDemoLabels();
+    void budgetUnderAndOverTheThreshold_data();
+    void budgetUnderAndOverTheThreshold();
+    void budgetColoursReadInLightAndDark();
+    void budgetFollowsTheController();
 };
 
 void tst_AgentStatusBar::retryCountdown()
@@ -111,6 +116,106 @@ void tst_AgentStatusBar::providerAndDemoLabels()
     QVERIFY(!provider->isVisible());
     QVERIFY(demo->isVisible());
     QCOMPARE(demo->text(), u"Demo mode"_s);
+}
+
+using Level = Gui::AgentStatusBar::BudgetLevel;
+using Source = ContextWindow::Source;
+
+void tst_AgentStatusBar::budgetUnderAndOverTheThreshold_data()
+{
+    QTest::addColumn<qint64>("used");
+    QTest::addColumn<bool>("estimated");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<Level>("level");
+    QTest::newRow("79 %") << qint64(101'100) << true << u"≈101k / 128k"_s << Level::Normal;
+    QTest::newRow("80 %") << qint64(102'400) << true << u"≈102k / 128k"_s << Level::Near;
+    QTest::newRow("counted, 90 %") << qint64(115'200) << false << u"115k / 128k"_s << Level::Near;
+    QTest::newRow("100 %") << qint64(128'000) << true << u"≈128k / 128k"_s << Level::Over;
+    QTest::newRow("small") << qint64(31'200) << true << u"≈31.2k / 128k"_s << Level::Normal;
+}
+
+void tst_AgentStatusBar::budgetUnderAndOverTheThreshold()
+{
+    QFETCH(qint64, used);
+    QFETCH(bool, estimated);
+    QFETCH(QString, text);
+    QFETCH(Level, level);
+
+    Gui::AgentStatusBar bar;
+    bar.show();
+    auto *label = bar.findChild<QLabel *>(u"budgetText"_s);
+    QVERIFY(label);
+    bar.setBudget(ContextBudget{used, ContextWindow{128'000, Source::BuiltIn}, estimated});
+    QCOMPARE(label->text(), text);
+    QVERIFY(label->isVisible());
+    QCOMPARE(bar.budgetLevel(), level);
+    const QColor shown = label->palette().color(QPalette::WindowText);
+    QCOMPARE(shown, Gui::AgentStatusBar::budgetColor(level, bar.palette()));
+    if (level == Level::Normal)
+        QCOMPARE(shown, bar.palette().color(QPalette::WindowText));
+    else
+        QVERIFY(shown != bar.palette().color(QPalette::WindowText));
+    QCOMPARE(label->font().bold(), level != Level::Normal);
+
+    // The tooltip says what the figure is and where the window comes from.
+    const QString tip = label->toolTip();
+    QVERIFY2(tip.contains(QLocale().toString(used)), qPrintable(tip));
+    QVERIFY2(tip.contains(QLocale().toString(qint64(128'000))), qPrintable(tip));
+    QVERIFY2(tip.contains(estimated ? u"Estimated"_s : u"As the provider counted it"_s),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(u"built-in table"_s), qPrintable(tip));
+}
+
+void tst_AgentStatusBar::budgetColoursReadInLightAndDark()
+{
+    QPalette light;
+    light.setColor(QPalette::Window, Qt::white);
+    light.setColor(QPalette::WindowText, Qt::black);
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+    dark.setColor(QPalette::WindowText, Qt::white);
+    for (const QPalette &palette : {light, dark}) {
+        const QColor window = palette.color(QPalette::Window);
+        for (const Level level : {Level::Near, Level::Over}) {
+            const QColor text = Gui::AgentStatusBar::budgetColor(level, palette);
+            // Far enough from the background to read: a lightness gap of at least 40 %.
+            QVERIFY2(std::abs(text.lightness() - window.lightness()) >= 100,
+                     qPrintable(text.name() + u" on "_s + window.name()));
+        }
+        QVERIFY(Gui::AgentStatusBar::budgetColor(Level::Near, palette)
+                != Gui::AgentStatusBar::budgetColor(Level::Over, palette));
+    }
+
+    Gui::AgentStatusBar bar;
+    bar.setBudget(ContextBudget{130'000, ContextWindow{128'000, Source::Setting}, true});
+    bar.setPalette(dark);
+    auto *label = bar.findChild<QLabel *>(u"budgetText"_s);
+    QCOMPARE(label->palette().color(QPalette::WindowText),
+             Gui::AgentStatusBar::budgetColor(Level::Over, dark));
+    QVERIFY2(label->toolTip().contains(u"Settings › Context"_s), qPrintable(label->toolTip()));
+}
+
+void tst_AgentStatusBar::budgetFollowsTheController()
+{
+    AgentController controller;
+    Gui::AgentStatusBar bar;
+    bar.follow(controller);
+    auto *label = bar.findChild<QLabel *>(u"budgetText"_s);
+    QCOMPARE(label->text(), controller.budget().text());
+
+    AgentOptions options = controller.options();
+    options.contextWindow = ContextWindow{1'000, Source::Setting};
+    controller.setOptions(options);
+    QCOMPARE(label->text(), controller.budget().text());
+    QVERIFY2(label->text().endsWith(u" / 1k"_s), qPrintable(label->text()));
+
+    // A conversation that alone passes the window turns the figure red.
+    History history;
+    history.append(Message::user(QString(u"Summarise the build log below.\n"_s).repeated(200)));
+    controller.setHistory(history);
+    QCOMPARE(label->text(), controller.budget().text());
+    QVERIFY(controller.budget().used > 1'000);
+    QCOMPARE(bar.budgetLevel(), Level::Over);
 }
 
 QTEST_MAIN(tst_AgentStatusBar)

@@ -13,7 +13,9 @@
 #include <QFile>
 #include <QMainWindow>
 #include <QSettings>
+#include <QUrl>
 
+#include <cmath>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -59,6 +61,47 @@ void write(QSettings &file, const SettingSpec<T> &setting, const T &value)
     file.setValue(QLatin1String(setting.key), value);
 }
 
+void readContext(const QSettings &file, AppSettings &settings)
+{
+    AgentLoop::ContextOptions &context = settings.context;
+    context.autoCompact = read(file, SettingsFile::autoCompact);
+    context.compactAt = read(file, SettingsFile::compactAtPercent) / 100.0;
+    context.stubAboveChars = read(file, SettingsFile::stubAboveChars);
+    context.keepRecentExchanges = read(file, SettingsFile::keepRecentExchanges);
+    context.projectInstructions = read(file, SettingsFile::projectInstructions);
+    context.maxContinuations = read(file, SettingsFile::maxContinuations);
+    settings.confirmCompaction = read(file, SettingsFile::confirmCompaction);
+    const QString group = QLatin1String(SettingsFile::contextWindow.key) + u'/';
+    for (const QString &key : file.allKeys()) {
+        if (!key.startsWith(group))
+            continue;
+        const QString model = QUrl::fromPercentEncoding(key.sliced(group.size()).toUtf8());
+        const int tokens = SettingsFile::contextWindow.bounded(file.value(key).toInt());
+        if (!model.isEmpty() && tokens > 0)
+            settings.contextWindows.insert(model, tokens);
+    }
+}
+
+void writeContext(QSettings &file, const AppSettings &settings)
+{
+    const AgentLoop::ContextOptions &context = settings.context;
+    write(file, SettingsFile::autoCompact, context.autoCompact);
+    write(file, SettingsFile::compactAtPercent, int(std::lround(context.compactAt * 100)));
+    write(file, SettingsFile::stubAboveChars, context.stubAboveChars);
+    write(file, SettingsFile::keepRecentExchanges, context.keepRecentExchanges);
+    write(file, SettingsFile::projectInstructions, context.projectInstructions);
+    write(file, SettingsFile::maxContinuations, context.maxContinuations);
+    write(file, SettingsFile::confirmCompaction, settings.confirmCompaction);
+    const QString group = QLatin1String(SettingsFile::contextWindow.key);
+    file.remove(group);
+    for (auto it = settings.contextWindows.cbegin(); it != settings.contextWindows.cend(); ++it) {
+        // A model id may hold "/" (a gateway's "vendor/model"), which QSettings reads as a group.
+        const QString key = QString::fromLatin1(QUrl::toPercentEncoding(it.key()));
+        if (!it.key().isEmpty() && it.value() > 0)
+            file.setValue(group + u'/' + key, SettingsFile::contextWindow.bounded(int(it.value())));
+    }
+}
+
 // By id only (findProfile() also takes a name).
 bool hasProfile(const QList<AgentLoop::ProviderProfile> &profiles, const QString &id)
 {
@@ -96,6 +139,7 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
     settings.maxTurns = read(*file, SettingsFile::maxTurns);
     settings.workspace = read(*file, SettingsFile::workspace);
     settings.readOnlyCommands = read(*file, SettingsFile::readOnlyCommands);
+    readContext(*file, settings);
     if (settings.workspace.isEmpty())
         settings.workspace = QDir::homePath();
     AgentLoop::ProviderProfile extras;
@@ -175,6 +219,7 @@ void AppSettings::save() const
     write(*file, SettingsFile::workspace, workspace);
     write(*file, SettingsFile::demoMode, demoMode);
     write(*file, SettingsFile::readOnlyCommands, readOnlyCommands);
+    writeContext(*file, *this);
     AgentLoop::writeDefaultProfileExtras(*file, defaultProfile());
     AgentLoop::saveProfiles(*file, profiles);
     for (const AgentLoop::ProviderProfile &profile : profiles) {
@@ -321,6 +366,8 @@ AgentLoop::SessionConfiguration AppSettings::sessionConfiguration() const
     configuration.demoMode = demoMode;
     configuration.rules = appRules();
     configuration.permissionOptions.readOnlyCommands = readOnlyCommands;
+    configuration.context = context;
+    configuration.context.contextWindow = contextWindows.value(configuration.provider.model, 0);
     return configuration;
 }
 

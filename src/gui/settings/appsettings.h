@@ -67,6 +67,17 @@ const SettingSpec<QString> workspace{"agent/workspace", {}}; // empty: the home 
 constexpr SettingSpec<bool> demoMode{"agent/demoMode", true};
 // The built-in read-only commands (PermissionPolicy::readOnlyCommandRules()) run without asking.
 constexpr SettingSpec<bool> readOnlyCommands{"permissions/readOnlyCommands", false};
+// Settings › Context (AgentLoop::ContextOptions, confirmCompaction, contextWindows).
+constexpr SettingSpec<bool> autoCompact{"context/autoCompact", true};
+constexpr SettingSpec<int> compactAtPercent{"context/compactAtPercent", 80, 50, 95};
+constexpr SettingSpec<bool> confirmCompaction{"context/confirmCompaction", true};
+constexpr SettingSpec<int> stubAboveChars{"context/stubAboveChars", 2000, 200, 1'000'000};
+constexpr SettingSpec<int> keepRecentExchanges{"context/keepRecentExchanges", 4, 1, 50};
+constexpr SettingSpec<bool> projectInstructions{"context/projectInstructions", true};
+constexpr SettingSpec<int> maxContinuations{"context/maxContinuations", 3, 0, 10};
+// One entry per model under this group, its id percent-encoded ("openai%2Fgpt-4o"); 0 or none:
+// automatic.
+constexpr SettingSpec<int> contextWindow{"context/windows", 0, 0, 100'000'000};
 const SettingSpec<QByteArray> windowGeometry{"window/geometry", {}};
 const SettingSpec<QByteArray> windowState{"window/state", {}};
 } // namespace SettingsFile
@@ -115,14 +126,15 @@ struct AppSettings
     bool demoMode = false;
     // PermissionOptions::readOnlyCommands: off, so that even `echo 42` asks until the user says.
     bool readOnlyCommands = SettingsFile::readOnlyCommands.defaultValue;
-    // The context budget, compaction and continuation (context/contextoptions.h); contextWindow
-    // there is the current model's entry of contextWindows.
+    // The context budget, compaction and continuation (context/contextoptions.h), from the
+    // context/ entries of SettingsFile; contextWindow there is left 0: sessionConfiguration()
+    // puts the current model's entry of contextWindows in.
     AgentLoop::ContextOptions context;
     // The user's window per model id (Settings › Context); a model without one uses the
     // provider's metadata, the built-in table or 128 000.
     QHash<QString, qint64> contextWindows;
     // Ask before an automatic compaction (the preview); "Compact now" never asks.
-    bool confirmCompaction = true;
+    bool confirmCompaction = SettingsFile::confirmCompaction.defaultValue;
     // Only when the user ticks it: the key goes into the settings file in plain text.
     bool storeKeyInPlainText = SettingsFile::storeKeyInPlainText.defaultValue;
 

@@ -7,6 +7,7 @@
 #include "base/redaction.h"
 #include "protocol/providerpresets.h"
 #include "provider/chatclient.h"
+#include "settings/contextpage.h"
 #include "settings/permissionspage.h"
 #include "storage/config.h"
 
@@ -132,6 +133,7 @@ SettingsDialog::SettingsDialog(const AppSettings &settings,
                                         session,
                                         this);
     m_ui->settingsTabs->addTab(m_permissions, tr("Permissions"));
+    addContextPage(settings, session);
     setMinimumWidth(fontMetrics().averageCharWidth() * 72);
     resize(fontMetrics().averageCharWidth() * 96, height());
 
@@ -251,6 +253,7 @@ AppSettings SettingsDialog::settings() const
     settings.maxAnswerMinutes = m_ui->maxAnswerTimeSpin->value();
     settings.storeKeyInPlainText = m_ui->plainTextCheck->isChecked();
     settings.readOnlyCommands = m_permissions->readOnlyCommands();
+    m_context->apply(settings);
     const QString workspace = m_ui->workspaceEdit->text().trimmed();
     settings.workspace = workspace.isEmpty()
                                  ? QString()
@@ -380,6 +383,7 @@ void SettingsDialog::showProfile(int index)
         m_ui->streamUsageCheck->setChecked(profile.streamUsage);
         m_ui->maxTokensSpin->setValue(profile.maxTokens);
     }
+    m_context->setModel(profile.model);
     // The environment overrides only the default profile.
     const auto note = [&](const char *variable) {
         return profile.isDefault() ? m_initial.overrideNote(variable) : QString();
@@ -815,6 +819,18 @@ void SettingsDialog::accept()
     QDialog::accept();
 }
 
+// The Context tab edits the window of the model entered on the first tab, whichever it is.
+void SettingsDialog::addContextPage(const AppSettings &settings,
+                                    const AgentLoop::AgentSession *session)
+{
+    m_context = new ContextPage(settings, session, this);
+    m_ui->settingsTabs->addTab(m_context, tr("Context"));
+    // The combo's text is the id as shown (control characters made visible): the id is its data.
+    connect(m_ui->modelCombo, &QComboBox::editTextChanged, m_context, [this] {
+        m_context->setModel(modelIdOf(m_ui->modelCombo));
+    });
+}
+
 void SettingsDialog::showPermissions()
 {
     m_ui->settingsTabs->setCurrentWidget(m_permissions);
@@ -837,6 +853,7 @@ void SettingsDialog::changeEvent(QEvent *event)
         m_ui->retranslateUi(this);
         m_ui->settingsTabs->setTabText(m_ui->settingsTabs->indexOf(m_permissions),
                                        tr("Permissions"));
+        m_ui->settingsTabs->setTabText(m_ui->settingsTabs->indexOf(m_context), tr("Context"));
         retranslateProfiles();
         fillProfileCombo();
         updateKeyPage();

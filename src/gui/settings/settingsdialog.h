@@ -25,6 +25,7 @@ class SettingsDialog;
 
 namespace Gui {
 
+class ContextPage;
 class PermissionsPage;
 
 // The settings form (ui/settingsdialog.ui). Open it with open(); it never blocks.
@@ -39,7 +40,8 @@ class PermissionsPage;
 //
 // A second tab, Permissions (PermissionsPage), edits the permission rules of every workspace and
 // of the one entered, with a test of a sample call and the recent decisions of session's
-// conversation (none: no session to take them from).
+// conversation (none: no session to take them from). A third, Context (ContextPage), edits the
+// context window of the model entered and how the conversation is compacted.
 //
 // OK saves: the rules files that changed (an error keeps the dialog open on the Permissions tab,
 // with the edits), every field to the settings file and the key to keyStore (AppSettings::save()),
@@ -82,6 +84,7 @@ public:
     // The "New from preset…" menu.
     QMenu *presetMenu() const { return m_presetMenu; }
     PermissionsPage *permissionsPage() const { return m_permissions; }
+    ContextPage *contextPage() const { return m_context; }
     // Shows the Permissions tab.
     void showPermissions();
 
@@ -100,6 +103,7 @@ protected:
 private:
     enum class Tone { None, Error, Warning, Success, Note };
 
+    void addContextPage(const AppSettings &settings, const AgentLoop::AgentSession *session);
     void validate();
     void updateKeyStorage();
     void chooseWorkspace();
@@ -132,6 +136,7 @@ private:
     QAction *m_showKeyAction = nullptr;
     QMenu *m_presetMenu = nullptr;
     PermissionsPage *m_permissions = nullptr;
+    ContextPage *m_context = nullptr;
     // Every profile, the default one first; the one shown in the fields is m_shown (its entries
     // there are newer than its copy here until storeFields()).
     QList<AgentLoop::ProviderProfile> m_profiles;

@@ -1,0 +1,203 @@
+#include "settings/contextpage.h"
+
+#include "agent/agentsession.h"
+#include "base/displaytext.h"
+#include "context/contextwindow.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLocale>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace Gui {
+
+namespace {
+
+QSpinBox *newSpin(const SettingSpec<int> &setting, int value, QWidget *parent)
+{
+    auto *spin = new QSpinBox(parent);
+    spin->setRange(setting.minimum, setting.maximum);
+    spin->setValue(setting.bounded(value));
+    return spin;
+}
+
+QLabel *newNote(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));
+    label->setPalette(palette);
+    return label;
+}
+
+// What an automatic window resolves to, and where the figure comes from.
+QString automaticWindowText(const AgentLoop::ContextWindow &window)
+{
+    using Source = AgentLoop::ContextWindow::Source;
+    const QString tokens = QLocale().toString(window.tokens);
+    switch (window.source) {
+    case Source::Setting:
+        break;
+    case Source::Provider:
+        return ContextPage::tr("Automatic: %1 tokens, as the provider's model list says.")
+                .arg(tokens);
+    case Source::BuiltIn:
+        return ContextPage::tr("Automatic: %1 tokens, from the built-in table of common models.")
+                .arg(tokens);
+    case Source::Fallback:
+        break;
+    }
+    return ContextPage::tr("Automatic: %1 tokens, the default (the model is not in the built-in "
+                           "table, and the provider does not say).")
+            .arg(tokens);
+}
+
+} // namespace
+
+ContextPage::ContextPage(const AppSettings &settings,
+                         const AgentLoop::AgentSession *session,
+                         QWidget *parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_windows(settings.contextWindows)
+    , m_windowLabel(new QLabel(this))
+    , m_window(newSpin(SettingsFile::contextWindow, 0, this))
+    , m_automatic(newNote(this))
+    , m_autoCompact(new QCheckBox(tr("Compact the conversation &automatically"), this))
+    , m_compactAt(newSpin(SettingsFile::compactAtPercent,
+                          int(std::lround(settings.context.compactAt * 100)),
+                          this))
+    , m_confirm(
+              new QCheckBox(tr("As&k before an automatic compaction (show what it will do)"), this))
+    , m_stubAbove(newSpin(SettingsFile::stubAboveChars, settings.context.stubAboveChars, this))
+    , m_keepRecent(
+              newSpin(SettingsFile::keepRecentExchanges, settings.context.keepRecentExchanges, this))
+    , m_projectInstructions(
+              new QCheckBox(tr("Add the workspace's &AGENTS.md to the system prompt"), this))
+    , m_continuations(
+              newSpin(SettingsFile::maxContinuations, settings.context.maxContinuations, this))
+{
+    setObjectName(u"contextPage"_s);
+    m_window->setObjectName(u"contextWindowSpin"_s);
+    //: The context window field when it is 0: the provider's metadata or the built-in table
+    m_window->setSpecialValueText(tr("Automatic"));
+    m_window->setSuffix(tr(" tokens"));
+    m_window->setSingleStep(1024);
+    m_window->setAccelerated(true);
+    m_windowLabel->setBuddy(m_window);
+    m_automatic->setObjectName(u"automaticWindowText"_s);
+    m_autoCompact->setChecked(settings.context.autoCompact);
+    m_compactAt->setSuffix(tr(" %"));
+    m_confirm->setChecked(settings.confirmCompaction);
+    m_stubAbove->setSuffix(tr(" characters"));
+    m_stubAbove->setSingleStep(500);
+    m_projectInstructions->setChecked(settings.context.projectInstructions);
+
+    auto *windowBox = new QGroupBox(tr("Context window"), this);
+    auto *windowForm = new QFormLayout(windowBox);
+    windowForm->addRow(m_windowLabel, m_window);
+    windowForm->addRow(QString(), m_automatic);
+    auto *windowNote = newNote(windowBox);
+    windowNote->setText(tr("How many tokens the model reads in one request. The status bar shows "
+                           "how much of it the next request uses."));
+    windowForm->addRow(windowNote);
+
+    auto *compactionBox = new QGroupBox(tr("Compaction"), this);
+    auto *compactionForm = new QFormLayout(compactionBox);
+    compactionForm->addRow(m_autoCompact);
+    compactionForm->addRow(tr("Compact &when the next request would pass"), m_compactAt);
+    compactionForm->addRow(m_confirm);
+    compactionForm->addRow(tr("Replace old tool outputs &longer than"), m_stubAbove);
+    compactionForm->addRow(tr("Keep the last &exchanges verbatim"), m_keepRecent);
+    auto *compactionNote = newNote(compactionBox);
+    compactionNote->setText(
+            tr("Old tool outputs are replaced in the request by their first and last lines and "
+               "where the whole output is saved; if that is not enough, older turns are "
+               "summarised by one extra request to the model. The conversation file keeps "
+               "every original message."));
+    compactionForm->addRow(compactionNote);
+
+    auto *otherBox = new QGroupBox(tr("Instructions and cut-off answers"), this);
+    auto *otherForm = new QFormLayout(otherBox);
+    otherForm->addRow(m_projectInstructions);
+    otherForm->addRow(tr("&Continue a cut-off answer up to"), m_continuations);
+    m_continuations->setSuffix(tr(" times"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(windowBox);
+    layout->addWidget(compactionBox);
+    layout->addWidget(otherBox);
+    layout->addStretch(1);
+
+    connect(m_window, &QSpinBox::valueChanged, this, [this](int tokens) {
+        if (tokens > 0)
+            m_windows.insert(m_model, tokens);
+        else
+            m_windows.remove(m_model);
+        showAutomatic();
+    });
+    connect(m_autoCompact, &QCheckBox::toggled, this, &ContextPage::updateEnabled);
+    setModel(settings.currentProfile().model);
+    updateEnabled();
+}
+
+void ContextPage::setModel(const QString &model)
+{
+    m_model = model.trimmed();
+    //: The context window field's label; %1 is the model id
+    m_windowLabel->setText(
+            m_model.isEmpty() ? tr("&Window")
+                              : tr("&Window for %1").arg(AgentLoop::displayedLine(m_model, 80)));
+    {
+        const QSignalBlocker blocker(m_window);
+        m_window->setValue(SettingsFile::contextWindow.bounded(int(m_windows.value(m_model, 0))));
+    }
+    showAutomatic();
+}
+
+QString ContextPage::automaticText() const
+{
+    return m_automatic->text();
+}
+
+void ContextPage::showAutomatic()
+{
+    const std::optional<qint64> reported = m_session ? m_session->reportedContextWindow(m_model)
+                                                     : std::nullopt;
+    const QString automatic = automaticWindowText(
+            AgentLoop::resolveContextWindow(m_model, 0, reported));
+    m_automatic->setText(m_window->value() > 0
+                                 ? tr("Your setting is used instead.") + u' ' + automatic
+                                 : automatic);
+}
+
+void ContextPage::updateEnabled()
+{
+    m_compactAt->setEnabled(m_autoCompact->isChecked());
+    m_confirm->setEnabled(m_autoCompact->isChecked());
+}
+
+void ContextPage::apply(AppSettings &settings) const
+{
+    AgentLoop::ContextOptions &context = settings.context;
+    context.autoCompact = m_autoCompact->isChecked();
+    context.compactAt = m_compactAt->value() / 100.0;
+    context.stubAboveChars = m_stubAbove->value();
+    context.keepRecentExchanges = m_keepRecent->value();
+    context.projectInstructions = m_projectInstructions->isChecked();
+    context.maxContinuations = m_continuations->value();
+    settings.confirmCompaction = m_confirm->isChecked();
+    settings.contextWindows = m_windows;
+    settings.contextWindows.remove(QString());
+}
+
+} // namespace Gui

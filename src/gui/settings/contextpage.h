@@ -1,0 +1,72 @@
+#pragma once
+
+#include "settings/appsettings.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QSpinBox;
+
+namespace AgentLoop {
+class AgentSession;
+}
+
+namespace Gui {
+
+// The settings' Context page: the context window of the current model (0: automatic, with what
+// automatic resolves to and where that comes from), automatic compaction and its threshold,
+// asking before an automatic compaction, the size above which old tool outputs become stubs,
+// how many recent exchanges stay verbatim, the workspace's AGENTS.md, and how often a cut-off
+// answer is continued. Every range is the one SettingsFile declares.
+class ContextPage final : public QWidget
+{
+    Q_OBJECT
+public:
+    // session: where the provider's reported windows come from (AgentSession::
+    // reportedContextWindow); none: automatic means the built-in table or 128 000.
+    ContextPage(const AppSettings &settings,
+                const AgentLoop::AgentSession *session,
+                QWidget *parent = nullptr);
+
+    // The model whose window the page edits (the provider page's model); what was entered for
+    // the one before is kept for it.
+    void setModel(const QString &model);
+    QString model() const { return m_model; }
+
+    // The page's fields into settings: context, confirmCompaction and contextWindows.
+    void apply(AppSettings &settings) const;
+
+    // What the page shows, for the tests and the screenshots.
+    QSpinBox *windowSpin() const { return m_window; }
+    QString automaticText() const;
+    QCheckBox *autoCompactCheck() const { return m_autoCompact; }
+    QSpinBox *compactAtSpin() const { return m_compactAt; }
+    QCheckBox *confirmCheck() const { return m_confirm; }
+    QSpinBox *stubAboveSpin() const { return m_stubAbove; }
+    QSpinBox *keepRecentSpin() const { return m_keepRecent; }
+    QCheckBox *projectInstructionsCheck() const { return m_projectInstructions; }
+    QSpinBox *continuationsSpin() const { return m_continuations; }
+
+private:
+    void showAutomatic();
+    void updateEnabled();
+
+    const AgentLoop::AgentSession *m_session;
+    QString m_model;
+    QHash<QString, qint64> m_windows; // as edited, by model id
+
+    QLabel *m_windowLabel;
+    QSpinBox *m_window;
+    QLabel *m_automatic;
+    QCheckBox *m_autoCompact;
+    QSpinBox *m_compactAt;
+    QCheckBox *m_confirm;
+    QSpinBox *m_stubAbove;
+    QSpinBox *m_keepRecent;
+    QCheckBox *m_projectInstructions;
+    QSpinBox *m_continuations;
+};
+
+} // namespace Gui
