@@ -174,6 +174,11 @@ private slots:
     void lineSeparatorInCommandOutputIsShownEscaped();
     void megabyteOfArgumentsOrOutputIsCutWithANote();
     void runawayAnswerIsCutWhileItStreams();
+    void rowsAreStackedAndFoundWhereTheyArePainted();
+    void rowHeightFollowsTheWidth();
+    void rowHeightFollowsTheFont();
+    void answerGrowingAtTheBottomMovesNothingAbove();
+    void keysAndClicksSelectMessages();
 };
 
 namespace {
@@ -951,6 +956,187 @@ void tst_ChatModel::runawayAnswerIsCutWhileItStreams()
     final.turn = 2;
     QCOMPARE(live.finish(final), 0);
     QCOMPARE(model.index(0, 0).data(ChatModel::TextRole).toString(), shown);
+}
+
+namespace {
+
+// Every row starts where the one above ends, and a click at its middle finds it.
+QString stackingError(Gui::ChatView &view)
+{
+    const QAbstractItemModel *model = view.model();
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const QRect rect = view.visualRect(model->index(row, 0));
+        if (rect.height() <= 0 || rect.width() != view.viewport()->width())
+            return u"row %1 is %2x%3"_s.arg(row).arg(rect.width()).arg(rect.height());
+        if (row > 0 && rect.top() != view.visualRect(model->index(row - 1, 0)).bottom() + 1)
+            return u"row %1 does not start where row %2 ends"_s.arg(row).arg(row - 1);
+        if (view.indexAt(rect.center()) != model->index(row, 0))
+            return u"the middle of row %1 is row %2"_s.arg(row).arg(
+                    view.indexAt(rect.center()).row());
+    }
+    return {};
+}
+
+ChatItem longAnswer()
+{
+    QStringList words;
+    for (int i = 0; i < 120; ++i)
+        words << u"word%1"_s.arg(i);
+    return item(ChatItem::AssistantText, words.join(u' '));
+}
+
+} // namespace
+
+void tst_ChatModel::rowsAreStackedAndFoundWhereTheyArePainted()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(600, 400);
+    for (int round = 1; round <= 6; ++round)
+        appendConversation(model, round);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.scrollToTop();
+    QCOMPARE(stackingError(view), QString());
+    // The scroll range is the rows' heights together: the last row ends at the view's bottom.
+    view.scrollToBottom();
+    const QRect last = view.visualRect(model.index(model.rowCount() - 1, 0));
+    QCOMPARE(last.bottom() + 1, view.viewport()->height());
+    QCOMPARE(view.indexAt(QPoint(10, view.viewport()->height() - 1)).row(), model.rowCount() - 1);
+    QVERIFY(!view.indexAt(QPoint(10, view.viewport()->height() + 5)).isValid());
+
+    // A removed row leaves no gap; nor does a row put at the top.
+    model.removeLast();
+    QCOMPARE(stackingError(view), QString());
+    QTRY_COMPARE(view.visualRect(model.index(model.rowCount() - 1, 0)).bottom() + 1,
+                 view.viewport()->height());
+    model.clear();
+    QTRY_COMPARE(view.verticalScrollBar()->maximum(), 0);
+    QVERIFY(!view.indexAt(QPoint(10, 10)).isValid());
+    appendConversation(model, 1);
+    QCOMPARE(stackingError(view), QString());
+}
+
+void tst_ChatModel::rowHeightFollowsTheWidth()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(900, 500);
+    model.append(longAnswer());
+    model.append(item(ChatItem::UserPrompt, u"Below it."_s));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QModelIndex answer = model.index(0, 0);
+    QTRY_VERIFY(view.visualRect(answer).width() == view.viewport()->width());
+    const int wide = view.visualRect(answer).height();
+
+    view.resize(350, 500);
+    // Laid out again once the width has settled: narrower, so more lines, so taller.
+    QTRY_VERIFY2(view.visualRect(answer).height() > wide * 3 / 2,
+                 qPrintable(u"%1 -> %2"_s.arg(wide).arg(view.visualRect(answer).height())));
+    QCOMPARE(stackingError(view), QString());
+    view.resize(900, 500);
+    QTRY_COMPARE(view.visualRect(answer).height(), wide);
+    QCOMPARE(stackingError(view), QString());
+}
+
+void tst_ChatModel::rowHeightFollowsTheFont()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(700, 500);
+    model.append(longAnswer());
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QModelIndex answer = model.index(0, 0);
+    const int before = view.visualRect(answer).height();
+    QFont larger = view.font();
+    larger.setPointSizeF(larger.pointSizeF() * 2);
+    view.setFont(larger);
+    QTRY_VERIFY2(view.visualRect(answer).height() > before * 3 / 2,
+                 qPrintable(u"%1 -> %2"_s.arg(before).arg(view.visualRect(answer).height())));
+}
+
+void tst_ChatModel::answerGrowingAtTheBottomMovesNothingAbove()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(600, 400);
+    for (int round = 1; round <= 10; ++round)
+        appendConversation(model, round);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.scrollToBottom();
+    QCoreApplication::processEvents();
+
+    Gui::LiveAnswer live(&model);
+    live.addText(u"The first words."_s);
+    live.flush();
+    const int row = live.row();
+    QTRY_COMPARE(view.verticalScrollBar()->value(), view.verticalScrollBar()->maximum());
+    const QRect above = view.visualRect(model.index(row - 1, 0))
+                                .translated(0, view.verticalScrollBar()->value());
+    const int height = view.visualRect(model.index(row, 0)).height();
+    for (int i = 0; i < 10; ++i) {
+        live.addText(u"\n\nAnother paragraph, number %1, of the answer.\n\n"_s.arg(i));
+        live.flush();
+        QCoreApplication::processEvents();
+    }
+    // The answer grew at the bottom and stays in view; the message above it is where it was.
+    QTRY_VERIFY(view.visualRect(model.index(row, 0)).height()
+                > height + 5 * view.fontMetrics().height());
+    QTRY_COMPARE(view.verticalScrollBar()->value(), view.verticalScrollBar()->maximum());
+    QCOMPARE(view.visualRect(model.index(row - 1, 0))
+                     .translated(0, view.verticalScrollBar()->value()),
+             above);
+    QCOMPARE(view.visualRect(model.index(row, 0)).bottom() + 1, view.viewport()->height());
+    QCOMPARE(stackingError(view), QString());
+}
+
+void tst_ChatModel::keysAndClicksSelectMessages()
+{
+    ChatModel model;
+    Gui::ChatView view;
+    view.setChatModel(&model);
+    view.resize(600, 400);
+    for (int round = 1; round <= 8; ++round)
+        appendConversation(model, round);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.scrollToTop();
+    view.setFocus();
+
+    // A click selects the message under it, Shift+click the messages down to the next one.
+    QTest::mouseClick(view.viewport(),
+                      Qt::LeftButton,
+                      {},
+                      view.visualRect(model.index(0, 0)).center());
+    QCOMPARE(view.currentIndex().row(), 0);
+    QTest::mouseClick(view.viewport(),
+                      Qt::LeftButton,
+                      Qt::ShiftModifier,
+                      view.visualRect(model.index(2, 0)).center());
+    QCOMPARE(view.selectedText(), u"Prompt 1\n\nshell\n{\n  \"command\": \"echo 1\"\n}\n\n1"_s);
+
+    QTest::keyClick(&view, Qt::Key_Down);
+    QCOMPARE(view.currentIndex().row(), 3);
+    QTest::keyClick(&view, Qt::Key_Up);
+    QCOMPARE(view.currentIndex().row(), 2);
+    // End goes to the newest message and shows it; Home back to the first.
+    QTest::keyClick(&view, Qt::Key_End);
+    QCOMPARE(view.currentIndex().row(), model.rowCount() - 1);
+    QVERIFY(view.viewport()->rect().contains(view.visualRect(view.currentIndex())));
+    QTest::keyClick(&view, Qt::Key_Home);
+    QCOMPARE(view.currentIndex().row(), 0);
+    QCOMPARE(view.visualRect(view.currentIndex()).top(), 0);
+    // Page Down moves by about a screen: to a row below the first screen.
+    QTest::keyClick(&view, Qt::Key_PageDown);
+    QVERIFY(view.currentIndex().row() > 0);
+    QVERIFY(view.visualRect(view.currentIndex()).intersects(view.viewport()->rect()));
 }
 
 QTEST_MAIN(tst_ChatModel)

@@ -300,7 +300,6 @@ ChatDelegate::~ChatDelegate() = default;
 void ChatDelegate::invalidateAll()
 {
     m_layouts.clear();
-    m_sizes.clear();
 }
 
 void ChatDelegate::invalidate(const QModelIndex &index)
@@ -309,21 +308,10 @@ void ChatDelegate::invalidate(const QModelIndex &index)
     // Kept until then: a streamed answer that grew parses and lays out only its new sections.
     if (Layout *layout = m_layouts.object(id))
         layout->stale = true;
-    m_sizes.remove(id);
 }
 
 QSize ChatDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
-    const int width = viewWidth(option);
-    if (width != m_sizesWidth) {
-        m_sizes.clear();
-        m_sizesWidth = width;
-    }
-    const quint64 id = index.data(ChatModel::ItemIdRole).toULongLong();
-    const bool collapsed = index.data(ChatModel::CollapsedRole).toBool();
-    const auto cached = m_sizes.constFind(id);
-    if (cached != m_sizes.cend() && cached->collapsed == collapsed)
-        return cached->size;
     return layoutFor(option, index).size;
 }
 
@@ -342,10 +330,6 @@ const ChatDelegate::Layout &ChatDelegate::layoutFor(const QStyleOptionViewItem &
                                                 width,
                                                 previous ? std::move(previous->markdown) : nullptr);
     ++m_layoutCount;
-    if (width == m_sizesWidth || m_sizesWidth < 0) {
-        m_sizesWidth = width;
-        m_sizes.insert(id, CachedSize{layout->size, collapsed});
-    }
     Layout *stored = layout.release();
     m_layouts.insert(id, stored);
     return *stored;

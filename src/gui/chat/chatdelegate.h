@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QCache>
-#include <QHash>
 #include <QStringList>
 #include <QStyledItemDelegate>
 
@@ -15,10 +14,10 @@ class MarkdownBody;
 
 // Paints the items of a ChatModel as cards: user prompts as accent bubbles on the right,
 // assistant text as rendered Markdown, tool calls and results in monospace, denials and errors
-// in their own colours. Text layout is the expensive part, so the height of every item is
-// cached per view width and the laid-out documents of recently painted items are kept: adding
-// an item lays out that item only, and an answer that grows lays out only its new Markdown
-// sections (MarkdownBody).
+// in their own colours. Text layout is the expensive part, so the laid-out documents of recently
+// painted items are kept (the view keeps every item's height, ChatView): adding an item lays out
+// that item only, and an answer that grows lays out only its new Markdown sections
+// (MarkdownBody).
 class ChatDelegate final : public QStyledItemDelegate
 {
     Q_OBJECT
@@ -79,11 +78,6 @@ protected:
 
 private:
     struct Layout;
-    struct CachedSize
-    {
-        QSize size;
-        bool collapsed = true;
-    };
 
     const Layout &layoutFor(const QStyleOptionViewItem &option, const QModelIndex &index) const;
     std::unique_ptr<Layout> makeLayout(const QStyleOptionViewItem &option,
@@ -92,8 +86,6 @@ private:
                                        std::unique_ptr<MarkdownBody> markdown) const;
 
     mutable QCache<quint64, Layout> m_layouts;
-    mutable QHash<quint64, CachedSize> m_sizes;
-    mutable int m_sizesWidth = -1;
     mutable int m_layoutCount = 0;
 };
 

@@ -29,9 +29,6 @@ ChatView::ChatView(QWidget *parent)
     setViewMode(ListMode);
     setFlow(TopToBottom);
     setWrapping(false);
-    setUniformItemSizes(false);
-    setResizeMode(Adjust);
-    setLayoutMode(SinglePass);
     setSelectionMode(ExtendedSelection);
     setSelectionBehavior(SelectRows);
     setVerticalScrollMode(ScrollPerPixel);
@@ -53,6 +50,30 @@ ChatView::ChatView(QWidget *parent)
         if (std::exchange(m_followAfterResize, false))
             QTimer::singleShot(0, this, [this] { scrollToBottom(); });
     });
+}
+
+void ChatView::setModel(QAbstractItemModel *model)
+{
+    for (const QMetaObject::Connection &connection : std::as_const(m_modelConnections))
+        disconnect(connection);
+    m_modelConnections.clear();
+    if (model) {
+        // Connected before QAbstractItemView's own handlers: when they ask where a row is after
+        // rows went or moved, the view's rows are in their new places already.
+        m_modelConnections << connect(model,
+                                      &QAbstractItemModel::rowsRemoved,
+                                      this,
+                                      &ChatView::forgetRemovedRows)
+                           << connect(model,
+                                      &QAbstractItemModel::layoutChanged,
+                                      this,
+                                      &ChatView::forgetAllRows)
+                           << connect(model,
+                                      &QAbstractItemModel::rowsMoved,
+                                      this,
+                                      &ChatView::forgetAllRows);
+    }
+    QListView::setModel(model);
 }
 
 void ChatView::setChatModel(ChatModel *model)
@@ -79,7 +100,7 @@ void ChatView::setPlaceholderText(const QString &text)
 
 void ChatView::paintEvent(QPaintEvent *event)
 {
-    QListView::paintEvent(event);
+    paintItems(event);
     if (m_placeholder.isEmpty() || (model() && model()->rowCount() > 0))
         return;
     QPainter painter(viewport());
@@ -101,13 +122,16 @@ bool ChatView::isAtBottom() const
 void ChatView::relayout()
 {
     m_delegate->invalidateAll();
+    m_rows.forgetAll();
     scheduleDelayedItemsLayout();
 }
 
 void ChatView::resizeEvent(QResizeEvent *event)
 {
     const bool follow = isAtBottom();
-    QListView::resizeEvent(event);
+    // Not QListView's, which lays out every row again whenever the height changes: the rows'
+    // heights only depend on the width, and the scroll range follows at once.
+    QAbstractItemView::resizeEvent(event);
     if (viewport()->width() == m_layoutWidth)
         return;
     const bool first = m_layoutWidth < 0 || !model() || model()->rowCount() == 0;
@@ -134,12 +158,17 @@ void ChatView::dataChanged(const QModelIndex &topLeft,
     const bool follow = isAtBottom();
     // Only the changed items are laid out again; the others keep their cached layouts and
     // heights, so a streamed answer growing at the end costs one item's layout per update.
-    for (int row = topLeft.row(); row <= bottomRight.row(); ++row)
-        m_delegate->invalidate(model()->index(row, 0));
-    QListView::dataChanged(topLeft, bottomRight, roles);
-    // The height of the changed items may have changed (a result shown in full, an answer that
-    // grew).
+    if (topLeft.parent() == rootIndex()) {
+        for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
+            m_delegate->invalidate(model()->index(row, 0));
+            m_rows.forget(row);
+        }
+    }
+    // Measured and placed by the next doItemsLayout(), which paints from there down: the height
+    // of the changed items may have changed (a result shown in full, an answer that grew).
     scheduleDelayedItemsLayout();
+    // (QListView's would lay out every row again.)
+    QAbstractItemView::dataChanged(topLeft, bottomRight, roles);
     // An answer growing at the bottom stays in view, as new messages do.
     if (follow && bottomRight.row() == model()->rowCount() - 1)
         followBottom();
@@ -148,9 +177,258 @@ void ChatView::dataChanged(const QModelIndex &topLeft,
 void ChatView::rowsInserted(const QModelIndex &parent, int start, int end)
 {
     const bool follow = isAtBottom() || m_followPending;
-    QListView::rowsInserted(parent, start, end);
+    if (parent == rootIndex())
+        m_rows.insert(start, end - start + 1);
+    scheduleDelayedItemsLayout();
+    // (QListView's would lay out every row again.)
+    QAbstractItemView::rowsInserted(parent, start, end);
     if (follow)
         followBottom();
+}
+
+void ChatView::forgetRemovedRows(const QModelIndex &parent, int start, int end)
+{
+    if (parent != rootIndex())
+        return;
+    m_rows.remove(start, end - start + 1);
+    scheduleDelayedItemsLayout();
+}
+
+void ChatView::forgetAllRows()
+{
+    m_rows.reset(model() ? model()->rowCount(rootIndex()) : 0);
+    scheduleDelayedItemsLayout();
+}
+
+void ChatView::reset()
+{
+    QListView::reset();
+    forgetAllRows();
+}
+
+bool ChatView::isShownRow(const QModelIndex &index) const
+{
+    return index.isValid() && index.model() == model() && index.parent() == rootIndex()
+           && index.column() == modelColumn() && index.row() < m_rows.count();
+}
+
+void ChatView::placeRows() const
+{
+    if (m_rows.isUpToDate() || !model())
+        return;
+    QStyleOptionViewItem option;
+    initViewItemOption(&option);
+    option.rect = QRect(0, 0, viewport()->width(), 0);
+    m_rows.update([&](int row) {
+        const QModelIndex index = model()->index(row, modelColumn(), rootIndex());
+        return itemDelegateForIndex(index)->sizeHint(option, index).height();
+    });
+}
+
+void ChatView::doItemsLayout()
+{
+    placeRows();
+    updateGeometries();
+    // Only what moved or changed is painted again: a streamed answer growing at the bottom
+    // repaints itself, not the screen above it.
+    if (const int changed = m_rows.takeChangedFrom(); changed >= 0) {
+        const int top = m_rows.top(changed) - verticalOffset();
+        if (top < viewport()->height())
+            viewport()->update(0, qMax(0, top), viewport()->width(), viewport()->height());
+    }
+}
+
+void ChatView::updateGeometries()
+{
+    placeRows();
+    QScrollBar *bar = verticalScrollBar();
+    bar->setPageStep(viewport()->height());
+    bar->setRange(0, qMax(0, m_rows.totalHeight() - viewport()->height()));
+    horizontalScrollBar()->setRange(0, 0);
+    QAbstractItemView::updateGeometries();
+}
+
+void ChatView::scrollContentsBy(int dx, int dy)
+{
+    scrollDirtyRegion(dx, dy);
+    viewport()->scroll(dx, dy);
+}
+
+int ChatView::horizontalOffset() const
+{
+    return 0; // the items are as wide as the view
+}
+
+int ChatView::verticalOffset() const
+{
+    return verticalScrollBar()->value();
+}
+
+QRect ChatView::visualRect(const QModelIndex &index) const
+{
+    if (!isShownRow(index))
+        return {};
+    placeRows();
+    return QRect(0,
+                 m_rows.top(index.row()) - verticalOffset(),
+                 viewport()->width(),
+                 m_rows.height(index.row()));
+}
+
+QModelIndex ChatView::indexAt(const QPoint &point) const
+{
+    if (!model() || point.x() < 0 || point.x() >= viewport()->width())
+        return {};
+    placeRows();
+    const int row = m_rows.rowAt(point.y() + verticalOffset());
+    return row < 0 ? QModelIndex() : model()->index(row, modelColumn(), rootIndex());
+}
+
+void ChatView::scrollTo(const QModelIndex &index, ScrollHint hint)
+{
+    if (!isShownRow(index))
+        return;
+    placeRows();
+    const int top = m_rows.top(index.row());
+    const int bottom = m_rows.bottom(index.row());
+    const int height = viewport()->height();
+    const int value = verticalOffset();
+    int target = value;
+    switch (hint) {
+    case PositionAtTop:
+        target = top;
+        break;
+    case PositionAtBottom:
+        target = bottom - height;
+        break;
+    case PositionAtCenter:
+        target = top - (height - (bottom - top)) / 2;
+        break;
+    case EnsureVisible:
+        // As QListView does: an item taller than the view shows its top when it is above.
+        if (top < value)
+            target = top;
+        else if (bottom > value + height)
+            target = bottom - height;
+        break;
+    }
+    verticalScrollBar()->setValue(target);
+}
+
+QModelIndex ChatView::moveCursor(CursorAction action, Qt::KeyboardModifiers)
+{
+    const int count = model() ? qMin(model()->rowCount(rootIndex()), m_rows.count()) : 0;
+    if (count == 0)
+        return {};
+    placeRows();
+    const QModelIndex current = currentIndex();
+    if (!isShownRow(current)) {
+        const QModelIndex top = indexAt(QPoint(0, 0));
+        return top.isValid() ? top : model()->index(0, modelColumn(), rootIndex());
+    }
+    int row = current.row();
+    switch (action) {
+    case MoveUp:
+    case MovePrevious:
+        --row;
+        break;
+    case MoveDown:
+    case MoveNext:
+        ++row;
+        break;
+    case MoveHome:
+        row = 0;
+        break;
+    case MoveEnd:
+        row = count - 1;
+        break;
+    case MovePageUp:
+        row = m_rows.rowAt(qMax(0, m_rows.top(row) - viewport()->height()));
+        break;
+    case MovePageDown:
+        row = m_rows.rowAt(qMin(m_rows.totalHeight() - 1, m_rows.top(row) + viewport()->height()));
+        break;
+    case MoveLeft:
+    case MoveRight:
+        break;
+    }
+    return model()->index(qBound(0, row, count - 1), modelColumn(), rootIndex());
+}
+
+void ChatView::setSelection(const QRect &rect, QItemSelectionModel::SelectionFlags command)
+{
+    if (!model() || !selectionModel())
+        return;
+    placeRows();
+    const QRect area = rect.normalized().translated(0, verticalOffset());
+    QItemSelection selection;
+    const int first = m_rows.rowAt(qMax(0, area.top()));
+    const int last = m_rows.rowAt(qMin(m_rows.totalHeight() - 1, area.bottom()));
+    if (first >= 0 && last >= first && area.bottom() >= 0 && area.top() < m_rows.totalHeight())
+        selection.select(model()->index(first, modelColumn(), rootIndex()),
+                         model()->index(last, modelColumn(), rootIndex()));
+    selectionModel()->select(selection, command);
+}
+
+QRegion ChatView::visualRegionForSelection(const QItemSelection &selection) const
+{
+    placeRows();
+    QRegion region;
+    const QRect shown = viewport()->rect();
+    for (const QItemSelectionRange &range : selection) {
+        if (!range.isValid() || range.parent() != rootIndex() || range.top() >= m_rows.count())
+            continue;
+        const int bottom = qMin(range.bottom(), m_rows.count() - 1);
+        const QRect rect(0,
+                         m_rows.top(range.top()) - verticalOffset(),
+                         shown.width(),
+                         m_rows.bottom(bottom) - m_rows.top(range.top()));
+        region += rect & shown;
+    }
+    return region;
+}
+
+void ChatView::paintItems(QPaintEvent *event)
+{
+    if (!model())
+        return;
+    placeRows();
+    QStyleOptionViewItem option;
+    initViewItemOption(&option);
+    QPainter painter(viewport());
+    const QRect area = event->rect().translated(0, verticalOffset());
+    const int first = m_rows.rowAt(qMax(0, area.top()));
+    if (first < 0)
+        return;
+    const QModelIndex current = currentIndex();
+    const QItemSelectionModel *selections = selectionModel();
+    const bool focus = (hasFocus() || viewport()->hasFocus()) && current.isValid();
+    const QStyle::State state = option.state;
+    const bool enabled = state & QStyle::State_Enabled;
+    const int count = qMin(m_rows.count(), model()->rowCount(rootIndex()));
+    for (int row = first; row < count && m_rows.top(row) <= area.bottom(); ++row) {
+        if (m_rows.height(row) == 0)
+            continue;
+        const QModelIndex index = model()->index(row, modelColumn(), rootIndex());
+        option.rect = QRect(0,
+                            m_rows.top(row) - verticalOffset(),
+                            viewport()->width(),
+                            m_rows.height(row));
+        option.state = state;
+        if (selections && selections->isSelected(index))
+            option.state |= QStyle::State_Selected;
+        if (enabled) {
+            const bool itemEnabled = model()->flags(index) & Qt::ItemIsEnabled;
+            option.state.setFlag(QStyle::State_Enabled, itemEnabled);
+            option.palette.setCurrentColorGroup(itemEnabled ? QPalette::Normal : QPalette::Disabled);
+        }
+        if (focus && current == index) {
+            option.state |= QStyle::State_HasFocus;
+            if (this->state() == EditingState)
+                option.state |= QStyle::State_Editing;
+        }
+        itemDelegateForIndex(index)->paint(&painter, option, index);
+    }
 }
 
 void ChatView::followBottom()
