@@ -143,8 +143,10 @@ void tst_Compaction::stubKeepsFirstAndLastLinesAndSaysWhere()
 {
     const History full = session(8, 48213);
     const CompactionPlan plan = planCompaction(full, ledgerOf(full), nullptr, parameters(1));
-    QVERIFY(!plan.compaction.stubs.isEmpty());
-    const OutputStub &stub = plan.compaction.stubs.first();
+    // Everything is summarised but the recent exchanges: the oldest output is stubbed for the
+    // summary request.
+    QVERIFY(!plan.summaryStubs.isEmpty());
+    const OutputStub &stub = plan.summaryStubs.first();
     QCOMPARE(stub.toolCallId, u"call_1"_s);
     QCOMPARE(stub.originalChars, 48213);
     const QString path = outputs + u"/call_1-result.txt"_s;
@@ -174,10 +176,10 @@ void tst_Compaction::aSpillFileIsNotWrittenAgain()
     };
     spilled.readToolName.clear();
     const CompactionPlan plan = planCompaction(full, ledgerOf(full), nullptr, spilled);
-    QVERIFY(!plan.compaction.stubs.isEmpty());
+    QVERIFY(!plan.summaryStubs.isEmpty());
     QVERIFY(plan.outputsToSave.isEmpty());
-    QCOMPARE(plan.compaction.stubs.first().savedPath, u"/tmp/spill/call_1.log"_s);
-    QVERIFY(plan.compaction.stubs.first().content.contains(u"; read it again if you need it]"_s));
+    QCOMPARE(plan.summaryStubs.first().savedPath, u"/tmp/spill/call_1.log"_s);
+    QVERIFY(plan.summaryStubs.first().content.contains(u"; read it again if you need it]"_s));
 }
 
 void tst_Compaction::stageTwoSummarisesBeforeTheRecentExchanges()
