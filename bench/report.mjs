@@ -160,6 +160,16 @@ const rows = [
     id: 'read-file-memory', what: '8. read_file of a 100 MB file: peak memory growth, reported',
     a: ['8-read-file', 'peak RSS growth'], aName: 'read_file',
   },
+  {
+    id: 'context-plan', what: '9. compaction of a 5 000-message history: plan and compacted request',
+    a: ['9-context', 'plan+build-5000'], aName: 'planCompaction + compactedHistory',
+    op: '<', target: 10, unitTarget: 'ms',
+  },
+  {
+    id: 'context-accounting', what: '9. token accounting of one turn at 5 000 messages',
+    a: ['9-context', 'accounting-5000'], aName: 'TokenLedger append + nextRequestTokens',
+    op: '<', target: 1, unitTarget: 'ms',
+  },
 ];
 
 // Why a target is missed, from the profile of the run these notes were written with; printed

@@ -3,7 +3,7 @@
 # several times next to its peer and writes docs/benchmarks.md. See bench/README.md.
 #
 # Environment: STREAM_RUNS (5), RUNS (5), TOOL_RUNS (7), STREAM_BYTES (67108864), JOBS (nproc),
-# CASES ("1 2 3 4 5 6 7 8": the cases to run; a run of only some of them writes its report to
+# CASES ("1 2 3 4 5 6 7 8 9": the cases to run; a run of only some of them writes its report to
 # build/bench/benchmarks.md and leaves docs/benchmarks.md alone).
 set -euo pipefail
 
@@ -14,7 +14,7 @@ runs=${RUNS:-5}
 tool_runs=${TOOL_RUNS:-7}
 stream_bytes=${STREAM_BYTES:-67108864}
 jobs=${JOBS:-$(nproc)}
-all_cases="1 2 3 4 5 6 7 8"
+all_cases="1 2 3 4 5 6 7 8 9"
 cases=${CASES:-$all_cases}
 want() { [[ " $cases " == *" $1 "* ]]; }
 
@@ -120,6 +120,11 @@ if want 8; then
     rm -rf "$work/read"
 fi
 
+if want 9; then
+    log "case 9: compaction planning and token accounting, $runs runs"
+    "$bench" context --runs "$runs" >>"$samples"
+fi
+
 if ! { want 3 || want 4 || want 5; }; then
     log "cases 3-5: not asked for (CASES=$cases)"
 elif [[ -n $gui_bench ]]; then
@@ -177,6 +182,10 @@ itself adds)."
 want 8 && setup "Case 8: read_file with default arguments (offset 1, limit 2 000) of a generated \
 100 MB UTF-8 file, from prepare() to finished(), after one untimed warm-up ($runs runs); peak RSS \
 growth: VmHWM (reset before each run through /proc/self/clear_refs) minus VmRSS before."
+want 9 && setup "Case 9: a history of 5 000 messages (as in case 2, 20 MB of tool output): \
+planCompaction (stubs, then the summary range, down to 60 % of a 128 000-token window) and \
+compactedHistory, the model's summary not included; and TokenLedger::append of a 4 KiB tool \
+message with nextRequestTokens() at 5 000 messages ($runs runs)."
 { want 3 || want 4 || want 5; } && setup "Cases 3-5: agentloop-bench-gui$gui_note."
 setup "Medians are the figures to read: on a shared machine the max of a figure can show other load."
 node -e '

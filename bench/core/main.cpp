@@ -1,4 +1,4 @@
-// agentloop-bench: the core's benchmarks (cases 1, 2, 6, 7 and 8 of issue 5) and the loopback
+// agentloop-bench: the core's benchmarks (cases 1, 2, 6, 7 and 8 of issue 5, 9 of issue 17) and the loopback
 // server the stream case and its peers read from. bench/run.sh drives it; see bench/README.md.
 //
 //   agentloop-bench serve --bytes N --info FILE   serve the SSE stream on 127.0.0.1 until killed
@@ -10,10 +10,12 @@
 //                                                 case 7: grep tool vs GNU grep and ripgrep
 //   agentloop-bench read --runs N [--bytes N] [--dir DIR]
 //                                                 case 8: read_file of a large file
+//   agentloop-bench context --runs N              case 9: compaction planning, token accounting
 
 #include "agent/agentcontroller.h"
 #include "agent/agentsetup.h"
 #include "benchserver.h"
+#include "contextcase.h"
 #include "filecases.h"
 #include "historygen.h"
 #include "output.h"
@@ -346,6 +348,8 @@ int main(int argc, char *argv[])
         return drain(QUrl(parser.value(urlOption)), runs, bytes(streamBytes));
     if (mode == u"request")
         return request(runs, parser.value(dumpOption));
+    if (mode == u"context")
+        return contextCase(runs);
     if (mode == u"tool")
         return tool(runs, parser.value(iterationsOption).toInt());
     if (mode == u"grep" || mode == u"read") {

@@ -75,8 +75,15 @@ AgentController::AgentController(QObject *parent)
 {
     connect(m_client, &ChatClient::requestSent, this, &AgentController::requestSent);
     connect(m_client, &ChatClient::responseReceived, this, &AgentController::responseReceived);
-    connect(m_client, &ChatClient::textDelta, this, &AgentController::assistantTextDelta);
-    connect(m_client, &ChatClient::reasoningDelta, this, &AgentController::assistantReasoningDelta);
+    // A summary request's answer is no assistant message: it is not shown as one.
+    connect(m_client, &ChatClient::textDelta, this, [this](const QString &text) {
+        if (m_state != State::Compacting)
+            emit assistantTextDelta(text);
+    });
+    connect(m_client, &ChatClient::reasoningDelta, this, [this](const QString &text) {
+        if (m_state != State::Compacting)
+            emit assistantReasoningDelta(text);
+    });
     connect(m_client, &ChatClient::retryScheduled, this, &AgentController::retryScheduled);
     connect(m_client, &ChatClient::providerAdjusted, this, &AgentController::providerAdjusted);
     connect(m_client, &ChatClient::completed, this, &AgentController::onCompleted);
@@ -84,12 +91,13 @@ AgentController::AgentController(QObject *parent)
     updateEffectivePolicy();
 }
 
-void AgentController::setHistory(const History &history)
+void AgentController::setHistory(const History &history, const QList<Compaction> &compactions)
 {
     if (isRunning())
         return;
     m_history = history;
-    m_ledger.rebuild(m_history.messages());
+    m_fullTokens.rebuild(m_history.messages());
+    restoreCompactions(compactions);
     m_ledger.setToolDefinitions(
             QJsonDocument(m_tools.snapshot().definitions()).toJson(QJsonDocument::Compact));
     // What the user allowed "for this conversation" ends with it.
@@ -113,6 +121,7 @@ bool AgentController::run(const QString &prompt)
         return false;
     m_turn = 0;
     m_cancelRequested = false;
+    resetCompactionRun();
     if (m_history.isEmpty() && !m_options.systemPrompt.isEmpty())
         append(Message::system(m_options.systemPrompt));
     append(Message::user(prompt));
@@ -151,17 +160,12 @@ void AgentController::cancel()
 
 QByteArray AgentController::requestBody(const ToolSnapshot &tools) const
 {
-    return chatRequestBody(m_client->settings(), m_history, tools.definitions());
+    return chatRequestBody(m_client->settings(), requestHistory(), tools.definitions());
 }
 
 ContextBudget AgentController::budget() const
 {
     return ContextBudget{m_ledger.nextRequestTokens(), m_options.contextWindow, !m_ledger.isExact()};
-}
-
-const History &AgentController::requestHistory() const
-{
-    return m_history;
 }
 
 void AgentController::emitBudget()
@@ -177,7 +181,7 @@ void AgentController::setNetworkAccessManager(QNetworkAccessManager *manager)
 // Step 2: send the history with a frozen tool snapshot.
 void AgentController::sendNextRequest()
 {
-    if (const Result<void> pairing = m_history.checkPairing(); !pairing) {
+    if (const Result<void> pairing = requestHistory().checkPairing(); !pairing) {
         fail(pairing.error());
         return;
     }
@@ -188,19 +192,26 @@ void AgentController::sendNextRequest()
                       "specific prompt, or check the setup with a simple command first.")});
         return;
     }
+    if (compactsBeforeRequest())
+        return;
     m_snapshot = m_tools.snapshot();
     ++m_turn;
     emit turnStarted(m_turn, m_options.maxTurns);
     setState(State::WaitingForModel);
     m_ledger.setToolDefinitions(
             QJsonDocument(m_snapshot.definitions()).toJson(QJsonDocument::Compact));
-    m_sentMessages = m_history.size();
+    m_sentMessages = requestHistory().size();
     m_client->postChatCompletion(m_turn, requestBody(m_snapshot));
 }
 
 // Step 3: keep the assistant message; continue if and only if it has tool calls.
 void AgentController::onCompleted(const Completion &completion)
 {
+    if (m_state == State::Compacting) {
+        onSummaryCompleted(completion);
+        return;
+    }
+    m_contextRetried = false;
     emit completionReceived(m_turn, completion);
     if (completion.usage) {
         m_ledger.recordUsage(m_sentMessages, *completion.usage);
@@ -288,6 +299,12 @@ void AgentController::onCompleted(const Completion &completion)
 
 void AgentController::onFailed(const Error &error)
 {
+    if (m_state == State::Compacting) {
+        onSummaryFailed(error);
+        return;
+    }
+    if (compactsAfterContextError(error))
+        return;
     fail(error);
 }
 
@@ -584,6 +601,9 @@ void AgentController::answerRemainingCalls(const ToolResult &result)
 void AgentController::append(const Message &message)
 {
     m_history.append(message);
+    m_fullTokens.append(message);
+    if (m_compactedHistory)
+        m_compactedHistory->append(message);
     m_ledger.append(message);
     emit messageAppended(message);
     emitBudget();
@@ -595,6 +615,7 @@ void AgentController::fail(const Error &error)
     m_running.clear();
     m_awaitingApproval.reset();
     m_reviewing = false;
+    resetCompactionRun();
     setState(State::Idle);
     emit failed(error);
 }

@@ -158,8 +158,9 @@ public:
     int turn() const { return m_turn; }
     const History &history() const { return m_history; }
 
-    // Continue from a saved conversation; only while idle. The tools forget the one before.
-    void setHistory(const History &history);
+    // Continue from a saved conversation, with its compactions not undone (those that do not
+    // fit the history are left out); only while idle. The tools forget the one before.
+    void setHistory(const History &history, const QList<Compaction> &compactions = {});
     // Forget the conversation; only while idle.
     void newConversation();
 
@@ -205,6 +206,10 @@ public:
     void setConfirmsCompaction(bool confirms) { m_confirmsCompaction = confirms; }
     // The answer to compactionProposed(): compact, or send the request as it is.
     void resolveCompaction(quint64 proposalId, bool accept);
+    // The folder for the whole tool outputs that stubs point to (the conversation's outputs
+    // folder), asked at each compaction; unset or empty: only outputs already in a file (a long
+    // command's) are stubbed.
+    void setCompactionOutputDirectory(std::function<QString()> directory);
 
 signals:
     void stateChanged(AgentLoop::AgentController::State state);
@@ -231,7 +236,8 @@ signals:
     void budgetChanged(const AgentLoop::ContextBudget &budget);
     // The next request would pass the threshold; nothing is sent until resolveCompaction().
     void compactionProposed(quint64 proposalId, const AgentLoop::CompactionPreview &preview);
-    // The summary request went out (it shows in requestSent with ExchangePurpose::Compaction).
+    // A compaction began: its outputs are saved, then, when it needs one, the summary request goes
+    // out (it shows in requestSent with ExchangePurpose::Compaction; cancel() stops it).
     void compactionStarted(const AgentLoop::CompactionPreview &preview);
     // A compaction took effect; the session records it in the conversation file.
     void compacted(const AgentLoop::Compaction &compaction);
@@ -287,6 +293,26 @@ private:
 
     void emitBudget();
 
+    // Compaction (controllercompaction.cpp).
+    struct CompactionJob
+    {
+        CompactionPlan plan;
+        bool thenSend = false; // a run waits for it: the request goes out after it
+    };
+    void rebuildRequestHistory();
+    void restoreCompactions(const QList<Compaction> &compactions);
+    QStringList rulesInForce() const;
+    CompactionPlan planCompactionFor(const QString &trigger, qint64 targetTokens) const;
+    qint64 compactionTarget() const;
+    bool compactsBeforeRequest();
+    bool compactsAfterContextError(const Error &error);
+    void startCompaction(CompactionPlan plan, bool thenSend);
+    void continueCompaction();
+    void onSummaryCompleted(const Completion &completion);
+    void onSummaryFailed(const Error &error);
+    void finishCompaction(Compaction compaction);
+    void resetCompactionRun();
+
     ChatClient *m_client; // a child: tests that play the client find it there
     ToolRegistry m_tools;
     AgentOptions m_options;
@@ -294,7 +320,17 @@ private:
     TokenLedger m_ledger; // of the history the next request sends
     QList<Compaction> m_compactions;
     bool m_confirmsCompaction = false;
-    qsizetype m_sentMessages = 0; // messages the request in flight carries
+    // requestHistory() under the latest compaction: built once from it, then appended to.
+    std::optional<History> m_compactedHistory;
+    TokenLedger m_fullTokens; // of the whole history, uncalibrated, for planning
+    std::function<QString()> m_compactionOutputDirectory;
+    std::optional<CompactionJob> m_compaction; // under way
+    std::optional<CompactionPlan> m_proposedCompaction;
+    quint64 m_compactionProposalId = 0;
+    quint64 m_compactionSerial = 0;
+    bool m_compactedForRequest = false; // the request about to go out was compacted, or declined
+    bool m_contextRetried = false;      // this request went again after a context-length error
+    qsizetype m_sentMessages = 0;       // messages the request in flight carries
 
     State m_state = State::Idle;
     int m_turn = 0;

@@ -42,6 +42,27 @@ AgentSession::AgentSession(std::shared_ptr<CommandRunner> runner,
     connect(&m_modelList, &ChatClient::modelListReceived, this, &AgentSession::takeModelList);
     connect(&m_controller, &AgentController::finished, this, applyPending);
     connect(&m_controller, &AgentController::failed, this, applyPending);
+    connectCompaction();
+    connect(&m_controller, &AgentController::compacted, this, [this, applyPending] {
+        if (!m_controller.isRunning()) // "Compact now" ended without a run
+            applyPending();
+    });
+}
+
+// Compactions and their undos join the conversation's file as their own lines (the messages stay
+// as they are), and the stubs' whole outputs go to the conversation's outputs folder.
+void AgentSession::connectCompaction()
+{
+    m_controller.setCompactionOutputDirectory([this] { return outputDirectory(); });
+    connect(&m_controller, &AgentController::compacted, this, [this](const Compaction &compaction) {
+        if (const Result<void> recorded = m_recorder.recordLine(compaction.toJson()); !recorded)
+            emit saveFailed(recorded.error());
+    });
+    connect(&m_controller, &AgentController::compactionUndone, this, [this](const QString &id) {
+        const QJsonObject line{{u"agentloop"_s, u"compaction-undone"_s}, {u"id"_s, id}};
+        if (const Result<void> recorded = m_recorder.recordLine(line); !recorded)
+            emit saveFailed(recorded.error());
+    });
 }
 
 void AgentSession::configure(const SessionConfiguration &configuration)
@@ -155,7 +176,7 @@ Result<ContinuedConversation> AgentSession::continueWith(Result<ContinuedConvers
 {
     if (!continued)
         return continued;
-    m_controller.setHistory(continued->conversation.history);
+    m_controller.setHistory(continued->conversation.history, continued->conversation.compactions);
     m_auditTrail = readAuditFile(ConversationStore::auditPathFor(m_recorder.filePath()));
     m_auditFailed = false;
     return continued;

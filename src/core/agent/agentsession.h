@@ -100,6 +100,7 @@ signals:
 
 private:
     void apply(const SessionConfiguration &configuration);
+    void connectCompaction();
     Result<ContinuedConversation> continueWith(Result<ContinuedConversation> continued);
     QString outputDirectory() const;
     void applyPermissions();

@@ -1,6 +1,9 @@
 #include "agent/agentsetup.h"
 
+#include "files/textcodec.h"
+
 #include <QDir>
+#include <QFile>
 
 using namespace Qt::StringLiterals;
 
@@ -20,6 +23,25 @@ QString defaultSystemPrompt(const QString &workspace, const ShellInfo &shell)
                                                                   shell.displayName);
 }
 
+QString projectInstructionsSection(const QString &workspace)
+{
+    QFile file(QDir(workspace).filePath(u"AGENTS.md"_s));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray bytes = file.read(projectInstructionsLimit);
+    const bool complete = file.atEnd();
+    const DecodedText decoded = decodeText(bytes, complete);
+    if (!decoded.ok() || decoded.text.trimmed().isEmpty())
+        return {};
+    // Protocol text for the model, like the prompt it joins.
+    QString section = u"\n\nProject instructions (AGENTS.md in the workspace):\n\n"_s
+                      + decoded.text.trimmed();
+    if (!complete)
+        section += u"\n\n[AGENTS.md is longer: only its first %1 KiB are shown here. Read the rest "
+                   u"with read_file if you need it.]"_s.arg(projectInstructionsLimit / 1024);
+    return section;
+}
+
 void installStandardTools(AgentController &controller,
                           std::shared_ptr<CommandRunner> runner,
                           const ShellToolOptions &options,
@@ -33,6 +55,8 @@ void installStandardTools(AgentController &controller,
         controller.addTool(tool);
     AgentOptions agentOptions = controller.options();
     agentOptions.systemPrompt = defaultSystemPrompt(options.workspace, shell);
+    if (agentOptions.context.projectInstructions)
+        agentOptions.systemPrompt += projectInstructionsSection(options.workspace);
     controller.setOptions(agentOptions);
 }
 

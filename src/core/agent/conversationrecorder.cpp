@@ -72,6 +72,16 @@ Result<void> ConversationRecorder::record(const Message &message, const Provider
     return {};
 }
 
+Result<void> ConversationRecorder::recordLine(const QJsonObject &line)
+{
+    if (m_failed || !m_writer.isOpen())
+        return {};
+    if (const Result<void> written = m_writer.appendRecord(line); !written)
+        return failed(written.error());
+    emit saved(m_header.id);
+    return {};
+}
+
 Result<void> ConversationRecorder::failed(const Error &error)
 {
     m_failed = true;

@@ -40,6 +40,9 @@ public:
     // Writes the message; the provider names the model and endpoint of a file it creates. An
     // error is returned once, at the first failure.
     Result<void> record(const Message &message, const ProviderSettings &provider);
+    // Writes a line that is no message (a compaction, its undo) to the conversation's file; none
+    // is written before the file exists. An error is returned once, as for messages.
+    Result<void> recordLine(const QJsonObject &line);
 
     // The saved conversation with this id, or the file at path (the CLI's --conversation),
     // loaded and repaired; later messages are appended to it.

@@ -32,6 +32,7 @@ struct Error
     QString hint;
     int httpStatus = 0;      // Http only
     QString providerMessage; // error.message from the provider's body, when it sent one
+    QString providerCode;    // error.code from the provider's body (context_length_exceeded, ...)
 
     // "message" alone, or "message\nhint" when there is a hint; what a front end prints.
     QString toString() const;

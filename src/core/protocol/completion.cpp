@@ -173,12 +173,20 @@ QString providerErrorMessage(const QByteArray &body)
     return object.value(u"message"_s).toString();
 }
 
+QString providerErrorCode(const QByteArray &body)
+{
+    const QJsonValue code
+            = QJsonDocument::fromJson(body).object().value(u"error"_s).toObject().value(u"code"_s);
+    return code.isDouble() ? QString::number(code.toInteger()) : code.toString();
+}
+
 Error httpError(int status, const QByteArray &body)
 {
     Error error;
     error.kind = Error::Http;
     error.httpStatus = status;
     error.providerMessage = providerErrorMessage(body);
+    error.providerCode = providerErrorCode(body);
     QString detail = error.providerMessage;
     if (detail.isEmpty())
         detail = looksLikeHtml(body) ? CompletionText::tr("an HTML page") : excerpt(body);

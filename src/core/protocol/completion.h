@@ -80,6 +80,8 @@ Error httpError(int status, const QByteArray &body);
 
 // The provider's `error.message` from an error body, or an empty string.
 QString providerErrorMessage(const QByteArray &body);
+// error.code of an error body ("context_length_exceeded"), or empty.
+QString providerErrorCode(const QByteArray &body);
 
 } // namespace AgentLoop
 

@@ -166,6 +166,46 @@ Result<ConversationHeader> readHeader(const QString &path)
     return value;
 }
 
+// The compaction records: a compaction adds one, an undo takes the latest of that id away again.
+// A record that does not parse is reported and left out, like a corrupt message line.
+void readCompactionRecord(const QJsonObject &record, int lineNumber, LoadedConversation &loaded)
+{
+    const QString kind = record.value(u"agentloop"_s).toString();
+    if (kind == u"compaction-undone") {
+        const QString id = record.value(u"id"_s).toString();
+        for (qsizetype i = loaded.compactions.size() - 1; i >= 0; --i) {
+            if (loaded.compactions.at(i).id == id) {
+                loaded.compactions.removeAt(i);
+                break;
+            }
+        }
+        return;
+    }
+    if (kind != u"compaction")
+        return;
+    Result<Compaction> compaction = Compaction::fromJson(record);
+    if (!compaction) {
+        loaded.repairs.append(
+                ConversationText::tr("Line %1 could not be read and was skipped (%2).")
+                        .arg(lineNumber)
+                        .arg(compaction.error().message));
+        return;
+    }
+    loaded.compactions.append(std::move(compaction).value());
+}
+
+// Compactions that do not fit the history as read (lines lost to a crash) are left out.
+void dropUnfitCompactions(LoadedConversation &loaded)
+{
+    for (qsizetype i = loaded.compactions.size() - 1; i >= 0; --i) {
+        if (const Result<void> fits = checkCompaction(loaded.compactions.at(i), loaded.history);
+            !fits) {
+            loaded.repairs.append(fits.error().message);
+            loaded.compactions.removeAt(i);
+        }
+    }
+}
+
 } // namespace
 
 ConversationStore::ConversationStore(QString directory, QString outputDirectory)
@@ -244,9 +284,10 @@ Result<LoadedConversation> ConversationStore::loadFile(const QString &path)
         } else if (!document.isObject()) {
             problem = ConversationText::tr("not a JSON object");
         } else if (const QJsonObject object = document.object(); object.contains(u"agentloop"_s)) {
-            // A header update; kinds this version does not know are left alone.
+            // A header update or a compaction; kinds this version does not know are left alone.
             if (object.value(u"agentloop"_s).toString() == u"rename")
                 loaded.header.title = object.value(u"title"_s).toString();
+            readCompactionRecord(object, line.number, loaded);
             continue;
         } else if (const Result<Message> message = Message::fromJson(object); !message) {
             problem = message.error().message;
@@ -260,6 +301,7 @@ Result<LoadedConversation> ConversationStore::loadFile(const QString &path)
                         .arg(problem));
     }
 
+    dropUnfitCompactions(loaded);
     if (loaded.history.checkPairing())
         return loaded;
 
@@ -411,6 +453,11 @@ Result<void> ConversationWriter::open(const QString &path)
 Result<void> ConversationWriter::append(const Message &message)
 {
     return writeLine(jsonLine(message.toStoredJson()));
+}
+
+Result<void> ConversationWriter::appendRecord(const QJsonObject &record)
+{
+    return writeLine(jsonLine(record));
 }
 
 // One write() of a whole line, then flush(). What survives a crash or kill -9 of this process is

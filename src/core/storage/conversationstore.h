@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "context/compaction.h"
 #include "protocol/history.h"
 
 #include <QDateTime>
@@ -28,6 +29,8 @@ struct LoadedConversation
 {
     ConversationHeader header;
     History history;
+    // Its compactions not undone, oldest first (the last one decides the next request).
+    QList<Compaction> compactions;
     // One sentence per problem found and handled: a torn or corrupt line skipped, tool calls
     // interrupted by a crash answered with an "interrupted" tool message. Shown to the user.
     QStringList repairs;
@@ -93,6 +96,8 @@ public:
     Result<void> open(const QString &path);
     // Writes the message as one line and flushes it to the operating system before returning.
     Result<void> append(const Message &message);
+    // Writes a record that is no message ({"agentloop":"compaction",...}) the same way.
+    Result<void> appendRecord(const QJsonObject &record);
     bool isOpen() const { return m_file.isOpen(); }
     QString path() const { return m_file.fileName(); }
     void close() { m_file.close(); }

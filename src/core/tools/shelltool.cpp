@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 
@@ -133,6 +134,19 @@ QString outputFileNote(const OutputFile &file, bool clixmlDecoded)
     return u"\n[Only the first %1 bytes of the output are in the file %2: %3]"_s.arg(file.bytes)
             .arg(path, file.problem);
 }
+
+} // namespace
+
+QString spilledOutputPath(const QString &resultContent)
+{
+    // The last line outputFileNote() writes when the file is complete.
+    static const QRegularExpression note(u"\\(\\d+ bytes\\) is in the file (.+)\\]$"_s);
+    const qsizetype lineStart = resultContent.lastIndexOf(u'\n') + 1;
+    const QRegularExpressionMatch match = note.match(QStringView(resultContent).mid(lineStart));
+    return match.hasMatch() ? QDir::fromNativeSeparators(match.captured(1)) : QString();
+}
+
+namespace {
 
 class ShellRun final : public ToolRun
 {

@@ -23,6 +23,10 @@ struct ShellToolOptions
 // The language the shell's commands are written in.
 ShellSyntax shellSyntaxOf(const ShellInfo &shell);
 
+// The file a shell result names as holding the command's whole output (its last line says so),
+// or empty when it names none or only a part of the output went there.
+QString spilledOutputPath(const QString &resultContent);
+
 // The `shell` tool: runs one command with the machine's shell after the user approves it.
 // There is deliberately no blacklist of commands (a rewrite gets around any list and leaves a
 // false sense of safety); the approval is the boundary.
