@@ -45,10 +45,12 @@ QString commandOutput(int command)
 {
     QString text;
     int line = 0;
-    while (text.size() < outputBytes)
+    while (text.size() < outputBytes) {
+        ++line;
         text += u"[%1] test %2 passed in 0.%3 s: tests/unit/module_%2.cpp\n"_s.arg(command)
-                        .arg(++line)
+                        .arg(line)
                         .arg(line % 97);
+    }
     return text.left(outputBytes);
 }
 

@@ -814,6 +814,13 @@ void tst_SettingsDialog::settingsFileKeepsItsKeys()
     const QStringList expected{u"agent/demoMode"_s,
                                u"agent/maxTurns"_s,
                                u"agent/workspace"_s,
+                               u"context/autoCompact"_s,
+                               u"context/compactAtPercent"_s,
+                               u"context/confirmCompaction"_s,
+                               u"context/keepRecentExchanges"_s,
+                               u"context/maxContinuations"_s,
+                               u"context/projectInstructions"_s,
+                               u"context/stubAboveChars"_s,
                                u"permissions/readOnlyCommands"_s,
                                u"profiles/current"_s, // no other profile: no profiles/order
                                u"provider/apiKey"_s,
