@@ -43,19 +43,6 @@ Error saveOutputs(const QList<OutputToSave> &outputs)
     return Error();
 }
 
-QString effectName(RuleEffect effect)
-{
-    switch (effect) {
-    case RuleEffect::Allow:
-        return u"allow"_s;
-    case RuleEffect::Ask:
-        return u"ask"_s;
-    case RuleEffect::Deny:
-        return u"deny"_s;
-    }
-    return {};
-}
-
 constexpr qsizetype maxRulesInSummary = 60;
 constexpr qsizetype maxAllowanceChars = 300;
 
@@ -108,7 +95,7 @@ QStringList AgentController::rulesInForce() const
         for (const PermissionRule &rule : m_policy->rules()) {
             if (rules.size() >= maxRulesInSummary)
                 break;
-            rules << u"%1 %2 (a saved rule)"_s.arg(effectName(rule.effect), rule.text);
+            rules << u"%1 %2 (a saved rule)"_s.arg(ruleEffectName(rule.effect), rule.text);
         }
     }
     return rules;

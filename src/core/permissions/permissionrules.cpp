@@ -1682,4 +1682,13 @@ QString workspaceRuleFilePath(const QString &workspace)
     return QDir(workspace).filePath(u".agentloop/permissions.json"_s);
 }
 
+QString ruleEffectName(RuleEffect effect)
+{
+    for (const auto &[name, keyEffect] : effectKeys()) {
+        if (keyEffect == effect)
+            return name;
+    }
+    return {};
+}
+
 } // namespace AgentLoop

@@ -16,6 +16,9 @@ class WorkspaceBoundary;
 
 enum class RuleEffect { Allow, Ask, Deny };
 
+// "allow", "ask" or "deny": the effect's key in a rules file, never translated.
+QString ruleEffectName(RuleEffect effect);
+
 // Where a rule comes from, which is also where it is kept.
 enum class RuleOrigin {
     BuiltIn,      // the read-only command list (PermissionOptions::readOnlyCommands)
