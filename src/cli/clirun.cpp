@@ -190,6 +190,7 @@ void CliRun::start()
     }
     printProgress(
             tr("Workspace: %1").arg(m_err.line(QDir::toNativeSeparators(m_options.workspace))));
+    m_session.discoverContextWindows();
     if (m_options.verbose)
         printContextWindow(m_controller.budget().window);
     m_controller.run(m_options.prompt);

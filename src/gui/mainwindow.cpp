@@ -228,6 +228,7 @@ void MainWindow::showConfiguration()
 {
     if (m_pendingSettings)
         m_settings = *std::exchange(m_pendingSettings, std::nullopt);
+    m_session.discoverContextWindows();
     m_statusBar->showConfiguration(m_session.configuration());
     m_profileSwitcher->showProfiles(m_settings);
     m_chatView->setDemoMode(m_settings.demoMode);

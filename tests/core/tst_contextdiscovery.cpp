@@ -1,5 +1,5 @@
-// The context window from the provider: when the configuration sets none, the session asks the
-// provider's /models once, in the background, and a window reported for the configured model
+// The context window from the provider: when the configuration sets none and the front end lets
+// it (discoverContextWindows()), the session asks the provider's /models once, in the background, and a window reported for the configured model
 // becomes the controller's (source Provider), with budgetChanged to say so.
 
 #include "agent/agentsession.h"
@@ -49,8 +49,11 @@ private slots:
     void demoModeAsksNothing();
     void aModelTheListDoesNotSizeKeepsTheTable();
     void aFailedListKeepsTheTable();
+    void configuringAloneSendsNothing();
 
 private:
+    // As the app does: a configuration applied, then the provider asked.
+    static void configureAndDiscover(AgentSession &session, const SessionConfiguration &c);
     SessionConfiguration configuration(const QString &model = u"Qwen/Qwen3-32B"_s) const;
     int modelListRequests() const;
 
@@ -85,6 +88,13 @@ SessionConfiguration tst_ContextDiscovery::configuration(const QString &model) c
     return configuration;
 }
 
+void tst_ContextDiscovery::configureAndDiscover(AgentSession &session,
+                                                const SessionConfiguration &c)
+{
+    session.configure(c);
+    session.discoverContextWindows();
+}
+
 int tst_ContextDiscovery::modelListRequests() const
 {
     int count = 0;
@@ -97,7 +107,7 @@ void tst_ContextDiscovery::reportedWindowBecomesTheControllersWindow()
 {
     AgentSession session(std::make_shared<FakeCommandRunner>(), ConversationStore(m_dir->path()));
     QSignalSpy budgets(&session.controller(), &AgentController::budgetChanged);
-    session.configure(configuration());
+    configureAndDiscover(session, configuration());
     // Until the provider answers: the table's figure for Qwen3 (the provider serves it with less).
     QCOMPARE(session.controller().options().contextWindow,
              (ContextWindow{131'072, Source::BuiltIn}));
@@ -118,7 +128,7 @@ void tst_ContextDiscovery::reportedWindowBecomesTheControllersWindow()
 void tst_ContextDiscovery::askedOncePerProvider()
 {
     AgentSession session(std::make_shared<FakeCommandRunner>(), ConversationStore(m_dir->path()));
-    session.configure(configuration());
+    configureAndDiscover(session, configuration());
     QTRY_COMPARE_WITH_TIMEOUT(session.controller().options().contextWindow.source,
                               Source::Provider,
                               answerTimeoutMs);
@@ -126,10 +136,10 @@ void tst_ContextDiscovery::askedOncePerProvider()
     // Another turn limit, another model of the same provider: the list is known.
     SessionConfiguration changed = configuration(u"gpt-4o"_s);
     changed.maxTurns = 5;
-    session.configure(changed);
+    configureAndDiscover(session, changed);
     QCOMPARE(session.controller().options().contextWindow,
              (ContextWindow{128'000, Source::BuiltIn}));
-    session.configure(configuration());
+    configureAndDiscover(session, configuration());
     QCOMPARE(session.controller().options().contextWindow,
              (ContextWindow{40'960, Source::Provider}));
     QTest::qWait(100);
@@ -138,7 +148,7 @@ void tst_ContextDiscovery::askedOncePerProvider()
     // Another key may see other models: asked again.
     SessionConfiguration otherKey = configuration();
     otherKey.provider.apiKey = u"sk-another-key"_s;
-    session.configure(otherKey);
+    configureAndDiscover(session, otherKey);
     QTRY_COMPARE_WITH_TIMEOUT(modelListRequests(), 2, answerTimeoutMs);
     QTRY_COMPARE_WITH_TIMEOUT(session.controller().options().contextWindow,
                               (ContextWindow{40'960, Source::Provider}),
@@ -150,7 +160,7 @@ void tst_ContextDiscovery::theUsersSettingAsksNothing()
     AgentSession session(std::make_shared<FakeCommandRunner>(), ConversationStore(m_dir->path()));
     SessionConfiguration set = configuration();
     set.context.contextWindow = 16'000;
-    session.configure(set);
+    configureAndDiscover(session, set);
     QCOMPARE(session.controller().options().contextWindow, (ContextWindow{16'000, Source::Setting}));
     QTest::qWait(200);
     QCOMPARE(modelListRequests(), 0);
@@ -162,7 +172,7 @@ void tst_ContextDiscovery::demoModeAsksNothing()
     AgentSession session(std::make_shared<FakeCommandRunner>(), ConversationStore(m_dir->path()));
     SessionConfiguration demo = configuration();
     demo.demoMode = true;
-    session.configure(demo);
+    configureAndDiscover(session, demo);
     QTest::qWait(200);
     QVERIFY(m_server->allRequests().isEmpty());
 }
@@ -170,7 +180,7 @@ void tst_ContextDiscovery::demoModeAsksNothing()
 void tst_ContextDiscovery::aModelTheListDoesNotSizeKeepsTheTable()
 {
     AgentSession session(std::make_shared<FakeCommandRunner>(), ConversationStore(m_dir->path()));
-    session.configure(configuration(u"gpt-4o"_s));
+    configureAndDiscover(session, configuration(u"gpt-4o"_s));
     QTRY_COMPARE_WITH_TIMEOUT(modelListRequests(), 1, answerTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(session.reportedContextWindow(u"Qwen/Qwen3-32B"_s).has_value(),
                              answerTimeoutMs);
@@ -184,11 +194,23 @@ void tst_ContextDiscovery::aFailedListKeepsTheTable()
     m_server->setHandler(
             [](const RecordedRequest &) { return FakeResponse::httpError(404, u"Not found"_s); });
     AgentSession session(std::make_shared<FakeCommandRunner>(), ConversationStore(m_dir->path()));
-    session.configure(configuration(u"deepseek-chat"_s));
+    configureAndDiscover(session, configuration(u"deepseek-chat"_s));
     QTRY_COMPARE_WITH_TIMEOUT(modelListRequests(), 1, answerTimeoutMs);
     QTest::qWait(100);
     QCOMPARE(session.controller().options().contextWindow,
              (ContextWindow{128'000, Source::BuiltIn}));
+}
+
+// The CLI configures its session before it has checked its files: a usage error found then must
+// leave the provider unasked.
+void tst_ContextDiscovery::configuringAloneSendsNothing()
+{
+    AgentSession session(std::make_shared<FakeCommandRunner>(), ConversationStore(m_dir->path()));
+    session.configure(configuration());
+    QTest::qWait(200);
+    QVERIFY(m_server->allRequests().isEmpty());
+    QCOMPARE(session.controller().options().contextWindow,
+             (ContextWindow{131'072, Source::BuiltIn}));
 }
 
 QTEST_GUILESS_MAIN(tst_ContextDiscovery)

@@ -179,6 +179,7 @@ void tst_ContextPage::theProvidersWindowShowsAsAutomatic()
     configuration.provider.model = u"deepseek-chat"_s;
     configuration.workspace = m_workDir.path();
     session.configure(configuration);
+    session.discoverContextWindows(); // as the main window does once it is applied
     QTRY_VERIFY(session.reportedContextWindow(u"deepseek-chat"_s).has_value());
 
     ContextPage page(loaded(), &session);

@@ -90,7 +90,6 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     options.contextWindow = contextWindowFor(m_configuration);
     options.fallbacks = m_configuration.fallbacks;
     m_controller.setOptions(options);
-    discoverContextWindows();
 
     ShellToolOptions toolOptions;
     toolOptions.workspace = m_configuration.workspace.isEmpty() ? QDir::homePath()

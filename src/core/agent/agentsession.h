@@ -79,11 +79,16 @@ public:
     // (permissions/workspacerules.h).
     const QStringList &ignoredWorkspaceAllowRules() const { return m_ignoredWorkspaceAllowRules; }
 
+    // Asks the provider's /models, in the background, for the context windows it reports: once
+    // per provider (base URL and key), and only when the configuration sets no window and is not
+    // the demo. When the answer names the configured model, the controller's
+    // AgentOptions::contextWindow becomes it (source Provider) and budgetChanged() follows.
+    // The front end calls it when it may talk to the provider: the app once a configuration is
+    // applied, the CLI only once its options and files have passed, so that a usage error sends
+    // nothing.
+    void discoverContextWindows();
     // The window the provider's /models reported for this model (matched without regard to
-    // case), if it did. The session asks once per provider (base URL and key) when the
-    // configuration sets no window and is not the demo, in the background; when the answer
-    // names the configured model, the controller's AgentOptions::contextWindow becomes it
-    // (source Provider) and budgetChanged() follows.
+    // case), if it did.
     std::optional<qint64> reportedContextWindow(const QString &model) const;
 
     // The conversation's audit trail: one object per finished call, oldest first, as its lines in
@@ -106,7 +111,6 @@ private:
     void applyPermissions();
     void recordCall(const CallRecord &record);
     ContextWindow contextWindowFor(const SessionConfiguration &configuration) const;
-    void discoverContextWindows();
     void takeModelList(const QByteArray &body);
 
     ConversationRecorder m_recorder;
