@@ -170,6 +170,16 @@ const rows = [
     a: ['9-context', 'accounting-5000'], aName: 'TokenLedger append + nextRequestTokens',
     op: '<', target: 1, unitTarget: 'ms',
   },
+  {
+    id: 'many-conversations', what: '10. Start-up with 1 000 conversations / 5 GB vs none',
+    a: ['10-many-conversations', 'start with the conversations'], aName: '1 000 conversations',
+    b: ['10-many-conversations', 'start with none'], bName: 'none',
+    ratioName: 'many / none', op: '<=', target: 1.2,
+  },
+  {
+    id: 'many-conversations-first', what: '10. First start with them: every file read, index written, reported',
+    a: ['10-many-conversations', 'first start, index built'], aName: '1 000 conversations',
+  },
 ];
 
 // Why a target is missed, from the profile of the run these notes were written with; printed

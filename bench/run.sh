@@ -3,7 +3,7 @@
 # several times next to its peer and writes docs/benchmarks.md. See bench/README.md.
 #
 # Environment: STREAM_RUNS (5), RUNS (5), TOOL_RUNS (7), STREAM_BYTES (67108864), JOBS (nproc),
-# CASES ("1 2 3 4 5 6 7 8 9": the cases to run; a run of only some of them writes its report to
+# CASES ("1 2 3 4 5 6 7 8 9 10": the cases to run; a run of only some of them writes its report to
 # build/bench/benchmarks.md and leaves docs/benchmarks.md alone).
 set -euo pipefail
 
@@ -14,7 +14,7 @@ runs=${RUNS:-5}
 tool_runs=${TOOL_RUNS:-7}
 stream_bytes=${STREAM_BYTES:-67108864}
 jobs=${JOBS:-$(nproc)}
-all_cases="1 2 3 4 5 6 7 8 9"
+all_cases="1 2 3 4 5 6 7 8 9 10"
 cases=${CASES:-$all_cases}
 want() { [[ " $cases " == *" $1 "* ]]; }
 
@@ -36,7 +36,7 @@ cmake --build "$build" --parallel "$jobs" --target agentloop-bench
 bench="$build/bench/core/agentloop-bench"
 gui_bench=
 # (grep reads all of it: with pipefail, grep -q closing the pipe early would fail the test)
-if { want 3 || want 4 || want 5; } \
+if { want 3 || want 4 || want 5 || want 10; } \
     && cmake --build "$build" --target help | grep '^agentloop-bench-gui:' >/dev/null; then
     if cmake --build "$build" --parallel "$jobs" --target agentloop-bench-gui; then
         gui_bench="$build/bench/gui/agentloop-bench-gui"
@@ -135,6 +135,12 @@ else
     log "cases 3-5: agentloop-bench-gui not built, not measured"
 fi
 
+if want 10 && [[ -n $gui_bench ]]; then
+    log "case 10: start-up with many saved conversations (writes 5 GB to a temporary folder)"
+    QT_QPA_PLATFORM=offscreen "$gui_bench" --case 10-many-conversations --samples "$runs" \
+        >>"$samples" || log "case 10 failed (exit $?): its rows say not measured"
+fi
+
 qt_dir=$(grep -m1 '^Qt6Core_DIR:' "$build/CMakeCache.txt" | cut -d= -f2-)
 gui_note=" (offscreen)"
 [[ -n $gui_bench ]] || gui_note=": agentloop-bench-gui was not built in this run"
@@ -187,6 +193,10 @@ planCompaction (stubs, then the summary range, down to 60 % of a 128 000-token w
 compactedHistory, the model's summary not included; and TokenLedger::append of a 4 KiB tool \
 message with nextRequestTokens() at 5 000 messages ($runs runs)."
 { want 3 || want 4 || want 5; } && setup "Cases 3-5: agentloop-bench-gui$gui_note."
+want 10 && setup "Case 10: start-up (process start to the first shown main window, offscreen) with \
+1 000 saved conversations of 5 MB each (5 GB, a header and 1 kB user messages, in the page cache \
+after the first start) vs an empty conversations folder, alternating ($runs runs); the first \
+start, which reads every file whole and writes the index, is reported apart."
 setup "Medians are the figures to read: on a shared machine the max of a figure can show other load."
 node -e '
 const e = process.env;

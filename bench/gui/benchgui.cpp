@@ -4,8 +4,12 @@
 //   4-command-output  peak memory and stalls while the shell tool runs a command printing 200 MB,
 //                     and the size of the file the whole output was spilled to
 //   5-startup         process start to first shown MainWindow vs a bare QMainWindow, idle RSS
+//   10-many-conversations  start-up with 1 000 saved conversations of 5 MB (5 GB) vs none
+//                     (AGENTLOOP_BENCH_CONVERSATIONS and AGENTLOOP_BENCH_CONVERSATION_MB change
+//                     the figures; not part of --case all, for its size)
 // Usage: agentloop-bench-gui --case NAME [--samples N]; one JSON line per figure and sample on
-// stdout, diagnostics on stderr. --startup is the child mode of 5-startup.
+// stdout, diagnostics on stderr. --startup [--conversations DIR] is the child mode of 5-startup
+// and 10-many-conversations.
 
 #include "applicationicon.h"
 #include "base/i18n.h"
@@ -26,6 +30,8 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QScrollBar>
 #include <QSettings>
@@ -522,9 +528,91 @@ void startup(int samples)
     }
 }
 
-// The child of 5-startup: the app's main() up to the first shown window, with demo settings, a
-// temporary conversation directory and the key kept in memory (no credential store, and no
-// start(): it follows the first show and would open the first-start settings dialog).
+// Conversations as the store writes them: a header line, then user messages of about 1 kB up to
+// megabytes each. Returns false when the disk is full or not writable.
+bool writeConversations(const QString &directory, int count, int megabytes)
+{
+    QByteArray message = R"({"content":")";
+    message += QByteArray("the build log says ").repeated(50);
+    message += "\",\"role\":\"user\"}\n";
+    const QByteArray block = message.repeated(qsizetype(1 << 20) / message.size());
+    for (int i = 0; i < count; ++i) {
+        QFile file(
+                QDir(directory).filePath(u"20260101-%1-%2.jsonl"_s.arg(i / 60, 6, 10, QChar(u'0'))
+                                                 .arg(i, 4, 16, QChar(u'0'))));
+        if (!file.open(QIODevice::WriteOnly))
+            return false;
+        const QByteArray header = QJsonDocument(
+                                          QJsonObject{{u"agentloop"_s, u"conversation"_s},
+                                                      {u"version"_s, 1},
+                                                      {u"title"_s, u"Conversation %1"_s.arg(i + 1)},
+                                                      {u"created"_s, u"2026-01-01T00:00:00.000"_s},
+                                                      {u"model"_s, u"bench"_s},
+                                                      {u"baseUrl"_s, u"http://127.0.0.1/v1"_s}})
+                                          .toJson(QJsonDocument::Compact)
+                                  + '\n';
+        if (file.write(header) != header.size())
+            return false;
+        for (int mb = 0; mb < megabytes; ++mb) {
+            if (file.write(block) != block.size())
+                return false;
+        }
+    }
+    return true;
+}
+
+void manyConversations(int samples)
+{
+    const QString id = u"10-many-conversations"_s;
+    const QString self = QCoreApplication::applicationFilePath();
+    const int count = qEnvironmentVariableIntValue("AGENTLOOP_BENCH_CONVERSATIONS") > 0
+                              ? qEnvironmentVariableIntValue("AGENTLOOP_BENCH_CONVERSATIONS")
+                              : 1000;
+    const int megabytes = qEnvironmentVariableIntValue("AGENTLOOP_BENCH_CONVERSATION_MB") > 0
+                                  ? qEnvironmentVariableIntValue("AGENTLOOP_BENCH_CONVERSATION_MB")
+                                  : 5;
+    QTemporaryDir many;
+    QTemporaryDir none;
+    diag(u"%1: writing %2 conversations of %3 MB into %4"_s.arg(id).arg(count).arg(megabytes).arg(
+            many.path()));
+    if (!many.isValid() || !none.isValid() || !writeConversations(many.path(), count, megabytes)) {
+        diag(u"%1: the conversations could not be written: not measured"_s.arg(id));
+        return;
+    }
+    const QStringList withMany{u"--startup"_s, u"--conversations"_s, many.path()};
+    const QStringList withNone{u"--startup"_s, u"--conversations"_s, none.path()};
+    // The first start reads every file whole and writes the index; reported, not compared.
+    const StartupRun first = timeStartup(self, withMany);
+    if (first.shownMs >= 0)
+        Bench::report(id, u"first start, index built"_s, u"ms"_s, first.shownMs);
+    timeStartup(self, withNone);
+    for (int s = 0; s < samples; ++s) {
+        StartupRun full;
+        StartupRun empty;
+        if (s % 2 == 0) {
+            full = timeStartup(self, withMany);
+            empty = timeStartup(self, withNone);
+        } else {
+            empty = timeStartup(self, withNone);
+            full = timeStartup(self, withMany);
+        }
+        if (full.shownMs < 0 || empty.shownMs < 0)
+            continue;
+        diag(u"%1 sample %2: %3 conversations %4 ms, none %5 ms"_s.arg(id)
+                     .arg(s + 1)
+                     .arg(count)
+                     .arg(full.shownMs, 0, 'f', 1)
+                     .arg(empty.shownMs, 0, 'f', 1));
+        Bench::report(id, u"start with the conversations"_s, u"ms"_s, full.shownMs);
+        Bench::report(id, u"start with none"_s, u"ms"_s, empty.shownMs);
+        Bench::report(id, u"many / none"_s, u"ratio"_s, full.shownMs / empty.shownMs);
+    }
+}
+
+// The child of 5-startup and 10-many-conversations: the app's main() up to the first shown
+// window, with demo settings, a temporary conversation directory (or --conversations DIR) and the
+// key kept in memory (no credential store, and no start(): it follows the first show and would
+// open the first-start settings dialog).
 int startupChild(QApplication &app)
 {
     QApplication::setOrganizationName(u"AgentLoop"_s);
@@ -541,7 +629,10 @@ int startupChild(QApplication &app)
     MainWindow::Options options;
     options.keyStore = &keyStore;
     options.persist = false;
-    options.conversationDirectory = conversations.path();
+    const QStringList args = QCoreApplication::arguments();
+    const qsizetype given = args.indexOf(u"--conversations"_s);
+    options.conversationDirectory = given >= 0 && given + 1 < args.size() ? args.at(given + 1)
+                                                                          : conversations.path();
     MainWindow window(settings, options);
     new Bench::ShownReporter(&window);
     window.show();
@@ -579,10 +670,12 @@ int main(int argc, char *argv[])
             {u"3-stream-stalls"_s, streamStalls},
             {u"4-command-output"_s, commandOutput},
             {u"5-startup"_s, startup},
+            {u"10-many-conversations"_s, manyConversations},
     };
     bool ran = false;
     for (const auto &[caseName, function] : cases) {
-        if (name == caseName || name == u"all"_s) {
+        const bool inAll = !caseName.startsWith(u"10-"_s);
+        if (name == caseName || (name == u"all"_s && inAll)) {
             function(samples);
             ran = true;
         }

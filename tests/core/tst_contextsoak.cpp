@@ -88,6 +88,7 @@ void tst_ContextSoak::twoHundredTurnsStayUnderTheWindow()
     QVERIFY(dir.isValid());
     QVERIFY(QDir(dir.path()).mkpath(u"workspace"_s));
     FakeChatServer server;
+    server.setRecordsBodies(false);
     FakeCommandRunner runner;
     for (int command = 1; command <= prompts * commandsPerPrompt; ++command)
         runner.enqueue(0, commandOutput(command));

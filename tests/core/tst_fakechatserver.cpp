@@ -71,6 +71,7 @@ class tst_FakeChatServer : public QObject
 
 private slots:
     void scriptedAnswersComeInOrder();
+    void recordingWithoutBodiesKeepsTheRest();
     void builderShapes();
     void keepAliveCarriesSeveralRequests();
     void connectionCloseIsHonoured();
@@ -91,6 +92,30 @@ private slots:
     void serverMayGoAwayAtAnyTime();
     void curlSpeaksToIt();
 };
+
+// For soaks: the handler sees the body, the record keeps all but it.
+void tst_FakeChatServer::recordingWithoutBodiesKeepsTheRest()
+{
+    FakeChatServer server;
+    server.setRecordsBodies(false);
+    QByteArray seen;
+    server.setHandler([&seen](const RecordedRequest &request) {
+        seen = request.body;
+        return FakeResponse::answer(u"ok"_s);
+    });
+    QNetworkAccessManager nam;
+    const QByteArray body = R"({"messages":[{"role":"user","content":"hi"}]})";
+    std::unique_ptr<QNetworkReply> reply(
+            nam.post(jsonRequest(endpoint(server, u"/chat/completions"_s)), body));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), replyTimeoutMs);
+    QCOMPARE(firstMessage(reply->readAll())[u"content"_s].toString(), u"ok"_s);
+    QCOMPARE(seen, body);
+    const QList<RecordedRequest> requests = server.requests();
+    QCOMPARE(requests.size(), 1);
+    QCOMPARE(requests[0].path, "/v1/chat/completions");
+    QCOMPARE(requests[0].header("Content-Type"), "application/json");
+    QVERIFY(requests[0].body.isEmpty());
+}
 
 void tst_FakeChatServer::scriptedAnswersComeInOrder()
 {

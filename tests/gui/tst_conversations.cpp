@@ -25,6 +25,7 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QListView>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -480,6 +481,12 @@ void tst_Conversations::bidiInTitlesAndSavedMessagesIsShownEscaped()
     // The tooltip starts like HTML: it is escaped, not rendered.
     const QString tip = model->index(0).data(Qt::ToolTipRole).toString();
     QVERIFY2(tip.contains(u"Invoice ⟨U+202E⟩fdp.exe &lt;b&gt;now&lt;/b&gt;"_s), qPrintable(tip));
+    // What the list's index says of the file: its messages and size.
+    QVERIFY2(tip.contains(u"4 message(s), "_s), qPrintable(tip));
+    QVERIFY2(tip.contains(QLocale().formattedDataSize(
+                     QFileInfo(f.windowOptions.conversationDirectory + u'/' + id + u".jsonl"_s)
+                             .size())),
+             qPrintable(tip));
 
     f.window->openConversation(id);
     QCOMPARE(f.window->statusText(), u"Opened “Invoice ⟨U+202E⟩fdp.exe <b>now</b>”"_s);

@@ -588,6 +588,11 @@ void FakeChatServer::setRequiredApiKey(const QByteArray &key)
     m_requiredApiKey = key;
 }
 
+void FakeChatServer::setRecordsBodies(bool records)
+{
+    m_recordsBodies = records;
+}
+
 QList<RecordedRequest> FakeChatServer::requests() const
 {
     QList<RecordedRequest> chatRequests;
@@ -618,6 +623,8 @@ void FakeChatServer::closeAllConnections()
 FakeResponse FakeChatServer::respondTo(const RecordedRequest &request)
 {
     m_requests.append(request);
+    if (!m_recordsBodies)
+        m_requests.last().body.clear();
     emit requestReceived(int(m_requests.size() - 1));
 
     if (std::optional<FakeResponse> rejection = rejectApiKey(request))

@@ -140,6 +140,9 @@ public:
     void setModels(const QStringList &ids); // default: gpt-4.1, gpt-4o-mini
     // Requests without "Authorization: Bearer <key>" get OpenAI's 401 (key masked).
     void setRequiredApiKey(const QByteArray &key);
+    // Off: requests are recorded without their bodies (the handler still sees them whole), so
+    // that a soak of hundreds of large requests measures the client's memory, not the server's.
+    void setRecordsBodies(bool records);
 
     QList<RecordedRequest> requests() const; // POST /v1/chat/completions only, in arrival order
     QList<RecordedRequest> allRequests() const;
@@ -162,6 +165,7 @@ private:
     Handler m_handler;
     QStringList m_models{QStringLiteral("gpt-4.1"), QStringLiteral("gpt-4o-mini")};
     QByteArray m_requiredApiKey;
+    bool m_recordsBodies = true;
 };
 
 // A port on 127.0.0.1 that nothing listens on: bound a moment ago, closed again (0 when no port

@@ -3,6 +3,7 @@
 
 #include "agent/agentcontroller.h"
 
+#include "base/background.h"
 #include "protocol/requestbody.h"
 #include "tools/outputfile.h"
 #include "tools/shelltool.h"
@@ -13,8 +14,6 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QMetaMethod>
-#include <QPromise>
-#include <QThreadPool>
 
 using namespace Qt::StringLiterals;
 
@@ -275,13 +274,10 @@ void AgentController::startCompaction(CompactionPlan plan, bool thenSend)
         continueCompaction();
         return;
     }
-    auto promise = std::make_shared<QPromise<Error>>();
-    QFuture<Error> future = promise->future();
-    promise->start();
-    QThreadPool::globalInstance()->start([promise, outputs = m_compaction->plan.outputsToSave] {
-        promise->addResult(saveOutputs(outputs));
-        promise->finish();
-    });
+    const QFuture<Error> future = runInBackground<Error>(
+            [outputs = m_compaction->plan.outputsToSave](const QPromise<Error> &) {
+                return saveOutputs(outputs);
+            });
     auto *watcher = new QFutureWatcher<Error>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
         watcher->deleteLater();

@@ -1,12 +1,16 @@
 #include "storage/conversationstore.h"
 
+#include "storage/conversationindex.h"
+
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QSet>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -147,23 +151,95 @@ Result<ConversationFile> readConversationFile(const QString &path)
     return ConversationFile{*header, std::move(lines)};
 }
 
-// Header and title updates only: what the conversation list needs.
-Result<ConversationHeader> readHeader(const QString &path)
+constexpr qint64 scanBlockBytes = qint64(1) << 20;
+
+QByteArray sha1Of(QByteArrayView bytes)
 {
-    Result<ConversationFile> file = readConversationFile(path);
-    if (!file)
-        return file.error();
-    ConversationHeader value = file->header;
-    for (qsizetype i = 1; i < file->lines.size(); ++i) {
-        const QByteArray &bytes = file->lines.at(i).bytes;
-        // Cheap filter: only header updates carry the "agentloop" key.
-        if (!bytes.contains("\"agentloop\""))
-            continue;
-        const QJsonObject object = QJsonDocument::fromJson(bytes).object();
-        if (object.value(u"agentloop"_s).toString() == u"rename")
-            value.title = object.value(u"title"_s).toString();
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha1);
+}
+
+// The first non-blank line of the file (the header), without its line end; empty when the file
+// cannot be read or has no complete first line.
+QByteArray firstLineOf(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    while (!file.atEnd()) {
+        QByteArray line = file.readLine(scanBlockBytes);
+        if (!line.endsWith('\n'))
+            return {};
+        line.chop(line.endsWith("\r\n") ? 2 : 1);
+        if (!line.trimmed().isEmpty())
+            return line;
     }
-    return value;
+    return {};
+}
+
+// Brings the entry up to the file's end, reading only from entry.scannedBytes on (0: the whole
+// file, whose first line is the header). Renames set the title; every other object line is a
+// message, except compaction records. Only complete lines count: one still being written is
+// read by the next listing.
+Result<void> scanConversation(const QString &path, IndexedConversation &entry)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(entry.scannedBytes))
+        return readError(path, file.errorString());
+    QByteArray pending;
+    while (true) {
+        const QByteArray block = file.read(scanBlockBytes);
+        if (block.isEmpty())
+            break;
+        pending += block;
+        qsizetype start = 0;
+        for (qsizetype end = pending.indexOf('\n'); end >= 0;
+             start = end + 1, end = pending.indexOf('\n', start)) {
+            QByteArrayView line = QByteArrayView(pending).sliced(start, end - start);
+            if (line.endsWith('\r'))
+                line.chop(1);
+            if (line.trimmed().isEmpty())
+                continue;
+            if (entry.headerLineSha1.isEmpty()) {
+                Result<ConversationHeader> header = parseHeader(path, line.toByteArray());
+                if (!header)
+                    return header.error();
+                entry.header = *header;
+                entry.headerLineSha1 = sha1Of(line);
+            } else if (line.startsWith("{\"agentloop\":")) {
+                // Records are written compact with sorted keys, so "agentloop" comes first.
+                const QJsonObject object = QJsonDocument::fromJson(line.toByteArray()).object();
+                if (object.value(u"agentloop"_s).toString() == u"rename")
+                    entry.header.title = object.value(u"title"_s).toString();
+            } else if (line.startsWith('{')) {
+                ++entry.header.messageCount;
+            }
+        }
+        entry.scannedBytes += start;
+        pending.remove(0, start);
+    }
+    if (entry.headerLineSha1.isEmpty())
+        return readError(path, ConversationText::tr("the file is empty"));
+    return {};
+}
+
+// The index's entry for the file, read again where the file changed since (see
+// ConversationIndex); nullopt when the file cannot be read as a conversation.
+std::optional<IndexedConversation> currentEntry(const QFileInfo &file,
+                                                std::optional<IndexedConversation> entry)
+{
+    const qint64 modified = file.lastModified().toMSecsSinceEpoch();
+    if (entry && entry->header.sizeBytes == file.size() && entry->modifiedMsecs == modified)
+        return entry;
+    const QString path = file.absoluteFilePath();
+    const bool grew = entry && file.size() >= entry->scannedBytes
+                      && sha1Of(firstLineOf(path)) == entry->headerLineSha1;
+    IndexedConversation read = grew ? *entry : IndexedConversation{};
+    if (!scanConversation(path, read))
+        return std::nullopt;
+    // Size and time from before reading: lines appended meanwhile make the next listing read on.
+    read.header.sizeBytes = file.size();
+    read.modifiedMsecs = modified;
+    return read;
 }
 
 // The compaction records: a compaction adds one, an undo takes the latest of that id away again.
@@ -243,13 +319,27 @@ QString ConversationStore::pathFor(const QString &id) const
 
 QList<ConversationHeader> ConversationStore::list() const
 {
+    ConversationIndex index(ConversationIndex::fileNameIn(m_directory));
+    index.load();
     QList<ConversationHeader> headers;
+    QSet<QString> listed;
     const QFileInfoList files
             = QDir(m_directory).entryInfoList({u"*.jsonl"_s}, QDir::Files | QDir::Readable);
     for (const QFileInfo &file : files) {
-        if (const Result<ConversationHeader> header = readHeader(file.absoluteFilePath()))
-            headers.append(*header);
+        const QString id = file.completeBaseName();
+        const std::optional<IndexedConversation> entry = currentEntry(file, index.find(id));
+        if (!entry)
+            continue;
+        index.put(*entry);
+        listed.insert(id);
+        ConversationHeader header = entry->header;
+        header.updated = file.lastModified();
+        headers.append(header);
     }
+    index.keepOnly(listed);
+    // A cache: when it cannot be written, the next listing only takes longer.
+    if (index.isChanged())
+        (void) index.save();
     std::sort(headers.begin(),
               headers.end(),
               [](const ConversationHeader &a, const ConversationHeader &b) {

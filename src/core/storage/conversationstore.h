@@ -22,6 +22,12 @@ struct ConversationHeader
     QDateTime updated; // the file's last modification
     QString model;
     QString baseUrl; // never with credentials in it
+    // As list() found them: the messages saved (not counting header updates and compaction
+    // records) and the file's size.
+    int messageCount = 0;
+    qint64 sizeBytes = 0;
+
+    friend bool operator==(const ConversationHeader &, const ConversationHeader &) = default;
 };
 
 // A conversation read back from disk, checked and repaired.
@@ -57,7 +63,9 @@ public:
     // The folder of one conversation's command outputs; it exists once a command needed it.
     QString outputDirectoryFor(const QString &id) const;
 
-    // Newest first. Files that cannot be read at all are left out.
+    // Newest first. Files that cannot be read at all are left out. Reads the files through the
+    // index beside them (storage/conversationindex.h): only what changed since the last listing
+    // is read, and the index is saved again when it changed.
     QList<ConversationHeader> list() const;
 
     // Reads and checks a conversation: corrupt lines are skipped (everything before them kept),

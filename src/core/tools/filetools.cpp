@@ -1,5 +1,6 @@
 #include "tools/filetools.h"
 
+#include "base/background.h"
 #include "files/textcodec.h"
 #include "files/unifieddiff.h"
 #include "tools/fileedits.h"
@@ -10,9 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFutureWatcher>
-#include <QPromise>
 #include <QRegularExpression>
-#include <QThreadPool>
 #include <QTimer>
 
 #include <algorithm>
@@ -56,20 +55,6 @@ QString FileReadLedger::ledgerKey(const QString &absolutePath)
 namespace {
 
 // ---- Running off the caller's thread ----------------------------------------------------------
-
-template<typename T>
-QFuture<T> inBackground(std::function<T(const QPromise<T> &promise)> work)
-{
-    auto promise = std::make_shared<QPromise<T>>();
-    QFuture<T> future = promise->future();
-    promise->start();
-    QThreadPool::globalInstance()->start([promise, work = std::move(work)] {
-        if (!promise->isCanceled())
-            promise->addResult(work(*promise));
-        promise->finish();
-    });
-    return future;
-}
 
 // A tool call running on the thread pool. Read tools stop at once when cancelled (their work
 // checks the promise and its result is dropped); a write is never interrupted halfway: its
@@ -648,9 +633,9 @@ public:
     {
         if (sideEffect() == SideEffect::Read)
             return Tool::review(call);
-        return inBackground<Review>([context = m_context,
-                                     name = name(),
-                                     arguments = call.arguments](const QPromise<Review> &) {
+        return runInBackground<Review>([context = m_context,
+                                        name = name(),
+                                        arguments = call.arguments](const QPromise<Review> &) {
             return reviewFileEdit(*context, name, arguments);
         });
     }
@@ -660,13 +645,13 @@ public:
         const bool interruptible = sideEffect() == SideEffect::Read;
         QFuture<ToolResult> future;
         if (interruptible) {
-            future = inBackground<ToolResult>(
+            future = runInBackground<ToolResult>(
                     [context = m_context, work = m_work, arguments = call.arguments](
                             const QPromise<ToolResult> &promise) {
                         return work(*context, arguments, promise);
                     });
         } else {
-            future = inBackground<ToolResult>(
+            future = runInBackground<ToolResult>(
                     [context = m_context,
                      name = name(),
                      arguments = call.arguments,

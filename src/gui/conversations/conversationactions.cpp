@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
@@ -65,7 +66,10 @@ ConversationActions::ConversationActions(AgentLoop::AgentSession &session,
             this,
             &ConversationActions::showCreated);
     connect(&recorder, &AgentLoop::ConversationRecorder::saved, this, [this](const QString &id) {
-        m_list->setUpdated(id, QDateTime::currentDateTime());
+        m_list->setSaved(id,
+                         QDateTime::currentDateTime(),
+                         int(m_session.controller().history().size()),
+                         QFileInfo(m_session.recorder().filePath()).size());
     });
     connect(m_list, &ConversationListModel::titleEdited, this, &ConversationActions::rename);
     connect(m_panel,

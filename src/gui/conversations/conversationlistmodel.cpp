@@ -51,9 +51,10 @@ QVariant ConversationListModel::data(const QModelIndex &index, int role) const
         return item.title;
     case Qt::ToolTipRole:
         return plainToolTip(
-                tr("%1\nStarted %2")
+                tr("%1\nStarted %2\n%Ln message(s), %3", nullptr, item.messageCount)
                         .arg(item.title,
-                             QLocale().toString(item.created.toLocalTime(), QLocale::ShortFormat)));
+                             QLocale().toString(item.created.toLocalTime(), QLocale::ShortFormat),
+                             QLocale().formattedDataSize(item.sizeBytes)));
     case Qt::AccessibleTextRole:
         return tr("%1, %2").arg(item.title, displayDate(item.updated, QDateTime::currentDateTime()));
     case Qt::FontRole:
@@ -143,14 +144,20 @@ void ConversationListModel::setTitle(const QString &id, const QString &newTitle)
     emit dataChanged(changed, changed);
 }
 
-void ConversationListModel::setUpdated(const QString &id, const QDateTime &updated)
+void ConversationListModel::setSaved(const QString &id,
+                                     const QDateTime &updated,
+                                     int messageCount,
+                                     qint64 sizeBytes)
 {
     const int row = rowOf(id);
     if (row < 0)
         return;
-    m_items[row].updated = updated;
+    AgentLoop::ConversationHeader &item = m_items[row];
+    item.updated = updated;
+    item.messageCount = messageCount;
+    item.sizeBytes = sizeBytes;
     const QModelIndex changed = index(row);
-    emit dataChanged(changed, changed, {UpdatedRole, Qt::AccessibleTextRole});
+    emit dataChanged(changed, changed, {UpdatedRole, Qt::AccessibleTextRole, Qt::ToolTipRole});
 }
 
 void ConversationListModel::setCurrentId(const QString &id)

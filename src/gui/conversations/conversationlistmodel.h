@@ -35,7 +35,8 @@ public:
     void prepend(const AgentLoop::ConversationHeader &header);
     void remove(const QString &id);
     void setTitle(const QString &id, const QString &title);
-    void setUpdated(const QString &id, const QDateTime &updated);
+    // A line was saved: the conversation moves on, with this many messages in a file this large.
+    void setSaved(const QString &id, const QDateTime &updated, int messageCount, qint64 sizeBytes);
     void setCurrentId(const QString &id);
     const QString &currentId() const { return m_currentId; }
 
