@@ -388,7 +388,7 @@ void commandOutput(int samples)
             return outputs;
         };
         ShellTool tool(std::make_shared<ProcessCommandRunner>(), options);
-        PreparedCall call{ToolCall{u"call_bench"_s, u"shell"_s, {}}, {{u"command"_s, command}}};
+        PreparedCall call{ToolCall{u"call_bench"_s, u"shell"_s, {}}, {{u"command"_s, command}}, {}};
 
         RssSampler sampler;
         Bench::StallProbe probe;
