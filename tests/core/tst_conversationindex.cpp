@@ -71,6 +71,15 @@ bool rewriteKeepingTime(const QString &path, const QByteArray &from, const QByte
            && file.setFileTime(modified, QFileDevice::FileModificationTime);
 }
 
+// Moves the file's modification time on: a change the listing must see.
+bool touchLater(const QString &path, int seconds)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadWrite)
+           && file.setFileTime(QDateTime::currentDateTime().addSecs(seconds),
+                               QFileDevice::FileModificationTime);
+}
+
 } // namespace
 
 void tst_ConversationIndex::init()
@@ -155,11 +164,7 @@ void tst_ConversationIndex::anUnchangedFileIsNotReadAgain()
     QVERIFY(rewriteKeepingTime(path(id), "\"fix the build\"", "\"fix the BUILD\""));
     QCOMPARE(listed(id).title, u"fix the build"_s);
     // Once its time says it changed, the file is believed.
-    QFile file(path(id));
-    QVERIFY(file.open(QIODevice::ReadWrite));
-    QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(5),
-                             QFileDevice::FileModificationTime));
-    file.close();
+    QVERIFY(touchLater(path(id), 5));
     QCOMPARE(listed(id).title, u"fix the BUILD"_s);
 }
 
@@ -191,11 +196,7 @@ void tst_ConversationIndex::aChangedFileIsReadWhole()
     const QString other = save(u"another task"_s, 1);
     QVERIFY(QFile::remove(path(id)));
     QVERIFY(QFile::copy(path(other), path(id)));
-    QFile file(path(id));
-    QVERIFY(file.open(QIODevice::ReadWrite));
-    QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(5),
-                             QFileDevice::FileModificationTime));
-    file.close();
+    QVERIFY(touchLater(path(id), 5));
     // Shorter than what was read: read whole.
     QCOMPARE(listed(id).title, u"another task"_s);
     QCOMPARE(listed(id).messageCount, 2);
@@ -204,10 +205,7 @@ void tst_ConversationIndex::aChangedFileIsReadWhole()
     const QString longer = save(u"a long one"_s, 9);
     QVERIFY(QFile::remove(path(id)));
     QVERIFY(QFile::copy(path(longer), path(id)));
-    QVERIFY(file.open(QIODevice::ReadWrite));
-    QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(10),
-                             QFileDevice::FileModificationTime));
-    file.close();
+    QVERIFY(touchLater(path(id), 10));
     QCOMPARE(listed(id).title, u"a long one"_s);
     QCOMPARE(listed(id).messageCount, 18);
 }
