@@ -9,6 +9,7 @@
 #include "settings/appsettings.h"
 #include "temporarysettings.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QCheckBox>
 #include <QJsonArray>
@@ -268,6 +269,7 @@ void tst_CompactionGui::compactNowAndUndo()
     prepare(f);
     f.openWindow();
     QVERIFY(f.waitForWindowExposed());
+    QAbstractItemModelTester tester(f.chat(), QAbstractItemModelTester::FailureReportingMode::Fatal);
     QAction *compactNow = f.window->compactions()->compactNowAction();
     QAction *undo = f.window->compactions()->undoAction();
     // In the File menu, and in the chat's context menu.
@@ -356,6 +358,7 @@ void tst_CompactionGui::dividerFoldsAndSurvivesReopen()
     prepare(f);
     f.openWindow();
     QVERIFY(f.waitForWindowExposed());
+    QAbstractItemModelTester tester(f.chat(), QAbstractItemModelTester::FailureReportingMode::Fatal);
     f.type(u"first task"_s);
     QVERIFY(f.waitUntilFinished());
     f.type(u"second task"_s);
