@@ -192,7 +192,7 @@ void MainWindow::connectSession()
             &MainWindow::showConfiguration);
     connect(&controller, &AgentController::providerAdjusted, this, &MainWindow::keepAdjustment);
     connect(m_compactions, &Compactions::confirmationTurnedOff, this, [this] {
-        m_settings.confirmCompaction = false; // saved already; a later OK in the settings keeps it
+        m_settings.confirmCompaction = false; // saved already; the settings opened later show it
         if (m_pendingSettings)
             m_pendingSettings->confirmCompaction = false;
     });
