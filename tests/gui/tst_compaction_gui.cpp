@@ -68,6 +68,8 @@ private slots:
     void actionsDisabledWhileRunning();
     void dividerFoldsAndSurvivesReopen();
     void contextErrorNoticeShows();
+    void removingADividerKeepsTheRowsOfToolCalls();
+    void inspectorNamesTheRequestsPurpose();
 
 private:
     // Two exchanges with long answers, then a window just big enough for them: the next prompt
@@ -428,6 +430,56 @@ void tst_CompactionGui::contextErrorNoticeShows()
     QVERIFY(f.waitUntilFinished());
     QCOMPARE(f.items(ChatItem::Compaction).size(), 1);
     QVERIFY(sendsText(f.server.requests().last(), u"SUMMARY of the earlier turns"_s));
+}
+
+void tst_CompactionGui::removingADividerKeepsTheRowsOfToolCalls()
+{
+    ChatModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    ChatItem prompt;
+    prompt.kind = ChatItem::UserPrompt;
+    prompt.text = u"task"_s;
+    model.append(prompt);
+    ChatItem divider;
+    divider.kind = ChatItem::Compaction;
+    divider.compactionId = u"c1"_s;
+    divider.compactedMessages = 1;
+    divider.reasoning = u"Assistant: earlier"_s;
+    model.append(divider);
+    ChatItem call;
+    call.kind = ChatItem::ToolCall;
+    call.toolName = u"shell"_s;
+    call.toolCallId = u"call_1"_s;
+    call.arguments = u"{}"_s;
+    model.append(call);
+    QCOMPARE(model.toolCallRow(u"call_1"_s), 2);
+    QCOMPARE(model.index(1, 0).data(Qt::DisplayRole).toString(),
+             u"1 message compacted\nAssistant: earlier"_s);
+    QVERIFY(!(model.flags(model.index(1, 0)) & Qt::ItemIsEditable));
+    QVERIFY(!model.removeCompaction(u"other"_s));
+    QVERIFY(model.removeCompaction(u"c1"_s));
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.toolCallRow(u"call_1"_s), 1);
+    QCOMPARE(model.compactionRow(u"c1"_s), -1);
+}
+
+void tst_CompactionGui::inspectorNamesTheRequestsPurpose()
+{
+    Gui::TurnModel turns;
+    Exchange exchange;
+    exchange.turn = 1;
+    exchange.attempt = 1;
+    turns.addRequest(exchange);
+    exchange.purpose = ExchangePurpose::Compaction;
+    turns.addRequest(exchange);
+    exchange.purpose = ExchangePurpose::Continuation;
+    turns.addRequest(exchange);
+    const auto number = [&turns](int row) {
+        return turns.index(row, Gui::TurnModel::NumberColumn).data().toString();
+    };
+    QCOMPARE(number(0), u"1"_s);
+    QCOMPARE(number(1), u"2 · compaction"_s);
+    QCOMPARE(number(2), u"3 · continuation"_s);
 }
 
 QTEST_MAIN(tst_CompactionGui)
