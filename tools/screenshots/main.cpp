@@ -406,7 +406,12 @@ void saveCompaction(const QString &outDir, const QString &suffix, bool chinese)
     compaction.messageCount = 4;
     compaction.summarizedEnd = 4;
     compaction.summarizedMessages = 3;
-    compaction.summary = u"summary"_s;
+    compaction.summary
+            = chinese ? u"用户要修复 Windows 上的构建。cmake --build 在 json.cpp 第 12 行失败"
+                        u"（C2001）：该文件是 GB18030 编码，MSVC 按 UTF-8 读取。"_s
+                      : u"The user wants the Windows build fixed. cmake --build fails "
+                        u"at json.cpp line 12 (C2001): the file is GB18030, and MSVC "
+                        u"reads it as UTF-8."_s;
     compaction.model = u"deepseek-chat"_s;
     compaction.tokensBefore = 104'318;
     compaction.tokensAfter = 31'204;

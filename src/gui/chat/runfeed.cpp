@@ -131,7 +131,12 @@ ChatItem compactionItemFor(const AgentLoop::History &history,
                                               "requests from here on.")
                                 : RunFeed::tr("Summarised by %1 for the requests from here on.")
                                           .arg(compaction.model);
-    item.reasoning = how + u' ' + figures + u"\n\n"_s + entries.join(u"\n\n"_s);
+    QString text = how + u' ' + figures;
+    if (!compaction.summary.isEmpty())
+        text += u"\n\n"_s + RunFeed::tr("What the model reads instead:") + u'\n'
+                + cut(compaction.summary);
+    text += u"\n\n"_s + RunFeed::tr("The original messages:") + u"\n\n"_s + entries.join(u"\n\n"_s);
+    item.reasoning = text;
     return item;
 }
 
