@@ -393,6 +393,20 @@ void tst_CompactionGui::dividerFoldsAndSurvivesReopen()
     QTest::keyClick(view, Qt::Key_Return);
     QVERIFY(divider.data(ChatModel::CollapsedRole).toBool());
     QVERIFY(view->visualRect(divider).height() < 4 * view->fontMetrics().height());
+    // A click on its label unfolds it and folds it back (the label is in the middle of the
+    // folded row, at the top of the unfolded one).
+    view->scrollTo(divider);
+    const int foldedHeight = view->visualRect(divider).height();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(divider).center());
+    QVERIFY(!divider.data(ChatModel::CollapsedRole).toBool());
+    view->scrollTo(divider, QAbstractItemView::PositionAtTop);
+    const QRect unfolded = view->visualRect(divider);
+    QVERIFY(unfolded.height() > foldedHeight);
+    QTest::mouseClick(view->viewport(),
+                      Qt::LeftButton,
+                      {},
+                      QPoint(unfolded.center().x(), unfolded.top() + foldedHeight / 2));
+    QVERIFY(divider.data(ChatModel::CollapsedRole).toBool());
 
     // Reopened: the divider is where it was, after the third answer.
     const QString id = f.window->currentConversationId();
