@@ -75,6 +75,7 @@ void AgentStatusBar::follow(const AgentController &controller)
             this,
             [this](const AgentLoop::ToolCall &call) { toolStarted(call.name); });
     connect(&controller, &AgentController::budgetChanged, this, &AgentStatusBar::setBudget);
+    connect(&controller, &AgentController::notice, this, &AgentStatusBar::showNotice);
     setBudget(controller.budget());
     connect(&controller, &AgentController::finished, this, [this] { setIdleText(tr("Finished")); });
     connect(&controller, &AgentController::failed, this, [this](const AgentLoop::Error &error) {
@@ -122,6 +123,11 @@ void AgentStatusBar::setIdleText(const QString &text)
 {
     m_idleText = text;
     update();
+}
+
+void AgentStatusBar::showNotice(const QString &text)
+{
+    showMessage(AgentLoop::displayedLine(text, 1000), noticeDurationMs);
 }
 
 void AgentStatusBar::clearTurn()

@@ -36,6 +36,10 @@ public:
     void setProfileSwitcher(QWidget *switcher);
     // What the bar says while no run is going on.
     void setIdleText(const QString &text);
+    // What the loop did on its own (AgentController::notice()): shown over the status text for
+    // noticeDurationMs (currentMessage()), whatever the agent does meanwhile.
+    static constexpr int noticeDurationMs = 8000;
+    void showNotice(const QString &text);
     // The conversation was cleared: no turn to show.
     void clearTurn();
 

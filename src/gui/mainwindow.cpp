@@ -64,6 +64,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_conversationsDock(
               dock(tr("Conversations"), u"conversationsDock"_s, m_conversationPanel, this))
     , m_approvals(new Approvals(m_session, this))
+    , m_compactions(new Compactions(m_session, m_chatView, this))
     , m_conversationActions(
               new ConversationActions(m_session, m_conversations, m_conversationPanel, this))
     , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))
@@ -149,6 +150,8 @@ void MainWindow::createActions()
     settings->setMenuRole(QAction::PreferencesRole);
     m_conversationActions->addExportActions(file->addMenu(tr("&Export conversation")));
     file->addSeparator();
+    m_compactions->addActions(file);
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setMenuRole(QAction::QuitRole);
@@ -188,6 +191,11 @@ void MainWindow::connectSession()
             this,
             &MainWindow::showConfiguration);
     connect(&controller, &AgentController::providerAdjusted, this, &MainWindow::keepAdjustment);
+    connect(m_compactions, &Compactions::confirmationTurnedOff, this, [this] {
+        m_settings.confirmCompaction = false; // saved already; the settings opened later show it
+        if (m_pendingSettings)
+            m_pendingSettings->confirmCompaction = false;
+    });
 }
 
 void MainWindow::start(const QString &task)
@@ -230,6 +238,7 @@ void MainWindow::showConfiguration()
         m_settings = *std::exchange(m_pendingSettings, std::nullopt);
     m_session.discoverContextWindows();
     m_statusBar->showConfiguration(m_session.configuration());
+    m_compactions->setConfirms(m_settings.confirmCompaction);
     m_profileSwitcher->showProfiles(m_settings);
     m_chatView->setDemoMode(m_settings.demoMode);
     m_promptBar->setReady(m_settings.demoMode || m_settings.isConfigured());
@@ -295,6 +304,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     if (controller().isRunning())
         controller().cancel();
     m_approvals->close();
+    m_compactions->close();
     if (m_settingsDialog)
         m_settingsDialog->reject();
     m_conversationActions->closeDialogs();

@@ -7,6 +7,7 @@
 #include "base/elevation.h"
 #include "chat/promptbar.h"
 #include "chat/runfeed.h"
+#include "compactions.h"
 #include "conversations/conversationactions.h"
 #include "profileswitcher.h"
 #include "settings/appsettings.h"
@@ -93,6 +94,8 @@ public:
     void switchProfile(const QString &profileId);
     // The open approval box's prompt, or null.
     ApprovalPrompt *pendingApproval() const { return m_approvals->pending(); }
+    // "Compact now", "Undo compaction" and the box that asks before an automatic compaction.
+    Compactions *compactions() const { return m_compactions; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -160,6 +163,7 @@ private:
     ConversationPanel *m_conversationPanel;
     QDockWidget *m_conversationsDock;
     Approvals *m_approvals;
+    Compactions *m_compactions;
     ConversationActions *m_conversationActions;
     QPointer<SettingsDialog> m_settingsDialog;
     ProfileSwitcher *m_profileSwitcher;

@@ -5,7 +5,8 @@
 // warning bar of an app run as administrator, the Permissions page of the settings and the
 // inspector's Audit page, and (--gallery) the chat's
 // items and its file changes, in one language and one theme per run (a process can install its
-// translators only once). Run it through make-screenshots.sh.
+// translators only once), and (--gallery too) the compaction box and the chat's compaction
+// divider, folded and unfolded. Run it through make-screenshots.sh.
 
 #include "agent/agentsession.h"
 #include "approvalprompt.h"
@@ -13,6 +14,8 @@
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
 #include "chat/promptedit.h"
+#include "chat/runfeed.h"
+#include "compactionprompt.h"
 #include "fakechatserver.h"
 #include "inspector/auditmodel.h"
 #include "inspector/auditpage.h"
@@ -357,6 +360,101 @@ void saveFileChanges(const QString &path, bool chinese)
     QApplication::exec();
 }
 
+// 10. Compaction: the box that asks before an automatic one, and the chat's divider where one
+// took effect, folded and unfolded to the messages it covers.
+void saveCompaction(const QString &outDir, const QString &suffix, bool chinese)
+{
+    using Gui::ChatItem;
+    AgentLoop::CompactionPreview preview;
+    preview.summarizedMessages = 14;
+    preview.stubbedOutputs = 3;
+    preview.tokensBefore = 104'318;
+    preview.tokensAfter = 31'204;
+    preview.trigger = u"threshold"_s;
+    QWidget parent;
+    parent.resize(900, 600);
+    Gui::CompactionPrompt *prompt = Gui::CompactionPrompt::ask(7, preview, &parent);
+    QMessageBox *box = prompt->messageBox();
+    QTimer::singleShot(400, qApp, [box, outDir, suffix] {
+        save(box, outDir + u"/compaction-prompt"_s + suffix);
+        box->reject();
+        QApplication::quit();
+    });
+    QApplication::exec();
+
+    AgentLoop::History history;
+    const QString task = chinese ? u"找出构建为什么在 Windows 上失败并修复它。"_s
+                                 : u"Find out why the build fails on Windows and fix it."_s;
+    history.append(AgentLoop::Message::user(task));
+    history.append(AgentLoop::Message::assistant(chinese ? u"先看看构建日志。"_s
+                                                         : u"Let me look at the build log first."_s,
+                                                 {{u"call_1"_s,
+                                                   u"shell"_s,
+                                                   u"{\"command\":\"cmake --build build\"}"_s}}));
+    history.append(AgentLoop::Message::tool(
+            u"call_1"_s,
+            u"[1/42] Building CXX object src/core/CMakeFiles/core.dir/json.cpp.obj\n"
+            u"FAILED: src/core/CMakeFiles/core.dir/json.cpp.obj\n"
+            u"json.cpp(12): error C2001: newline in constant\n"
+            u"ninja: build stopped: subcommand failed."_s));
+    history.append(AgentLoop::Message::assistant(
+            chinese ? u"json.cpp 是 GB18030 编码，MSVC 按 UTF-8 读取时出错。"_s
+                    : u"json.cpp is saved as GB18030, and MSVC reads it as UTF-8."_s));
+    AgentLoop::Compaction compaction;
+    compaction.id = u"c1"_s;
+    compaction.trigger = u"threshold"_s;
+    compaction.messageCount = 4;
+    compaction.summarizedEnd = 4;
+    compaction.summarizedMessages = 3;
+    compaction.summary
+            = chinese ? u"用户要修复 Windows 上的构建。cmake --build 在 json.cpp 第 12 行失败"
+                        u"（C2001）：该文件是 GB18030 编码，MSVC 按 UTF-8 读取。"_s
+                      : u"The user wants the Windows build fixed. cmake --build fails "
+                        u"at json.cpp line 12 (C2001): the file is GB18030, and MSVC "
+                        u"reads it as UTF-8."_s;
+    compaction.model = u"deepseek-chat"_s;
+    compaction.tokensBefore = 104'318;
+    compaction.tokensAfter = 31'204;
+
+    auto *model = new Gui::ChatModel(qApp);
+    Gui::ChatView view;
+    view.setChatModel(model);
+    view.resize(760, 560);
+    ChatItem prompt1;
+    prompt1.kind = ChatItem::UserPrompt;
+    prompt1.text = task;
+    model->append(prompt1);
+    ChatItem answer;
+    answer.kind = ChatItem::AssistantText;
+    answer.text = history.messages().at(3).content();
+    model->append(answer);
+    model->append(Gui::compactionItemFor(history, compaction));
+    ChatItem prompt2;
+    prompt2.kind = ChatItem::UserPrompt;
+    prompt2.text = chinese ? u"把它转换成 UTF-8 并重新构建。"_s
+                           : u"Convert it to UTF-8 and build again."_s;
+    model->append(prompt2);
+    ChatItem notice;
+    notice.kind = ChatItem::Notice;
+    notice.text = QCoreApplication::translate(
+            "AgentController",
+            "The provider refused the request as too long for the model's context window; the "
+            "conversation is compacted and the request sent again.");
+    model->append(notice);
+    view.show();
+    QTimer::singleShot(400, qApp, [&view, model, outDir, suffix] {
+        view.scrollToTop();
+        save(&view, outDir + u"/chat-compaction-folded"_s + suffix);
+        model->toggleCollapsed(model->index(2, 0));
+        QTimer::singleShot(300, qApp, [&view, outDir, suffix] {
+            view.scrollToTop();
+            save(&view, outDir + u"/chat-compaction-unfolded"_s + suffix);
+            QApplication::quit();
+        });
+    });
+    QApplication::exec();
+}
+
 // True once the box is as the user sees it after its first moments: Allow is enabled.
 bool isSettled(QMessageBox *box)
 {
@@ -653,6 +751,7 @@ int main(int argc, char *argv[])
     if (parser.isSet(u"gallery"_s)) {
         saveGallery(outDir + u"/chat-items"_s + suffix, lang.startsWith(u"zh"));
         saveFileChanges(outDir + u"/chat-file-changes"_s + suffix, lang.startsWith(u"zh"));
+        saveCompaction(outDir, suffix, lang.startsWith(u"zh"));
         return 0;
     }
 

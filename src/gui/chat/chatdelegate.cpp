@@ -458,6 +458,18 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
         layout->headerText = tr("Error");
         layout->document = errorDocument(text, index.data(ChatModel::HintRole).toString(), font);
         break;
+    case ChatItem::Compaction:
+        // A rule across the view with its label in the middle; unfolded, the original messages
+        // below it, indented behind a rule as an answer's reasoning is.
+        hasHeader = false;
+        layout->document = plainDocument(QString(), font);
+        layout->reasoningFold = true;
+        layout->toggleText = ChatModel::compactionTitle(
+                index.data(ChatModel::CompactedMessagesRole).toLongLong());
+        if (!layout->collapsed)
+            layout->reasoningDocument
+                    = plainDocument(index.data(ChatModel::ReasoningRole).toString(), font);
+        break;
     case ChatItem::Notice: {
         hasHeader = false;
         textWidth = cardWidth;
@@ -526,6 +538,8 @@ std::unique_ptr<ChatDelegate::Layout> ChatDelegate::makeLayout(
         const int toggleWidth = m.line + QFontMetrics(font).horizontalAdvance(layout->toggleText)
                                 + m.unit;
         layout->toggle = QRect(m.padX, y, qMin(toggleWidth, textWidth), m.line);
+        if (kind == ChatItem::Compaction)
+            layout->toggle.moveLeft(m.padX + (textWidth - layout->toggle.width()) / 2);
         y += m.line;
         if (layout->reasoningDocument) {
             // Indented behind a rule, like a quotation: it is the model's aside, not the answer.
@@ -660,11 +674,24 @@ void ChatDelegate::paint(QPainter *painter,
         background = ChatColors::blend(colors.base, accent, 0.07);
         break;
     case ChatItem::Notice:
+    case ChatItem::Compaction:
         textColor = colors.dimText;
         break;
     }
 
-    if (kind != ChatItem::Notice) {
+    if (kind == ChatItem::Compaction) {
+        const QRect toggle = layout.toggle;
+        const int y = toggle.center().y();
+        painter->setPen(QPen(ChatColors::blend(colors.cardBorder, colors.dimText, 0.4), 1));
+        if (toggle.left() - m.unit > layout.card.left())
+            painter->drawLine(layout.card.left(), y, toggle.left() - m.unit, y);
+        if (toggle.right() + m.unit < layout.card.right())
+            painter->drawLine(toggle.right() + m.unit, y, layout.card.right(), y);
+        if (selected) {
+            painter->setPen(option.palette.color(QPalette::Highlight));
+            painter->drawRoundedRect(QRectF(toggle).adjusted(-4.5, -2.5, 4.5, 2.5), 4, 4);
+        }
+    } else if (kind != ChatItem::Notice) {
         const QRectF card = QRectF(layout.card).adjusted(0.5, 0.5, -0.5, -0.5);
         QPainterPath path;
         path.addRoundedRect(card, m.radius, m.radius);

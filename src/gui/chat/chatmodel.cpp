@@ -27,6 +27,7 @@ qsizetype shownLengthOf(ChatItem::Kind kind)
     case ChatItem::AssistantText:
     case ChatItem::ErrorMessage:
     case ChatItem::Notice:
+    case ChatItem::Compaction:
         break;
     }
     return ChatModel::shownTextLength;
@@ -105,7 +106,7 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
     case CollapsedRole:
         return item.collapsed;
     case CollapsibleRole:
-        if (item.kind == ChatItem::AssistantText)
+        if (item.kind == ChatItem::AssistantText || item.kind == ChatItem::Compaction)
             return !item.reasoning.isEmpty();
         return (item.kind == ChatItem::ToolResult || item.kind == ChatItem::Denial
                 || item.kind == ChatItem::FileChange)
@@ -136,6 +137,10 @@ QVariant ChatModel::data(const QModelIndex &index, int role) const
         return item.fileChange.removedLines;
     case NewFileRole:
         return item.fileChange.newFile;
+    case CompactionIdRole:
+        return item.compactionId;
+    case CompactedMessagesRole:
+        return qint64(item.compactedMessages);
     default:
         return {};
     }
@@ -159,7 +164,8 @@ Qt::ItemFlags ChatModel::flags(const QModelIndex &index) const
         return Qt::NoItemFlags;
     // "Editable" opens a read-only text view on double-click, for selecting part of a message.
     Qt::ItemFlags flags = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
-    if (m_items.at(index.row()).kind != ChatItem::Notice)
+    const ChatItem::Kind kind = m_items.at(index.row()).kind;
+    if (kind != ChatItem::Notice && kind != ChatItem::Compaction)
         flags |= Qt::ItemIsEditable;
     return flags;
 }
@@ -193,6 +199,8 @@ QHash<int, QByteArray> ChatModel::roleNames() const
     names.insert(AddedLinesRole, "addedLines");
     names.insert(RemovedLinesRole, "removedLines");
     names.insert(NewFileRole, "newFile");
+    names.insert(CompactionIdRole, "compactionId");
+    names.insert(CompactedMessagesRole, "compactedMessages");
     return names;
 }
 
@@ -323,6 +331,39 @@ void ChatModel::removeLast()
     endRemoveRows();
 }
 
+int ChatModel::compactionRow(const QString &compactionId) const
+{
+    // From the end: the divider undone is nearly always the latest.
+    for (qsizetype row = m_items.size() - 1; row >= 0; --row) {
+        const ChatItem &item = m_items.at(row);
+        if (item.kind == ChatItem::Compaction && item.compactionId == compactionId)
+            return int(row);
+    }
+    return -1;
+}
+
+bool ChatModel::removeCompaction(const QString &compactionId)
+{
+    const int row = compactionRow(compactionId);
+    if (row < 0)
+        return false;
+    beginRemoveRows({}, row, row);
+    m_items.removeAt(row);
+    for (auto it = m_toolCallRows.begin(); it != m_toolCallRows.end(); ++it) {
+        if (it.value() > row)
+            --it.value();
+    }
+    endRemoveRows();
+    return true;
+}
+
+QString ChatModel::compactionTitle(qsizetype messages)
+{
+    // Two sources rather than %n: English has no catalogue to pick a plural form from.
+    return messages == 1 ? tr("1 message compacted")
+                         : tr("%1 messages compacted").arg(QLocale().toString(messages));
+}
+
 void ChatModel::toggleCollapsed(const QModelIndex &index)
 {
     if (index.isValid())
@@ -350,6 +391,8 @@ QString ChatModel::plainText(const ChatItem &item)
     }
     case ChatItem::ErrorMessage:
         return item.hint.isEmpty() ? shownBody(item) : shownBody(item) + u'\n' + item.hint;
+    case ChatItem::Compaction:
+        return compactionTitle(item.compactedMessages) + u'\n' + shownReasoning(item);
     case ChatItem::UserPrompt:
     case ChatItem::AssistantText:
     case ChatItem::ToolResult:
@@ -419,6 +462,9 @@ QString ChatModel::description(const ChatItem &item)
                      locale.toString(item.fileChange.addedLines),
                      locale.toString(item.fileChange.removedLines));
     }
+    case ChatItem::Compaction:
+        return item.collapsed ? tr("%1, folded").arg(compactionTitle(item.compactedMessages))
+                              : compactionTitle(item.compactedMessages);
     case ChatItem::Notice:
         break;
     }

@@ -22,6 +22,9 @@ struct ChatItem
         ErrorMessage, // the run failed: text is what went wrong, hint how to fix it
         Notice,       // a quiet line: "Stopped by the user."
         FileChange,   // a tool changed a file: text is the unified diff, fileChange the file
+        // Where a compaction took effect: a divider "N messages compacted" that unfolds to the
+        // original messages it covers (reasoning holds them, as shown; text stays empty).
+        Compaction,
     };
 
     // AssistantText only: whether the answer is still arriving, or stopped before it was complete.
@@ -56,6 +59,10 @@ struct ChatItem
     // note that says so.
     qint64 cutBytes = 0;
     qint64 reasoningCutBytes = 0;
+    // Compaction: which one (AgentLoop::Compaction::id, never shown) and how many messages of the
+    // history its request no longer sends as they are.
+    QString compactionId;
+    qsizetype compactedMessages = 0;
 };
 
 // The conversation as the user sees it. Append-only while a conversation lasts: adding an item
@@ -93,6 +100,8 @@ public:
         AddedLinesRole,
         RemovedLinesRole,
         NewFileRole,
+        CompactionIdRole,
+        CompactedMessagesRole, // qsizetype as qint64
     };
     Q_ENUM(Role)
 
@@ -130,8 +139,14 @@ public:
     void setStream(int row, ChatItem::Stream stream);
     // Takes the last item away; a live answer that came to nothing.
     void removeLast();
+    // Takes the divider of this compaction away (it was undone); false when there is none.
+    bool removeCompaction(const QString &compactionId);
+    // The row of the divider of this compaction, or -1.
+    int compactionRow(const QString &compactionId) const;
     const ChatItem &item(int row) const { return m_items.at(row); }
     void toggleCollapsed(const QModelIndex &index);
+    // A divider's label: "12 messages compacted".
+    static QString compactionTitle(qsizetype messages);
     // The row of the ToolCall item with this id, or -1.
     int toolCallRow(const QString &toolCallId) const;
 

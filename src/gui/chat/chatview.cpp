@@ -541,6 +541,9 @@ void ChatView::contextMenuEvent(QContextMenuEvent *event)
             QString toggle = collapsed ? tr("Show a&ll") : tr("Show &less");
             if (item.kind == ChatItem::AssistantText) // the fold is the reasoning's
                 toggle = collapsed ? tr("Show &reasoning") : tr("Hide &reasoning");
+            if (item.kind == ChatItem::Compaction)
+                toggle = collapsed ? tr("Show the &original messages")
+                                   : tr("Hide the &original messages");
             menu->addAction(toggle, this, [this, persistent] {
                 if (persistent.isValid())
                     m_model->toggleCollapsed(persistent);
@@ -574,6 +577,11 @@ void ChatView::contextMenuEvent(QContextMenuEvent *event)
     QAction *selectAllAction = menu->addAction(tr("Select &all"), this, &ChatView::selectAll);
     selectAllAction->setShortcut(QKeySequence::SelectAll);
     selectAllAction->setEnabled(m_model->rowCount() > 0);
+    if (!m_extraActions.isEmpty()) {
+        menu->addSeparator();
+        menu->addActions(m_extraActions);
+    }
+    m_contextMenu = menu;
     menu->popup(event->globalPos());
 }
 

@@ -3,6 +3,8 @@
 #include "chat/rowstack.h"
 
 #include <QListView>
+#include <QMenu>
+#include <QPointer>
 #include <QTimer>
 
 namespace Gui {
@@ -30,6 +32,11 @@ public:
     // The empty view's invitation: the offline demo's, or the real agent's.
     void setDemoMode(bool demo);
     QString placeholderText() const { return m_placeholder; }
+
+    // Put at the end of the context menu, after a separator (the window's "Compact now").
+    void addContextActions(const QList<QAction *> &actions) { m_extraActions += actions; }
+    // The context menu while it is open, or null.
+    QMenu *contextMenu() const { return m_contextMenu; }
 
     // The text "Copy" puts on the clipboard for the selected items.
     QString selectedText() const;
@@ -89,6 +96,8 @@ private:
     // Measured lazily, from const functions too (visualRect() of a row that just changed).
     mutable RowStack m_rows;
     QString m_placeholder;
+    QList<QAction *> m_extraActions;
+    QPointer<QMenu> m_contextMenu;
     int m_layoutWidth = -1;
     QTimer m_widthSettled;
     bool m_followAfterResize = false;

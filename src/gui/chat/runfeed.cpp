@@ -5,6 +5,10 @@
 #include "inspector/auditmodel.h"
 #include "inspector/turnmodel.h"
 
+#include <QLocale>
+
+#include <limits>
+
 using namespace Qt::StringLiterals;
 using AgentLoop::AgentController;
 using AgentLoop::Role;
@@ -50,6 +54,90 @@ QList<ChatItem> chatItemsFor(const AgentLoop::Message &message,
     }
     }
     return items;
+}
+
+namespace {
+
+// Of one original message under a divider: enough to recognise it (the inspector and the
+// conversation file have all of it).
+constexpr qsizetype compactedEntryLength = 1500;
+// The divider's whole text; ChatModel bounds it again as it bounds every text.
+constexpr qsizetype compactedTextLength = 64 * 1024;
+
+QString cut(const QString &text)
+{
+    if (text.size() <= compactedEntryLength)
+        return text;
+    return text.left(compactedEntryLength) + u" …"_s;
+}
+
+} // namespace
+
+ChatItem compactionItemFor(const AgentLoop::History &history,
+                           const AgentLoop::Compaction &compaction)
+{
+    const QList<AgentLoop::Message> &messages = history.messages();
+    QHash<qsizetype, const AgentLoop::OutputStub *> stubs;
+    for (const AgentLoop::OutputStub &stub : compaction.stubs)
+        stubs.insert(stub.messageIndex, &stub);
+    QHash<QString, QString> toolNames;
+    QStringList entries;
+    qsizetype covered = 0;
+    qsizetype length = 0;
+    const qsizetype end = std::min<qsizetype>(messages.size(), compaction.messageCount);
+    for (qsizetype i = 0; i < end; ++i) {
+        const AgentLoop::Message &message = messages.at(i);
+        for (const AgentLoop::ToolCall &call : message.toolCalls())
+            toolNames.insert(call.id, call.name);
+        const bool summarised = i < compaction.summarizedEnd && message.role() != Role::System
+                                && message.role() != Role::User;
+        const AgentLoop::OutputStub *stub = stubs.value(i);
+        if (!summarised && !stub)
+            continue;
+        ++covered;
+        if (length > compactedTextLength)
+            continue; // counted, no longer shown
+        QString entry;
+        if (message.role() == Role::Assistant) {
+            entry = RunFeed::tr("Assistant: %1").arg(cut(message.content()));
+            for (const AgentLoop::ToolCall &call : message.toolCalls())
+                entry += u'\n'
+                         + RunFeed::tr("Tool call %1: %2").arg(call.name, cut(call.arguments));
+        } else if (message.role() == Role::Tool) {
+            const QString tool = toolNames.value(message.toolCallId());
+            entry = stub && !summarised
+                            ? RunFeed::tr("Result of %1 (now a stub; the whole output is in %2):")
+                                      .arg(tool, stub->savedPath)
+                            : RunFeed::tr("Result of %1:").arg(tool);
+            entry += u'\n' + cut(message.content());
+        } else {
+            entry = cut(message.content());
+        }
+        length += entry.size();
+        entries << entry;
+    }
+    if (covered > entries.size())
+        entries << RunFeed::tr("[%1 more not shown here]")
+                           .arg(QLocale().toString(covered - entries.size()));
+    ChatItem item;
+    item.kind = ChatItem::Compaction;
+    item.compactionId = compaction.id;
+    item.compactedMessages = covered;
+    const QString figures = RunFeed::tr("About %1 → %2 tokens.")
+                                    .arg(QLocale().toString(compaction.tokensBefore),
+                                         QLocale().toString(compaction.tokensAfter));
+    const QString how = compaction.summary.isEmpty()
+                                ? RunFeed::tr("Long tool outputs are replaced by stubs in the "
+                                              "requests from here on.")
+                                : RunFeed::tr("Summarised by %1 for the requests from here on.")
+                                          .arg(compaction.model);
+    QString text = how + u' ' + figures;
+    if (!compaction.summary.isEmpty())
+        text += u"\n\n"_s + RunFeed::tr("What the model reads instead:") + u'\n'
+                + cut(compaction.summary);
+    text += u"\n\n"_s + RunFeed::tr("The original messages:") + u"\n\n"_s + entries.join(u"\n\n"_s);
+    item.reasoning = text;
+    return item;
 }
 
 RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
@@ -136,6 +224,17 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
                 item.turn = m_currentRequest;
                 m_chatModel->append(item);
             });
+    connect(&controller,
+            &AgentController::compacted,
+            this,
+            [this](const AgentLoop::Compaction &compaction) {
+                m_chatModel->append(compactionItemFor(m_session.controller().history(), compaction));
+            });
+    connect(&controller,
+            &AgentController::compactionUndone,
+            m_chatModel,
+            &ChatModel::removeCompaction);
+    connect(&controller, &AgentController::notice, this, &RunFeed::showNotice);
     connect(&session, &AgentLoop::AgentSession::auditRecorded, m_auditModel, &AuditModel::append);
     connect(&controller, &AgentController::finished, this, &RunFeed::whenIdle);
     connect(&controller, &AgentController::failed, this, &RunFeed::whenIdle);
@@ -210,11 +309,26 @@ void RunFeed::showConversation(const AgentLoop::ContinuedConversation &continued
     QList<ChatItem> items;
     items.reserve(loaded.history.size());
     QHash<QString, QString> toolNames;
-    for (const AgentLoop::Message &message : loaded.history.messages()) {
+    // Each compaction's divider after the last message it knew of (those that fit the history).
+    const AgentController &controller = m_session.controller();
+    const QList<AgentLoop::Compaction> &compactions = controller.compactions();
+    qsizetype nextCompaction = 0;
+    const auto addDividers = [&](qsizetype messagesSoFar) {
+        while (nextCompaction < compactions.size()
+               && compactions.at(nextCompaction).messageCount <= messagesSoFar) {
+            items.append(compactionItemFor(controller.history(), compactions.at(nextCompaction)));
+            ++nextCompaction;
+        }
+    };
+    const QList<AgentLoop::Message> &messages = loaded.history.messages();
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        addDividers(i);
+        const AgentLoop::Message &message = messages.at(i);
         for (const AgentLoop::ToolCall &call : message.toolCalls())
             toolNames.insert(call.id, call.name);
         items.append(chatItemsFor(message, 0, toolNames));
     }
+    addDividers(std::numeric_limits<qsizetype>::max());
     for (const QString &repair : loaded.repairs) {
         ChatItem &item = items.emplace_back();
         item.kind = ChatItem::Notice;
@@ -237,6 +351,15 @@ void RunFeed::showError(const QString &text, const QString &hint, int turn)
     item.text = text;
     item.hint = hint;
     item.turn = turn;
+    m_chatModel->append(item);
+}
+
+void RunFeed::showNotice(const QString &text)
+{
+    ChatItem item;
+    item.kind = ChatItem::Notice;
+    item.text = text;
+    item.turn = m_currentRequest;
     m_chatModel->append(item);
 }
 

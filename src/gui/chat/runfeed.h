@@ -8,6 +8,7 @@
 
 namespace AgentLoop {
 class AgentSession;
+struct Compaction;
 struct ContinuedConversation;
 class History;
 class Message;
@@ -26,6 +27,12 @@ class TurnModel;
 QList<ChatItem> chatItemsFor(const AgentLoop::Message &message,
                              int turn = 0,
                              const QHash<QString, QString> &toolNames = {});
+
+// The divider where a compaction took effect: how many messages of history its request no longer
+// sends as they are (summarised, or a tool output replaced by a stub), and, folded under it, those
+// messages as they were.
+ChatItem compactionItemFor(const AgentLoop::History &history,
+                           const AgentLoop::Compaction &compaction);
 
 // The conversation as the window shows it, kept apart from any widget: the chat items, the
 // streamed answer as it grows, the inspector's list of requests and the audit trail, fed from the
@@ -61,6 +68,7 @@ private:
     void showConversation(const AgentLoop::ContinuedConversation &continued);
     void showMessage(const AgentLoop::Message &message);
     void showError(const QString &text, const QString &hint, int turn);
+    void showNotice(const QString &text);
 
     AgentLoop::AgentSession &m_session;
     ChatModel *m_chatModel;

@@ -90,11 +90,19 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
     }
     const QLocale locale;
     switch (Column(index.column())) {
-    case NumberColumn:
+    case NumberColumn: {
         // Attempts are numbered once there is more than one: a retry, or one that will follow.
-        if (exchange.attempt > 1 || !exchange.retryNotice.isEmpty())
-            return tr("%1 · attempt %2").arg(record.number).arg(exchange.attempt);
-        return record.number;
+        QString number = exchange.attempt > 1 || !exchange.retryNotice.isEmpty()
+                                 ? tr("%1 · attempt %2").arg(record.number).arg(exchange.attempt)
+                                 : QString::number(record.number);
+        if (exchange.purpose == AgentLoop::ExchangePurpose::Compaction)
+            number = tr("%1 · compaction").arg(number);
+        else if (exchange.purpose == AgentLoop::ExchangePurpose::Continuation)
+            number = tr("%1 · continuation").arg(number);
+        else if (exchange.attempt <= 1 && exchange.retryNotice.isEmpty())
+            return record.number;
+        return number;
+    }
     case StatusColumn: {
         QString status;
         switch (record.state) {

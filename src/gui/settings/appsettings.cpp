@@ -516,4 +516,10 @@ void AppSettings::saveWindowLayout(const WindowLayout &layout)
     write(*file, SettingsFile::windowState, layout.state);
 }
 
+void AppSettings::saveConfirmCompaction(bool confirm)
+{
+    const std::unique_ptr<QSettings> file = settingsFile();
+    write(*file, SettingsFile::confirmCompaction, confirm);
+}
+
 } // namespace Gui

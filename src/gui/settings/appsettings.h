@@ -246,6 +246,8 @@ struct AppSettings
     // Empty when nothing is saved.
     static WindowLayout loadWindowLayout();
     static void saveWindowLayout(const WindowLayout &layout);
+    // The compaction box's "Don't ask again": that one entry, the rest of the file as it is.
+    static void saveConfirmCompaction(bool confirm);
 };
 
 } // namespace Gui
