@@ -66,6 +66,11 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
             this,
             [this](const AgentLoop::Exchange &exchange) {
                 m_currentRequest = m_turnModel->addRequest(exchange);
+                // A continuation of a cut-off answer grows the answer shown so far: its message
+                // is the parts joined.
+                if (exchange.purpose == AgentLoop::ExchangePurpose::Continuation
+                    && m_liveAnswer->isActive())
+                    return;
                 // A retry is only made before any byte of an answer arrived, so no live answer can be
                 // waiting here; if one were, it would never be completed.
                 if (m_liveAnswer->isActive())
@@ -136,6 +141,18 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
                 item.turn = m_currentRequest;
                 m_chatModel->append(item);
             });
+    // What the loop did on its own: a continuation, a fallback model, a compaction after a
+    // context-length error.
+    connect(&controller, &AgentController::notice, this, [this](const QString &text) {
+        // Below the answer it speaks of, when that is still being written.
+        if (m_liveAnswer->isActive())
+            m_liveAnswer->flush();
+        ChatItem item;
+        item.kind = ChatItem::Notice;
+        item.text = text;
+        item.turn = m_currentRequest;
+        m_chatModel->append(item);
+    });
     connect(&session, &AgentLoop::AgentSession::auditRecorded, m_auditModel, &AuditModel::append);
     connect(&controller, &AgentController::finished, this, &RunFeed::whenIdle);
     connect(&controller, &AgentController::failed, this, &RunFeed::whenIdle);
