@@ -677,6 +677,9 @@ void tst_Cli::help()
                                     u"--permissions-check <call>"_s,
                                     u"--context-window <tokens>"_s,
                                     u"--verbose"_s,
+                                    u"--max-tokens <n>"_s,
+                                    u"--max-tokens-field <field>"_s,
+                                    u"--fallback-model <model>"_s,
                                     u"With --permissions-check: 0 allow, 1 ask, 2 deny."_s,
                                     u"OPENAI_BASE_URL"_s,
                                     u"Exit codes: 0 answered; 2 usage or configuration error"_s}) {

@@ -52,6 +52,7 @@ private slots:
     void otherErrorsDoNotFallBack();
     void exhaustedFallbacksNameTheModelsTried();
     void theNextRunStartsWithThePrimaryModel();
+    void aContinuationThatFailsGoesToTheFallback();
 };
 
 namespace {
@@ -554,6 +555,30 @@ void tst_CutOffFallback::theNextRunStartsWithThePrimaryModel()
     QVERIFY(h.runToTheEnd(u"again"_s));
     QCOMPARE(h.answer(), u"answered by gpt-primary"_s);
     QCOMPARE(h.agent.provider().model, primaryModel);
+}
+
+void tst_CutOffFallback::aContinuationThatFailsGoesToTheFallback()
+{
+    Harness h;
+    h.setFallbacks({u"gpt-fallback"_s});
+    h.server.setHandler([](const RecordedRequest &request) {
+        const QJsonArray messages = request.messages();
+        const bool continuation = messages.last()[u"content"_s].toString().startsWith(
+                instructionStart);
+        if (!continuation)
+            return FakeResponse::answer(u"Begun by the primary, "_s, u"length"_s);
+        if (modelOf(request) == primaryModel)
+            return FakeResponse::httpError(503, u"Overloaded"_s, u"server_error"_s);
+        return FakeResponse::answer(u"ended by the fallback."_s);
+    });
+    QVERIFY(h.runToTheEnd(u"go"_s));
+    QCOMPARE(h.answer(), u"Begun by the primary, ended by the fallback."_s);
+    const QList<RecordedRequest> requests = h.server.requests();
+    QCOMPARE(requests.size(), 4); // the turn, the continuation twice, then to the fallback
+    QCOMPARE(modelOf(requests.at(3)), u"gpt-fallback"_s);
+    QCOMPARE(requests.at(3).messages(), requests.at(1).messages());
+    QCOMPARE(h.exchanges().at(3).purpose, ExchangePurpose::Continuation);
+    QCOMPARE(h.assistantMessages().size(), 1);
 }
 
 QTEST_GUILESS_MAIN(tst_CutOffFallback)
