@@ -1,5 +1,7 @@
 #include "clioptions.h"
 
+#include "protocol/providerpresets.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -199,6 +201,27 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             CliText::tr("After every answer of the model, print the context budget of the next "
                         "request on stderr: tokens used of the window, estimated or as the "
                         "provider counted them."));
+    const QCommandLineOption maxTokensOption(
+            u"max-tokens"_s,
+            CliText::tr("The most tokens the model may write in one answer (default: the "
+                        "provider's own limit). An answer cut off at the limit is continued up to "
+                        "3 times."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("n"));
+    const QCommandLineOption maxTokensFieldOption(
+            u"max-tokens-field"_s,
+            CliText::tr("The request field --max-tokens goes under: max_tokens or "
+                        "max_completion_tokens (default: what the provider expects; OpenAI "
+                        "max_completion_tokens, everyone else max_tokens)."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("field"));
+    const QCommandLineOption fallbackModelOption(
+            u"fallback-model"_s,
+            CliText::tr("A model of the same provider to send the request to when the model is "
+                        "not found, or is still rate-limited or failing after the retries; the "
+                        "run stays with it (repeatable, tried in order)."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("model"));
     parser.addOptions({helpOption,
                        versionOption,
                        promptOption,
@@ -220,7 +243,10 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        readOnlyCommandsOption,
                        permissionsCheckOption,
                        contextWindowOption,
-                       verboseOption});
+                       verboseOption,
+                       maxTokensOption,
+                       maxTokensFieldOption,
+                       fallbackModelOption});
 
     ParsedCommandLine result;
     const QString tryHelp = CliText::tr("Try --help for usage.");
@@ -319,6 +345,35 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                         &options.contextWindow},
                        &result.error))
         return result;
+    if (parser.isSet(maxTokensOption)
+        && !readNumber(parser,
+                       {&maxTokensOption,
+                        0,
+                        10'000'000,
+                        CliText::tr("--max-tokens must be a whole number of tokens from 0 (the "
+                                    "provider's limit) to 10000000, not \"%1\"."),
+                        &options.maxTokens},
+                       &result.error))
+        return result;
+    if (parser.isSet(maxTokensFieldOption)) {
+        options.maxTokensField = AgentLoop::maxTokensFieldFromName(
+                parser.value(maxTokensFieldOption).trimmed());
+        if (!options.maxTokensField) {
+            result.error = CliText::tr("--max-tokens-field must be max_tokens or "
+                                       "max_completion_tokens, not \"%1\".")
+                                   .arg(parser.value(maxTokensFieldOption))
+                           + u'\n' + tryHelp;
+            return result;
+        }
+    }
+    for (const QString &model : parser.values(fallbackModelOption)) {
+        if (model.trimmed().isEmpty()) {
+            result.error = CliText::tr("--fallback-model needs the name of a model.") + u'\n'
+                           + tryHelp;
+            return result;
+        }
+        options.fallbackModels.append(model.trimmed());
+    }
     options.verbose = parser.isSet(verboseOption);
     options.stream = !parser.isSet(noStreamOption);
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "permissions/permissionrules.h"
+#include "protocol/providersettings.h"
 
 #include <QString>
 #include <QStringList>
@@ -33,6 +34,14 @@ struct CliOptions
     int contextWindow = 0;
     // --verbose: the context budget after every answer, on stderr.
     bool verbose = false;
+    // --max-tokens N: the output limit of every request; 0: the provider's default (or the
+    // profile's).
+    int maxTokens = 0;
+    // --max-tokens-field: the field it goes under; unset: what the provider expects.
+    std::optional<AgentLoop::MaxTokensField> maxTokensField;
+    // --fallback-model MODEL (repeatable): tried in order, with the same provider, when the model
+    // is not found, or stays rate-limited or failing after the retries.
+    QStringList fallbackModels;
 };
 
 struct ParsedCommandLine

@@ -75,6 +75,15 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     configuration.provider.retry.maxRetries = options.maxRetries;
     configuration.provider.maxResponseBytes = qint64(options.maxResponseMegabytes) * 1024 * 1024;
     configuration.provider.maxAnswerTime = std::chrono::minutes(options.maxAnswerMinutes);
+    if (options.maxTokens > 0)
+        configuration.provider.maxTokens = options.maxTokens;
+    if (options.maxTokensField)
+        configuration.provider.maxTokensField = *options.maxTokensField;
+    for (const QString &model : options.fallbackModels) {
+        ProviderSettings fallback = configuration.provider;
+        fallback.model = model;
+        configuration.fallbacks.append(fallback);
+    }
     configuration.maxTurns = options.maxTurns;
     configuration.workspace = options.workspace;
     configuration.context.contextWindow = options.contextWindow;
@@ -103,6 +112,10 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
                               .arg(m_err.line(m_controller.provider().model)));
     });
     connect(&m_controller, &AgentController::retryScheduled, this, [this](const QString &notice) {
+        printProgress(m_err.line(notice));
+    });
+    // Continuations, fallbacks, a compaction after a context-length error.
+    connect(&m_controller, &AgentController::notice, this, [this](const QString &notice) {
         printProgress(m_err.line(notice));
     });
     connect(&m_controller,

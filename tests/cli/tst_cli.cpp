@@ -466,6 +466,11 @@ private slots:
     void noStreamAsksForOneBody();
     void rateLimitIsRetriedWithANotice();
     void maxRetriesZeroGivesUpAtOnce();
+    // Cut-off answers and failing models.
+    void cutOffAnswerIsContinued();
+    void cutOffAnswerFailsAfterTheContinuations();
+    void maxTokensGoesUnderTheGivenField();
+    void fallbackModelTakesOver();
 
     // Ctrl+C: exit 130.
     void interruptWhileWaitingForModel();
@@ -672,6 +677,9 @@ void tst_Cli::help()
                                     u"--permissions-check <call>"_s,
                                     u"--context-window <tokens>"_s,
                                     u"--verbose"_s,
+                                    u"--max-tokens <n>"_s,
+                                    u"--max-tokens-field <field>"_s,
+                                    u"--fallback-model <model>"_s,
                                     u"With --permissions-check: 0 allow, 1 ask, 2 deny."_s,
                                     u"OPENAI_BASE_URL"_s,
                                     u"Exit codes: 0 answered; 2 usage or configuration error"_s}) {
@@ -731,6 +739,23 @@ void tst_Cli::usageErrors_data()
     QTest::newRow("max-retries without a value")
             << QStringList{u"--prompt"_s, u"hi"_s, u"--max-retries"_s}
             << u"Missing value after '--max-retries'"_s << true;
+    QTest::newRow("max-tokens -1")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--max-tokens"_s, u"-1"_s}
+            << u"--max-tokens must be a whole number of tokens from 0"_s << false;
+    QTest::newRow("max-tokens not a number")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--max-tokens"_s, u"lots"_s}
+            << u"not \"lots\""_s << false;
+    QTest::newRow("max-tokens without a value")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--max-tokens"_s}
+            << u"Missing value after '--max-tokens'"_s << true;
+    QTest::newRow("max-tokens-field unknown")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--max-tokens-field"_s, u"maxTokens"_s}
+            << u"--max-tokens-field must be max_tokens or max_completion_tokens, not "
+               u"\"maxTokens\"."_s
+            << true;
+    QTest::newRow("fallback-model blank")
+            << QStringList{u"--prompt"_s, u"hi"_s, u"--fallback-model"_s, u" "_s}
+            << u"--fallback-model needs the name of a model."_s << true;
     QTest::newRow("workspace that does not exist")
             << QStringList{u"--prompt"_s,
                            u"hi"_s,
@@ -1284,9 +1309,7 @@ void tst_Cli::agentFailures_data()
 
     QTest::newRow("maxTurns=1") << QStringList{u"--max-turns"_s, u"1"_s} << true << QString()
                                 << u"tool_calls"_s << u"Agent exceeded maxTurns=1"_s;
-    QTest::newRow("finish_reason length")
-            << QStringList{} << false << u"The answer is cut"_s << u"length"_s
-            << u"Model output reached the token limit"_s;
+    // (finish_reason length: cutOffAnswerIsContinued, cutOffAnswerFailsAfterTheContinuations.)
     QTest::newRow("finish_reason x") << QStringList{} << false << u"Something"_s << u"x"_s
                                      << u"Unsupported finish_reason: x"_s;
     QTest::newRow("content_filter") << QStringList{} << false << QString() << u"content_filter"_s
@@ -1682,6 +1705,102 @@ void tst_Cli::maxRetriesZeroGivesUpAtOnce()
              cli.describe().constData());
     QVERIFY2(!cli.standardError().contains(u"Retrying"_s), cli.describe().constData());
     QCOMPARE(cli.standardOutput(), QString());
+}
+
+void tst_Cli::cutOffAnswerIsContinued()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"The answer "_s, u"length"_s),
+                   FakeResponse::answer(u"is whole."_s)});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"do it"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"The answer is whole.\n"_s);
+    QVERIFY2(cli.standardError().contains(u"the model is asked to continue where it stopped "
+                                          u"(part 2 of at most 4)"_s),
+             cli.describe().constData());
+    QCOMPARE(server.requests().size(), 2);
+    const QJsonArray messages = server.requests().at(1).messages();
+    QCOMPARE(messages.at(messages.size() - 2)[u"content"_s].toString(), u"The answer "_s);
+}
+
+void tst_Cli::cutOffAnswerFailsAfterTheContinuations()
+{
+    FakeChatServer server;
+    server.setHandler([](const RecordedRequest &) {
+        return FakeResponse::answer(u"The answer is cut"_s, u"length"_s);
+    });
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"do it"_s}));
+    COMPARE_EXIT(cli, 3);
+    QVERIFY2(cli.standardError().contains(
+                     u"Run failed: Model output reached the token limit, even after 3 "
+                     u"continuation"_s),
+             cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(u"How to fix: "_s), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+    QCOMPARE(server.requests().size(), 4);
+}
+
+void tst_Cli::maxTokensGoesUnderTheGivenField()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::answer(u"Short."_s), FakeResponse::answer(u"Short again."_s)});
+    {
+        CliProcess cli(environmentFor(server.baseUrl()), m_work);
+        QVERIFY(cli.start({u"--prompt"_s, u"hi"_s, u"--max-tokens"_s, u"300"_s}));
+        COMPARE_EXIT(cli, 0);
+    }
+    {
+        CliProcess cli(environmentFor(server.baseUrl()), m_work);
+        QVERIFY(cli.start({u"--prompt"_s,
+                           u"hi"_s,
+                           u"--max-tokens"_s,
+                           u"300"_s,
+                           u"--max-tokens-field"_s,
+                           u"max_completion_tokens"_s}));
+        COMPARE_EXIT(cli, 0);
+        QCOMPARE(cli.standardOutput(), u"Short again.\n"_s);
+    }
+    QCOMPARE(server.requests().size(), 2);
+    // An unknown provider on 127.0.0.1 gets max_tokens.
+    const QJsonObject first = server.requests().at(0).json();
+    QCOMPARE(first.value(u"max_tokens"_s).toInt(), 300);
+    QVERIFY(!first.contains(u"max_completion_tokens"_s));
+    const QJsonObject second = server.requests().at(1).json();
+    QCOMPARE(second.value(u"max_completion_tokens"_s).toInt(), 300);
+    QVERIFY(!second.contains(u"max_tokens"_s));
+}
+
+void tst_Cli::fallbackModelTakesOver()
+{
+    FakeChatServer server;
+    server.setHandler([](const RecordedRequest &request) {
+        if (request.json().value(u"model"_s).toString() == testModel)
+            return FakeResponse::httpError(404,
+                                           u"The model `gpt-4.1` does not exist or you do not "
+                                           u"have access to it."_s,
+                                           u"invalid_request_error"_s,
+                                           u"model_not_found"_s);
+        return FakeResponse::answer(u"Answered by the fallback."_s);
+    });
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s,
+                       u"hi"_s,
+                       u"--fallback-model"_s,
+                       u"gpt-missing-too"_s,
+                       u"--fallback-model"_s,
+                       u"gpt-4o-mini"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Answered by the fallback.\n"_s);
+    QStringList models;
+    for (const RecordedRequest &request : server.requests())
+        models << request.json().value(u"model"_s).toString();
+    QCOMPARE(models, (QStringList{testModel, u"gpt-missing-too"_s}));
+    QVERIFY2(cli.standardError().contains(u"The provider does not know the model gpt-4.1 (HTTP "
+                                          u"404). The request goes to the fallback model "
+                                          u"gpt-missing-too."_s),
+             cli.describe().constData());
 }
 
 void tst_Cli::interruptWhileWaitingForModel()

@@ -675,12 +675,7 @@ void tst_AgentController::stopsWithExplicitFailure_data()
                                                {u"content"_s, u"{\""_s}},
                                               u"length"_s)
                             << u"Model output reached the token limit"_s << true;
-    QTest::newRow("length with a cut-off tool call: nothing runs")
-            << completionBody({{u"role"_s, u"assistant"_s},
-                               {u"content"_s, QJsonValue::Null},
-                               {u"tool_calls"_s, oneCall}},
-                              u"length"_s)
-            << u"Model output reached the token limit"_s << true;
+    // (A cut-off tool call, and continuations: tst_cutofffallback.)
     QTest::newRow("content_filter")
             << completionBody({{u"role"_s, u"assistant"_s}, {u"content"_s, QJsonValue::Null}},
                               u"content_filter"_s)
@@ -713,6 +708,9 @@ void tst_AgentController::stopsWithExplicitFailure()
     QFETCH(bool, exact);
 
     Harness h;
+    AgentOptions options = h.agent.options();
+    options.context.maxContinuations = 0; // the error as it is without continuations
+    h.agent.setOptions(options);
     h.server.script({FakeResponse::raw(body), FakeResponse::answer(u"must not be asked"_s)});
     h.allowAll();
 

@@ -909,7 +909,11 @@ void tst_ProviderQuirks::quirks_data()
     add("max_tokens is length",
         {.source = u"https://docs.anthropic.com/en/api/messages (stop_reason max_tokens)"_s,
          .stream = false,
-         .answers = {FakeResponse::answer(u"The output is"_s, u"max_tokens"_s)},
+         // The answer and the three continuations the loop asks for, each cut off again.
+         .answers = {FakeResponse::answer(u"The output is"_s, u"max_tokens"_s),
+                     FakeResponse::answer(u" still"_s, u"max_tokens"_s),
+                     FakeResponse::answer(u" going"_s, u"max_tokens"_s),
+                     FakeResponse::answer(u" on"_s, u"max_tokens"_s)},
          .commands = {},
          .failure = u"Model output reached the token limit"_s});
     add("Zhipu GLM: sensitive is content_filter",

@@ -13,7 +13,10 @@
 #include <QComboBox>
 #include <QDir>
 #include <QJsonArray>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QLocale>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -23,6 +26,7 @@ using namespace AgentLoop;
 using namespace Qt::StringLiterals;
 using Gui::AppSettings;
 using Gui::ContextPage;
+using Gui::FallbackModel;
 
 class tst_ContextPage : public QObject
 {
@@ -37,6 +41,7 @@ private slots:
     void theProvidersWindowShowsAsAutomatic();
     void theDialogFollowsTheModelEntered();
     void sessionGetsTheCurrentModelsWindow();
+    void fallbackModelsAreEditedInOrderAndSaved();
 
 private:
     AppSettings loaded() const;
@@ -223,6 +228,66 @@ void tst_ContextPage::sessionGetsTheCurrentModelsWindow()
     QCOMPARE(configuration.context.maxContinuations, 5);
     settings.model = u"qwen-plus"_s;
     QCOMPARE(settings.sessionConfiguration().context.contextWindow, 0);
+}
+
+void tst_ContextPage::fallbackModelsAreEditedInOrderAndSaved()
+{
+    AppSettings settings = loaded();
+    ProviderProfile other;
+    other.id = u"p00000042"_s;
+    other.name = u"Second provider"_s;
+    other.baseUrl = u"https://api.example.test/v1"_s;
+    other.model = u"other-large"_s;
+    settings.profiles = {other};
+    settings.setKeyOf(other.id, u"sk-other"_s);
+    settings.fallbackModels = {{u"deepseek-reasoner"_s, QString()}};
+
+    ContextPage page(settings, nullptr);
+    QListWidget *list = page.fallbackList();
+    QCOMPARE(list->count(), 1);
+    QCOMPARE(list->item(0)->text(), u"deepseek-reasoner"_s);
+    QVERIFY(!page.addFallbackButton()->isEnabled()); // nothing typed
+    QVERIFY(!page.removeFallbackButton()->isEnabled());
+
+    QTest::keyClicks(page.fallbackModelEdit(), u"other-small"_s);
+    page.fallbackProfileCombo()->setCurrentIndex(page.fallbackProfileCombo()->findData(other.id));
+    page.addFallbackButton()->click();
+    QCOMPARE(list->count(), 2);
+    QCOMPARE(list->item(1)->text(), u"other-small (Second provider)"_s);
+    QVERIFY(page.fallbackModelEdit()->text().isEmpty());
+    QCOMPARE(list->currentRow(), 1);
+    QVERIFY(!page.fallbackDownButton()->isEnabled());
+    page.fallbackUpButton()->click(); // the second provider first
+    QCOMPARE(list->item(0)->text(), u"other-small (Second provider)"_s);
+    QTest::keyClicks(page.fallbackModelEdit(), u"deepseek-chat-old"_s);
+    page.addFallbackButton()->click();
+    QCOMPARE(list->count(), 3);
+    page.removeFallbackButton()->click(); // the one just added
+    QCOMPARE(list->count(), 2);
+
+    page.apply(settings);
+    const QList<FallbackModel> expected{{u"other-small"_s, other.id},
+                                        {u"deepseek-reasoner"_s, QString()}};
+    QCOMPARE(settings.fallbackModels, expected);
+    settings.save();
+    const AppSettings reloaded = AppSettings::load(QProcessEnvironment(), m_workDir.path());
+    QCOMPARE(reloaded.fallbackModels, expected);
+
+    // The session gets them as providers: the profile's, or the one in use, with the model.
+    AppSettings withKeys = reloaded;
+    withKeys.demoMode = false;
+    withKeys.apiKey = u"sk-test"_s;
+    withKeys.setKeyOf(other.id, u"sk-other"_s);
+    const SessionConfiguration configuration = withKeys.sessionConfiguration();
+    QCOMPARE(configuration.fallbacks.size(), 2);
+    QCOMPARE(configuration.fallbacks.at(0).model, u"other-small"_s);
+    QCOMPARE(configuration.fallbacks.at(0).baseUrl, QUrl(u"https://api.example.test/v1"_s));
+    QCOMPARE(configuration.fallbacks.at(0).apiKey, u"sk-other"_s);
+    QCOMPARE(configuration.fallbacks.at(0).profileName, u"Second provider"_s);
+    QCOMPARE(configuration.fallbacks.at(1).model, u"deepseek-reasoner"_s);
+    QCOMPARE(configuration.fallbacks.at(1).baseUrl, configuration.provider.baseUrl);
+    QCOMPARE(configuration.fallbacks.at(1).apiKey, u"sk-test"_s);
+    QCOMPARE(configuration.provider.model, reloaded.model);
 }
 
 QTEST_MAIN(tst_ContextPage)

@@ -102,6 +102,7 @@ void tst_ProviderProfilesGui::profilesSurviveARestart()
     azure.extraHeaders = {{"X-Tenant", "acme"}, {"X-Route", "eu west"}};
     azure.streamUsage = false;
     azure.maxTokens = 2048;
+    azure.maxTokensField = MaxTokensField::MaxCompletionTokens;
     ProviderProfile local = profile(u"p00000002"_s, u"Ollama"_s, u"http://localhost:11434/v1"_s);
     local.auth = AuthStyle::None;
     local.stream = false;
@@ -125,6 +126,7 @@ void tst_ProviderProfilesGui::profilesSurviveARestart()
     QCOMPARE(provider.extraHeaders, azure.extraHeaders);
     QCOMPARE(provider.streamUsage, false);
     QCOMPARE(provider.maxTokens, 2048);
+    QCOMPARE(provider.maxTokensField, MaxTokensField::MaxCompletionTokens);
     QCOMPARE(provider.profileName, u"Work Azure"_s);
     QCOMPARE(provider.providerId, u"azure"_s);
 }

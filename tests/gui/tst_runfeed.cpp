@@ -162,6 +162,7 @@ private slots:
     void liveRunAndSavedConversationShowTheSameItems();
     void failedRunShowsTheErrorWithItsRequest();
     void changedFileIsShownAsItsChange();
+    void aCutOffAnswerGrowsInPlaceWithANotice();
     void newConversationDuringARunClearsOnceItHasStopped();
 };
 
@@ -240,6 +241,28 @@ void tst_RunFeed::liveRunAndSavedConversationShowTheSameItems()
     QCOMPARE(cleared.size(), 1);
     QCOMPARE(describe(*saved.chatModel(), false), describe(*feed.chatModel(), false));
     QCOMPARE(saved.turnModel()->rowCount(), 0);
+}
+
+void tst_RunFeed::aCutOffAnswerGrowsInPlaceWithANotice()
+{
+    LiveSession live;
+    Gui::RunFeed feed(live.session);
+    live.server.script({FakeResponse::streamedAnswer({u"Part one, "_s}, u"length"_s),
+                        FakeResponse::streamedAnswer({u"part two."_s})});
+    QSignalSpy finished(&live.controller(), &AgentController::finished);
+    QVERIFY(live.controller().run(u"write it"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, endTimeoutMs);
+
+    // One answer, the parts joined, where the first part was shown; the notice below it.
+    const QStringList items = describe(*feed.chatModel(), false);
+    QCOMPARE(items.size(), 3);
+    QCOMPARE(items.at(0), u"prompt: text=write it"_s);
+    QCOMPARE(items.at(1), u"answer: text=Part one, part two."_s);
+    QVERIFY2(items.at(2).startsWith(u"notice: text=The answer reached the output token limit"_s),
+             qPrintable(items.at(2)));
+    // The inspector shows both requests.
+    QCOMPARE(feed.turnModel()->rowCount(), 2);
+    QCOMPARE(feed.turnModel()->record(1).exchange.purpose, ExchangePurpose::Continuation);
 }
 
 void tst_RunFeed::changedFileIsShownAsItsChange()

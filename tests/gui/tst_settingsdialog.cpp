@@ -110,6 +110,7 @@ private slots:
     void settingsFileKeepsItsKeys();
     // Provider profiles.
     void newProfileFromPresetFillsItIn();
+    void maxTokensFieldFollowsThePresetAndIsSaved();
     void presetPlaceholdersAreAnError();
     void localPresetNeedsNoKey();
     void profileKeysAreReadWhenSelected();
@@ -831,6 +832,7 @@ void tst_SettingsDialog::settingsFileKeepsItsKeys()
                                u"provider/maxResponseMegabytes"_s,
                                u"provider/maxRetries"_s,
                                u"provider/maxTokens"_s,
+                               u"provider/maxTokensField"_s,
                                u"provider/model"_s,
                                u"provider/preset"_s,
                                u"provider/requestTimeoutSeconds"_s,
@@ -911,6 +913,38 @@ static QAction *presetAction(QMenu *menu, const QString &presetId)
         return action->data().toString() == presetId;
     });
     return found == actions.end() ? nullptr : *found;
+}
+
+void tst_SettingsDialog::maxTokensFieldFollowsThePresetAndIsSaved()
+{
+    KeyStore store(KeyStore::Backend::SessionOnly, u"agentloop-tests"_s);
+    openDialog(configured(u"https://api.deepseek.com/v1"_s), &store);
+    auto *field = child<QComboBox>("maxTokensFieldCombo");
+    QCOMPARE(field->count(), 2);
+    QCOMPARE(field->currentText(), u"max_tokens"_s);
+
+    // A profile made from OpenAI's preset sends max_completion_tokens; DeepSeek's max_tokens.
+    presetAction(m_dialog->presetMenu(), u"openai"_s)->trigger();
+    QCOMPARE(field->currentText(), u"max_completion_tokens"_s);
+    QTest::keyClicks(child<QLineEdit>("apiKeyEdit"), u"sk-openai-1111"_s);
+    child<QSpinBox>("maxTokensSpin")->setValue(4096);
+    presetAction(m_dialog->presetMenu(), u"deepseek"_s)->trigger();
+    QCOMPARE(field->currentText(), u"max_tokens"_s);
+    QTest::keyClicks(child<QLineEdit>("apiKeyEdit"), u"sk-deepseek-2222"_s);
+    // The user's choice for the default profile.
+    child<QComboBox>("profileCombo")->setCurrentIndex(0);
+    field->setCurrentIndex(field->findText(u"max_completion_tokens"_s));
+    QVERIFY(m_dialog->isValid());
+    clickOk();
+
+    const AppSettings saved = AppSettings::load(emptyEnvironment(), m_workDir.path());
+    QCOMPARE(saved.maxTokensField, AgentLoop::MaxTokensField::MaxCompletionTokens);
+    QCOMPARE(saved.profiles.size(), 2);
+    QCOMPARE(saved.profiles.at(0).maxTokensField, AgentLoop::MaxTokensField::MaxCompletionTokens);
+    QCOMPARE(saved.profiles.at(0).maxTokens, 4096);
+    QCOMPARE(saved.profiles.at(1).maxTokensField, AgentLoop::MaxTokensField::MaxTokens);
+    QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
+    QCOMPARE(file.value(u"provider/maxTokensField"_s).toString(), u"max_completion_tokens"_s);
 }
 
 void tst_SettingsDialog::newProfileFromPresetFillsItIn()

@@ -54,6 +54,30 @@ ToolResult notRunResult()
                                u"the user stopped the run before this call ran; it was not run."_s);
 }
 
+// Calls no tool message can answer validly: too many, or ids that repeat. Nothing of such a
+// message runs.
+std::optional<Error> refusedCalls(const Message &message)
+{
+    // The client refuses such a message already; this is the last guard before anything runs.
+    if (message.toolCalls().size() > maxToolCallsPerMessage)
+        return tooManyToolCallsError();
+    QSet<QString> ids;
+    for (const ToolCall &call : message.toolCalls()) {
+        if (ids.contains(call.id)) {
+            return Error{Error::Protocol,
+                         QCoreApplication::translate("AgentController",
+                                                     "The model sent several tool calls with the "
+                                                     "same id %1, so none of its calls was run.")
+                                 .arg(call.id),
+                         QCoreApplication::translate("AgentController",
+                                                     "This is a provider bug. Try again, or try "
+                                                     "another model.")};
+        }
+        ids.insert(call.id);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 QString callFingerprint(const ToolCall &call)
@@ -122,6 +146,7 @@ bool AgentController::run(const QString &prompt)
     m_turn = 0;
     m_cancelRequested = false;
     resetCompactionRun();
+    resetRecoveryRun();
     if (m_history.isEmpty() && !m_options.systemPrompt.isEmpty())
         append(Message::system(m_options.systemPrompt));
     append(Message::user(prompt));
@@ -201,18 +226,22 @@ void AgentController::sendNextRequest()
     m_ledger.setToolDefinitions(
             QJsonDocument(m_snapshot.definitions()).toJson(QJsonDocument::Compact));
     m_sentMessages = requestHistory().size();
+    m_continuations = 0;
+    m_partialUsage.reset();
     m_client->postChatCompletion(m_turn, requestBody(m_snapshot));
 }
 
 // Step 3: keep the assistant message; continue if and only if it has tool calls.
-void AgentController::onCompleted(const Completion &completion)
+void AgentController::onCompleted(const Completion &received)
 {
     if (m_state == State::Compacting) {
-        onSummaryCompleted(completion);
+        onSummaryCompleted(received);
         return;
     }
     m_contextRetried = false;
-    emit completionReceived(m_turn, completion);
+    emit completionReceived(m_turn, received);
+    // The answer with the parts before it, when it continues one that was cut off.
+    const Completion completion = joinedWithPartialAnswer(received);
     if (completion.usage) {
         m_ledger.recordUsage(m_sentMessages, *completion.usage);
         emitBudget();
@@ -227,11 +256,17 @@ void AgentController::onCompleted(const Completion &completion)
             append(message);
         fail(error);
     };
+    if (reason == u"length" && message.hasToolCalls()) {
+        if (const std::optional<Error> refused = refusedCalls(message)) {
+            fail(*refused);
+            return;
+        }
+        answerCutOffCalls(message);
+        return;
+    }
     if (reason == u"length") {
-        keepTextAndFail(Error{Error::Agent,
-                              tr("Model output reached the token limit"),
-                              tr("The answer was cut off (finish_reason=length). Ask for a shorter "
-                                 "output.")});
+        if (!continuesCutOffAnswer(message))
+            keepTextAndFail(cutOffError());
         return;
     }
     if (reason == u"content_filter") {
@@ -261,24 +296,9 @@ void AgentController::onCompleted(const Completion &completion)
     }
 
     if (message.hasToolCalls()) {
-        // The client refuses such a message already; this is the last guard before anything runs.
-        if (message.toolCalls().size() > maxToolCallsPerMessage) {
-            fail(tooManyToolCallsError());
+        if (const std::optional<Error> refused = refusedCalls(message)) {
+            fail(*refused);
             return;
-        }
-        // The ids pair calls with results; duplicates cannot be answered validly, so nothing of
-        // this message runs.
-        QSet<QString> ids;
-        for (const ToolCall &call : message.toolCalls()) {
-            if (ids.contains(call.id)) {
-                fail(Error{Error::Protocol,
-                           tr("The model sent several tool calls with the same id %1, so none of "
-                              "its calls was run.")
-                                   .arg(call.id),
-                           tr("This is a provider bug. Try again, or try another model.")});
-                return;
-            }
-            ids.insert(call.id);
         }
         append(message);
         m_pendingCalls = message.toolCalls();
@@ -303,9 +323,9 @@ void AgentController::onFailed(const Error &error)
         onSummaryFailed(error);
         return;
     }
-    if (compactsAfterContextError(error))
+    if (compactsAfterContextError(error) || fallsBackAfter(error))
         return;
-    fail(error);
+    fail(withModelsTried(error));
 }
 
 // Step 4: each call in order; a call that cannot be prepared, or that a rule denies, is answered
@@ -615,6 +635,7 @@ void AgentController::fail(const Error &error)
     m_running.clear();
     m_awaitingApproval.reset();
     m_reviewing = false;
+    m_partialAnswer.reset();
     resetCompactionRun();
     setState(State::Idle);
     emit failed(error);

@@ -139,7 +139,13 @@ public:
     const ToolRegistry &tools() const { return m_tools; }
     // Replaces a tool of the same name.
     void addTool(std::shared_ptr<const Tool> tool) { m_tools.add(std::move(tool)); }
-    void setProvider(const ProviderSettings &settings) { m_client->setSettings(settings); }
+    // The provider of the next run (a fallback the run before went to is forgotten).
+    void setProvider(const ProviderSettings &settings)
+    {
+        m_client->setSettings(settings);
+        m_primaryProvider.reset();
+        m_fallbacksUsed = 0;
+    }
     const ProviderSettings &provider() const { return m_client->settings(); }
     // Replaces the transport (the offline demo answers from a QNetworkAccessManager of its own).
     // Takes ownership.
@@ -313,6 +319,16 @@ private:
     void finishCompaction(Compaction compaction);
     void resetCompactionRun();
 
+    // Cut-off answers and fallback models (controllerrecovery.cpp).
+    Completion joinedWithPartialAnswer(const Completion &completion);
+    bool continuesCutOffAnswer(const Message &message);
+    QByteArray continuationBody() const;
+    void answerCutOffCalls(const Message &message);
+    Error cutOffError() const;
+    bool fallsBackAfter(const Error &error);
+    Error withModelsTried(const Error &error) const;
+    void resetRecoveryRun();
+
     ChatClient *m_client; // a child: tests that play the client find it there
     ToolRegistry m_tools;
     AgentOptions m_options;
@@ -331,6 +347,16 @@ private:
     bool m_compactedForRequest = false; // the request about to go out was compacted, or declined
     bool m_contextRetried = false;      // this request went again after a context-length error
     qsizetype m_sentMessages = 0;       // messages the request in flight carries
+
+    // The answer so far while its continuation is asked for (finish_reason "length"), the
+    // continuations asked for this answer, and the usage of its parts (their completions summed).
+    std::optional<Message> m_partialAnswer;
+    int m_continuations = 0;
+    std::optional<Usage> m_partialUsage;
+    // The provider the run began with, once it went to a fallback (restored at the next run), and
+    // how many of AgentOptions::fallbacks the run used.
+    std::optional<ProviderSettings> m_primaryProvider;
+    int m_fallbacksUsed = 0;
 
     State m_state = State::Idle;
     int m_turn = 0;

@@ -27,6 +27,7 @@ struct Exchange
 {
     int turn = 0; // the model request number within the run, from 1
     ExchangePurpose purpose = ExchangePurpose::Turn;
+    QString model;     // the model the request asked for (a fallback's, once the loop switched)
     QByteArray method; // "POST"
     QUrl url;
     HeaderList requestHeaders;

@@ -28,11 +28,14 @@ QList<ProviderPreset> presetTable()
     };
     QList<ProviderPreset> presets;
     // platform.openai.com/docs/api-reference/chat
-    presets << P{u"openai"_s,
-                 u"OpenAI"_s,
-                 u"https://api.openai.com/v1"_s,
-                 u"gpt-4.1"_s,
-                 key("https://platform.openai.com/api-keys")};
+    // max_tokens is deprecated there, and refused by the o-series models.
+    P openai{u"openai"_s,
+             u"OpenAI"_s,
+             u"https://api.openai.com/v1"_s,
+             u"gpt-4.1"_s,
+             key("https://platform.openai.com/api-keys")};
+    openai.maxTokensField = MaxTokensField::MaxCompletionTokens;
+    presets << openai;
     // learn.microsoft.com/azure/ai-foundry/openai/reference: api-key header, api-version query
     P azure{u"azure"_s,
             PresetText::tr("Azure OpenAI"),
@@ -255,6 +258,28 @@ void recogniseProvider(ProviderSettings &settings)
         settings.auth = AuthStyle::ApiKeyHeader;
     if (!settings.providerId.isEmpty() && !providerPreset(settings.providerId).streamUsage)
         settings.streamUsage = false;
+}
+
+MaxTokensField defaultMaxTokensField(const QString &providerId)
+{
+    if (providerId.isEmpty())
+        return MaxTokensField::MaxTokens;
+    return providerPreset(providerId).maxTokensField;
+}
+
+QString maxTokensFieldName(MaxTokensField field)
+{
+    return field == MaxTokensField::MaxCompletionTokens ? u"max_completion_tokens"_s
+                                                        : u"max_tokens"_s;
+}
+
+std::optional<MaxTokensField> maxTokensFieldFromName(const QString &name)
+{
+    if (name == u"max_tokens")
+        return MaxTokensField::MaxTokens;
+    if (name == u"max_completion_tokens")
+        return MaxTokensField::MaxCompletionTokens;
+    return std::nullopt;
 }
 
 QString providerHintForStatus(const ProviderSettings &settings, int status)

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <optional>
+
 namespace AgentLoop {
 
 // A known provider: what a new profile for it starts with, and what the app knows about it. The
@@ -22,6 +24,7 @@ struct ProviderPreset
     bool streamUsage = true; // the provider accepts stream_options
     bool local = false;      // runs on this machine; needs no key
     bool fromChina = false;  // listed first in the zh_CN interface
+    MaxTokensField maxTokensField = MaxTokensField::MaxTokens; // the name its API documents
     // Set when baseUrl holds <placeholders> the user has to replace.
     bool needsEditing() const { return baseUrl.contains(u'<'); }
 };
@@ -45,6 +48,14 @@ void recogniseProvider(ProviderSettings &settings);
 // header; check the deployment's key."); empty when there is nothing more specific to say than
 // the generic hint.
 QString providerHintForStatus(const ProviderSettings &settings, int status);
+
+// The output limit's field a provider expects: max_completion_tokens for OpenAI, max_tokens for
+// everyone else and for an unknown provider.
+MaxTokensField defaultMaxTokensField(const QString &providerId);
+// "max_tokens", "max_completion_tokens": as sent, stored and given on the command line.
+QString maxTokensFieldName(MaxTokensField field);
+// The field of that name; nothing for any other text.
+std::optional<MaxTokensField> maxTokensFieldFromName(const QString &name);
 
 // The localised name of a provider id ("DeepSeek", "智谱 GLM"), or the id itself.
 QString providerName(const QString &id);

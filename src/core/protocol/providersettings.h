@@ -34,6 +34,14 @@ enum class AuthStyle {
     None,         // no key at all (a local server: Ollama, LM Studio, llama.cpp, vLLM)
 };
 
+// Under which name the output limit goes: OpenAI deprecated `max_tokens` for
+// `max_completion_tokens` (its reasoning models refuse the old name); DeepSeek, Qwen, Kimi, GLM
+// and most OpenAI-compatible servers know only `max_tokens`.
+enum class MaxTokensField {
+    MaxTokens,           // "max_tokens"
+    MaxCompletionTokens, // "max_completion_tokens"
+};
+
 // Request headers a profile adds to every request (a gateway's routing or tenant header).
 using ExtraHeaders = QList<QPair<QByteArray, QByteArray>>;
 
@@ -50,8 +58,9 @@ struct ProviderSettings
     QString providerId;
     // The profile's name, for messages ("the profile DeepSeek now leaves stream_options out").
     QString profileName;
-    // `max_tokens` of every request; 0: not sent (the provider's default).
+    // The output limit of every request; 0: not sent (the provider's default).
     int maxTokens = 0;
+    MaxTokensField maxTokensField = MaxTokensField::MaxTokens;
     // How long the provider may stay silent before the request is given up.
     std::chrono::milliseconds requestTimeout{std::chrono::seconds(120)};
     // The most bytes one answer (the response body of one attempt) may bring; past it the answer

@@ -41,8 +41,12 @@ QByteArray chatRequestBody(const ProviderSettings &provider,
         body += ",\"tools\":";
         body += QJsonDocument(toolDefinitions).toJson(QJsonDocument::Compact);
     }
-    if (provider.maxTokens > 0)
-        body += ",\"max_tokens\":" + QByteArray::number(provider.maxTokens);
+    if (provider.maxTokens > 0) {
+        body += provider.maxTokensField == MaxTokensField::MaxCompletionTokens
+                        ? ",\"max_completion_tokens\":"
+                        : ",\"max_tokens\":";
+        body += QByteArray::number(provider.maxTokens);
+    }
     if (provider.stream) {
         body += streamField;
         if (provider.streamUsage)

@@ -11,7 +11,8 @@ namespace AgentLoop {
 
 // The body of one Chat Completions request, for the provider's settings: the model, the
 // history's messages, the tool definitions (left out when there are none: some providers reject
-// an empty array), `max_tokens` when the settings set one and, when streaming, `stream` with
+// an empty array), the output limit (`max_tokens` or `max_completion_tokens`, as the settings
+// say) when the settings set one and, when streaming, `stream` with
 // `stream_options.include_usage` (unless the settings leave it out).
 QByteArray chatRequestBody(const ProviderSettings &provider,
                            const History &history,

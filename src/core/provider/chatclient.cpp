@@ -278,6 +278,7 @@ void ChatClient::startAttempt()
     QNetworkReply *reply = send("POST", u"/chat/completions"_s, m_body);
     m_exchange.turn = m_turn;
     m_exchange.purpose = m_purpose;
+    m_exchange.model = m_settings.model;
     m_exchange.attempt = m_attempt;
     connect(reply, &QNetworkReply::readyRead, this, &ChatClient::readChatCompletion);
     connect(reply, &QNetworkReply::finished, this, &ChatClient::finishChatCompletion);

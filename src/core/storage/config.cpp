@@ -126,6 +126,7 @@ Result<LoadedConfig> loadConfig(const QProcessEnvironment &environment, const QS
     ProviderSettings provider;
     provider.baseUrl = QUrl(baseUrl);
     recogniseProvider(provider);
+    provider.maxTokensField = defaultMaxTokensField(provider.providerId);
     // A local server this app recognises (Ollama, LM Studio) needs no key.
     const bool keyNeeded = !providerPreset(provider.providerId).local;
 

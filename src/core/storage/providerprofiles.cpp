@@ -1,5 +1,7 @@
 #include "storage/providerprofiles.h"
 
+#include "protocol/providerpresets.h"
+
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSettings>
@@ -20,6 +22,7 @@ void writeFields(QSettings &file, const ProviderProfile &profile)
     file.setValue(u"extraHeaders"_s, extraHeadersText(profile.extraHeaders));
     file.setValue(u"streamUsage"_s, profile.streamUsage);
     file.setValue(u"maxTokens"_s, profile.maxTokens);
+    file.setValue(u"maxTokensField"_s, maxTokensFieldName(profile.maxTokensField));
 }
 
 void readFields(const QSettings &file, ProviderProfile &profile)
@@ -29,6 +32,8 @@ void readFields(const QSettings &file, ProviderProfile &profile)
     profile.extraHeaders = parseExtraHeaders(file.value(u"extraHeaders"_s).toString());
     profile.streamUsage = file.value(u"streamUsage"_s, true).toBool();
     profile.maxTokens = std::clamp(file.value(u"maxTokens"_s, 0).toInt(), 0, 10'000'000);
+    profile.maxTokensField = maxTokensFieldFromName(file.value(u"maxTokensField"_s).toString())
+                                     .value_or(defaultMaxTokensField(profile.presetId));
 }
 
 } // namespace
@@ -54,6 +59,7 @@ ProviderSettings ProviderProfile::settings(const QString &apiKey,
     settings.providerId = presetId;
     settings.profileName = name;
     settings.maxTokens = maxTokens;
+    settings.maxTokensField = maxTokensField;
     settings.stream = stream;
     settings.streamUsage = streamUsage;
     return settings;

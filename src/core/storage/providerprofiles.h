@@ -36,6 +36,8 @@ struct ProviderProfile
     bool stream = true;
     bool streamUsage = true;
     int maxTokens = 0; // 0: not sent
+    // Under which name maxTokens goes; a profile saved without it takes its preset's.
+    MaxTokensField maxTokensField = MaxTokensField::MaxTokens;
 
     bool isDefault() const { return id == QLatin1String(defaultId); }
     // The settings for this profile with this key, on top of shared (timeouts, retries, limits).

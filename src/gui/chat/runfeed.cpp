@@ -154,6 +154,11 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
             this,
             [this](const AgentLoop::Exchange &exchange) {
                 m_currentRequest = m_turnModel->addRequest(exchange);
+                // A continuation of a cut-off answer grows the answer shown so far: its message
+                // is the parts joined.
+                if (exchange.purpose == AgentLoop::ExchangePurpose::Continuation
+                    && m_liveAnswer->isActive())
+                    return;
                 // A retry is only made before any byte of an answer arrived, so no live answer can be
                 // waiting here; if one were, it would never be completed.
                 if (m_liveAnswer->isActive())
@@ -218,11 +223,7 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
             &AgentController::providerAdjusted,
             this,
             [this](const AgentLoop::ProviderAdjustment &adjustment) {
-                ChatItem item;
-                item.kind = ChatItem::Notice;
-                item.text = adjustment.notice;
-                item.turn = m_currentRequest;
-                m_chatModel->append(item);
+                showNotice(adjustment.notice);
             });
     connect(&controller,
             &AgentController::compacted,
@@ -234,6 +235,8 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
             &AgentController::compactionUndone,
             m_chatModel,
             &ChatModel::removeCompaction);
+    // What the loop did on its own: a continuation, a fallback model, a compaction after a
+    // context-length error.
     connect(&controller, &AgentController::notice, this, &RunFeed::showNotice);
     connect(&session, &AgentLoop::AgentSession::auditRecorded, m_auditModel, &AuditModel::append);
     connect(&controller, &AgentController::finished, this, &RunFeed::whenIdle);
@@ -356,6 +359,9 @@ void RunFeed::showError(const QString &text, const QString &hint, int turn)
 
 void RunFeed::showNotice(const QString &text)
 {
+    // Below the answer it speaks of, when that is still being written.
+    if (m_liveAnswer->isActive())
+        m_liveAnswer->flush();
     ChatItem item;
     item.kind = ChatItem::Notice;
     item.text = text;

@@ -135,6 +135,8 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
                 .arg(locale.toString(record.usage->promptTokens),
                      locale.toString(record.usage->completionTokens),
                      locale.toString(record.usage->totalTokens));
+    case ModelColumn:
+        return shownCell(exchange.model);
     case ColumnCount:
         break;
     }
@@ -162,6 +164,9 @@ QVariant TurnModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Finish");
     case TokensColumn:
         return tr("Tokens");
+    case ModelColumn:
+        //: Column header: the model the request asked for
+        return tr("Model");
     case ColumnCount:
         break;
     }

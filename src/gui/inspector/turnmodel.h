@@ -37,6 +37,7 @@ public:
         DurationColumn,
         FinishReasonColumn,
         TokensColumn,
+        ModelColumn, // the model asked (a fallback's once the run went to one)
         ColumnCount
     };
     enum Role { PromptTokensRole = Qt::UserRole + 1, CompletionTokensRole, TotalTokensRole };

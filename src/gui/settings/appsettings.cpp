@@ -61,7 +61,7 @@ void write(QSettings &file, const SettingSpec<T> &setting, const T &value)
     file.setValue(QLatin1String(setting.key), value);
 }
 
-void readContext(const QSettings &file, AppSettings &settings)
+void readContext(QSettings &file, AppSettings &settings)
 {
     AgentLoop::ContextOptions &context = settings.context;
     context.autoCompact = read(file, SettingsFile::autoCompact);
@@ -71,6 +71,15 @@ void readContext(const QSettings &file, AppSettings &settings)
     context.projectInstructions = read(file, SettingsFile::projectInstructions);
     context.maxContinuations = read(file, SettingsFile::maxContinuations);
     settings.confirmCompaction = read(file, SettingsFile::confirmCompaction);
+    const int count = file.beginReadArray(QLatin1String(SettingsFile::fallbackModels));
+    for (int i = 0; i < count; ++i) {
+        file.setArrayIndex(i);
+        const FallbackModel fallback{file.value(u"model"_s).toString().trimmed(),
+                                     file.value(u"profile"_s).toString()};
+        if (!fallback.model.isEmpty())
+            settings.fallbackModels.append(fallback);
+    }
+    file.endArray();
     const QString group = QLatin1String(SettingsFile::contextWindow.key) + u'/';
     for (const QString &key : file.allKeys()) {
         if (!key.startsWith(group))
@@ -92,6 +101,17 @@ void writeContext(QSettings &file, const AppSettings &settings)
     write(file, SettingsFile::projectInstructions, context.projectInstructions);
     write(file, SettingsFile::maxContinuations, context.maxContinuations);
     write(file, SettingsFile::confirmCompaction, settings.confirmCompaction);
+    file.remove(QLatin1String(SettingsFile::fallbackModels));
+    if (!settings.fallbackModels.isEmpty()) {
+        file.beginWriteArray(QLatin1String(SettingsFile::fallbackModels),
+                             int(settings.fallbackModels.size()));
+        for (int i = 0; i < settings.fallbackModels.size(); ++i) {
+            file.setArrayIndex(i);
+            file.setValue(u"model"_s, settings.fallbackModels.at(i).model.trimmed());
+            file.setValue(u"profile"_s, settings.fallbackModels.at(i).profileId);
+        }
+        file.endArray();
+    }
     const QString group = QLatin1String(SettingsFile::contextWindow.key);
     file.remove(group);
     for (auto it = settings.contextWindows.cbegin(); it != settings.contextWindows.cend(); ++it) {
@@ -149,6 +169,7 @@ AppSettings AppSettings::load(const QProcessEnvironment &environment, const QStr
     settings.extraHeaders = extras.extraHeaders;
     settings.streamUsage = extras.streamUsage;
     settings.maxTokens = extras.maxTokens;
+    settings.maxTokensField = extras.maxTokensField;
     settings.profiles = AgentLoop::loadProfiles(*file);
     for (const AgentLoop::ProviderProfile &profile : std::as_const(settings.profiles)) {
         if (settings.storeKeyInPlainText)
@@ -275,6 +296,7 @@ AgentLoop::ProviderProfile AppSettings::defaultProfile() const
     profile.stream = stream;
     profile.streamUsage = streamUsage;
     profile.maxTokens = maxTokens;
+    profile.maxTokensField = maxTokensField;
     return profile;
 }
 
@@ -305,6 +327,7 @@ bool AppSettings::updateProfile(const AgentLoop::ProviderProfile &profile)
         stream = profile.stream;
         streamUsage = profile.streamUsage;
         maxTokens = profile.maxTokens;
+        maxTokensField = profile.maxTokensField;
         return true;
     }
     for (AgentLoop::ProviderProfile &existing : profiles) {
@@ -368,7 +391,27 @@ AgentLoop::SessionConfiguration AppSettings::sessionConfiguration() const
     configuration.permissionOptions.readOnlyCommands = readOnlyCommands;
     configuration.context = context;
     configuration.context.contextWindow = contextWindows.value(configuration.provider.model, 0);
+    if (!demoMode) {
+        for (const FallbackModel &fallback : fallbackModels)
+            configuration.fallbacks.append(fallbackProvider(fallback));
+    }
     return configuration;
+}
+
+AgentLoop::ProviderSettings AppSettings::fallbackProvider(const FallbackModel &fallback) const
+{
+    AppSettings other = *this;
+    other.demoMode = false;
+    if (!fallback.profileId.isEmpty())
+        other.currentProfileId = fallback.profileId
+                                                 == QLatin1String(
+                                                         AgentLoop::ProviderProfile::defaultId)
+                                         ? QString()
+                                         : fallback.profileId;
+    AgentLoop::ProviderSettings provider = other.provider();
+    if (!fallback.model.trimmed().isEmpty())
+        provider.model = fallback.model.trimmed();
+    return provider;
 }
 
 QList<AgentLoop::PermissionRule> AppSettings::appRules()

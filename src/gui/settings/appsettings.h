@@ -78,9 +78,20 @@ constexpr SettingSpec<int> maxContinuations{"context/maxContinuations", 3, 0, 10
 // One entry per model under this group, its id percent-encoded ("openai%2Fgpt-4o"); 0 or none:
 // automatic.
 constexpr SettingSpec<int> contextWindow{"context/windows", 0, 0, 100'000'000};
+// Settings › Context's fallback models, in order: an array of (model, profile) entries.
+constexpr char fallbackModels[] = "context/fallbackModels";
 const SettingSpec<QByteArray> windowGeometry{"window/geometry", {}};
 const SettingSpec<QByteArray> windowState{"window/state", {}};
 } // namespace SettingsFile
+
+// A model the session turns to when the current one fails (AgentOptions::fallbacks): the model,
+// and the profile that reaches it (empty: the profile in use).
+struct FallbackModel
+{
+    QString model;
+    QString profileId;
+    friend bool operator==(const FallbackModel &, const FallbackModel &) = default;
+};
 
 // The desktop app's settings, kept with QSettings in an INI file (organization "AgentLoop",
 // application "Agent Loop"; settingsFilePath() says where) on every platform, so that what is on
@@ -133,6 +144,9 @@ struct AppSettings
     // The user's window per model id (Settings › Context); a model without one uses the
     // provider's metadata, the built-in table or 128 000.
     QHash<QString, qint64> contextWindows;
+    // Tried in order when the model is not found, or stays rate-limited or failing after the
+    // retries (Settings › Context).
+    QList<FallbackModel> fallbackModels;
     // Ask before an automatic compaction (the preview); "Compact now" never asks.
     bool confirmCompaction = SettingsFile::confirmCompaction.defaultValue;
     // Only when the user ticks it: the key goes into the settings file in plain text.
@@ -144,6 +158,7 @@ struct AppSettings
     AgentLoop::ExtraHeaders extraHeaders;
     bool streamUsage = true;
     int maxTokens = 0;
+    AgentLoop::MaxTokensField maxTokensField = AgentLoop::MaxTokensField::MaxTokens;
     // The profiles other than the default one, in the order they were made.
     QList<AgentLoop::ProviderProfile> profiles;
     // The keys of those profiles known so far, by profile id (the default profile's is apiKey).
@@ -197,6 +212,9 @@ struct AppSettings
     bool isConfigured() const;
     // What ChatClient needs: the demo's settings in demo mode, else the entered ones.
     AgentLoop::ProviderSettings provider() const;
+    // What ChatClient needs for a fallback: its profile's settings (the current profile's when it
+    // names none, or one that is gone) with its model.
+    AgentLoop::ProviderSettings fallbackProvider(const FallbackModel &fallback) const;
     // What the agent session runs with: the provider, the turn limit, the workspace, demo mode,
     // the permission options, and the rules of the app's rules file as it is now (read here, so
     // that rules saved from an approval since are not lost on the next change of settings).

@@ -5,10 +5,15 @@
 #include "context/contextwindow.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QLocale>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -136,6 +141,7 @@ ContextPage::ContextPage(const AppSettings &settings,
     layout->addWidget(windowBox);
     layout->addWidget(compactionBox);
     layout->addWidget(otherBox);
+    layout->addWidget(newFallbackBox(settings));
     layout->addStretch(1);
 
     connect(m_window, &QSpinBox::valueChanged, this, [this](int tokens) {
@@ -148,6 +154,119 @@ ContextPage::ContextPage(const AppSettings &settings,
     connect(m_autoCompact, &QCheckBox::toggled, this, &ContextPage::updateEnabled);
     setModel(settings.currentProfile().model);
     updateEnabled();
+}
+
+namespace {
+
+constexpr int modelRole = Qt::UserRole;
+constexpr int profileRole = Qt::UserRole + 1;
+
+} // namespace
+
+QWidget *ContextPage::newFallbackBox(const AppSettings &settings)
+{
+    auto *box = new QGroupBox(tr("Fallback models"), this);
+    m_fallbackList = new QListWidget(box);
+    m_fallbackList->setObjectName(u"fallbackList"_s);
+    m_fallbackList->setAccessibleName(tr("Fallback models"));
+    m_fallbackModel = new QLineEdit(box);
+    m_fallbackModel->setObjectName(u"fallbackModelEdit"_s);
+    m_fallbackModel->setPlaceholderText(tr("Model id, e.g. gpt-4.1-mini"));
+    m_fallbackModel->setAccessibleName(tr("Fallback model"));
+    m_fallbackProfile = new QComboBox(box);
+    m_fallbackProfile->setObjectName(u"fallbackProfileCombo"_s);
+    m_fallbackProfile->setAccessibleName(tr("Profile of the fallback model"));
+    //: The fallback model is reached with the provider profile in use
+    m_fallbackProfile->addItem(tr("Profile in use"), QString());
+    for (const AgentLoop::ProviderProfile &profile : settings.allProfiles()) {
+        const QString name = AgentLoop::displayedLine(profile.name, 60);
+        m_profileNames.insert(profile.id, name);
+        m_fallbackProfile->addItem(name, profile.id);
+    }
+    m_addFallback = new QPushButton(tr("A&dd"), box);
+    m_removeFallback = new QPushButton(tr("&Remove"), box);
+    m_fallbackUp = new QPushButton(tr("&Up"), box);
+    m_fallbackDown = new QPushButton(tr("Do&wn"), box);
+
+    auto *entry = new QHBoxLayout;
+    entry->addWidget(m_fallbackModel, 1);
+    entry->addWidget(m_fallbackProfile);
+    entry->addWidget(m_addFallback);
+    auto *buttons = new QVBoxLayout;
+    buttons->addWidget(m_removeFallback);
+    buttons->addWidget(m_fallbackUp);
+    buttons->addWidget(m_fallbackDown);
+    buttons->addStretch(1);
+    auto *list = new QHBoxLayout;
+    list->addWidget(m_fallbackList, 1);
+    list->addLayout(buttons);
+    auto *note = newNote(box);
+    note->setText(tr("When the model is not found, or is still rate-limited or failing after the "
+                     "retries, the request goes to the next model of this list, and the run "
+                     "stays with it. The next run starts with the profile's own model again."));
+    auto *layout = new QVBoxLayout(box);
+    layout->addLayout(entry);
+    layout->addLayout(list);
+    layout->addWidget(note);
+
+    for (const FallbackModel &fallback : settings.fallbackModels)
+        addFallback(fallback);
+    connect(m_addFallback, &QPushButton::clicked, this, [this] {
+        const QString model = m_fallbackModel->text().trimmed();
+        if (model.isEmpty())
+            return;
+        addFallback({model, m_fallbackProfile->currentData().toString()});
+        m_fallbackList->setCurrentRow(m_fallbackList->count() - 1);
+        m_fallbackModel->clear();
+    });
+    connect(m_fallbackModel, &QLineEdit::returnPressed, m_addFallback, &QPushButton::click);
+    connect(m_fallbackModel, &QLineEdit::textChanged, this, &ContextPage::updateFallbackButtons);
+    connect(m_removeFallback, &QPushButton::clicked, this, [this] {
+        delete m_fallbackList->takeItem(m_fallbackList->currentRow());
+        updateFallbackButtons();
+    });
+    connect(m_fallbackUp, &QPushButton::clicked, this, [this] { moveFallback(-1); });
+    connect(m_fallbackDown, &QPushButton::clicked, this, [this] { moveFallback(1); });
+    connect(m_fallbackList,
+            &QListWidget::currentRowChanged,
+            this,
+            &ContextPage::updateFallbackButtons);
+    updateFallbackButtons();
+    return box;
+}
+
+void ContextPage::addFallback(const FallbackModel &fallback)
+{
+    const QString model = AgentLoop::displayedLine(fallback.model, 80);
+    //: A fallback model in the list: %1 is the model id, %2 the profile's name
+    const QString text = fallback.profileId.isEmpty()
+                                 ? model
+                                 : tr("%1 (%2)").arg(model,
+                                                     m_profileNames.value(fallback.profileId,
+                                                                          fallback.profileId));
+    auto *item = new QListWidgetItem(text, m_fallbackList);
+    item->setData(modelRole, fallback.model);
+    item->setData(profileRole, fallback.profileId);
+}
+
+void ContextPage::moveFallback(int offset)
+{
+    const int row = m_fallbackList->currentRow();
+    const int target = row + offset;
+    if (row < 0 || target < 0 || target >= m_fallbackList->count())
+        return;
+    QListWidgetItem *item = m_fallbackList->takeItem(row);
+    m_fallbackList->insertItem(target, item);
+    m_fallbackList->setCurrentRow(target);
+}
+
+void ContextPage::updateFallbackButtons()
+{
+    const int row = m_fallbackList->currentRow();
+    m_addFallback->setEnabled(!m_fallbackModel->text().trimmed().isEmpty());
+    m_removeFallback->setEnabled(row >= 0);
+    m_fallbackUp->setEnabled(row > 0);
+    m_fallbackDown->setEnabled(row >= 0 && row < m_fallbackList->count() - 1);
 }
 
 void ContextPage::setModel(const QString &model)
@@ -198,6 +317,12 @@ void ContextPage::apply(AppSettings &settings) const
     settings.confirmCompaction = m_confirm->isChecked();
     settings.contextWindows = m_windows;
     settings.contextWindows.remove(QString());
+    settings.fallbackModels.clear();
+    for (int row = 0; row < m_fallbackList->count(); ++row) {
+        const QListWidgetItem *item = m_fallbackList->item(row);
+        settings.fallbackModels.append(
+                {item->data(modelRole).toString(), item->data(profileRole).toString()});
+    }
 }
 
 } // namespace Gui

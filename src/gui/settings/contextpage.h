@@ -6,7 +6,11 @@
 #include <QWidget>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
 class QSpinBox;
 
 namespace AgentLoop {
@@ -19,7 +23,8 @@ namespace Gui {
 // automatic resolves to and where that comes from), automatic compaction and its threshold,
 // asking before an automatic compaction, the size above which old tool outputs become stubs,
 // how many recent exchanges stay verbatim, the workspace's AGENTS.md, and how often a cut-off
-// answer is continued. Every range is the one SettingsFile declares.
+// answer is continued, and the fallback models (each with the profile that reaches it), in order.
+// Every range is the one SettingsFile declares.
 class ContextPage final : public QWidget
 {
     Q_OBJECT
@@ -35,7 +40,8 @@ public:
     void setModel(const QString &model);
     QString model() const { return m_model; }
 
-    // The page's fields into settings: context, confirmCompaction and contextWindows.
+    // The page's fields into settings: context, confirmCompaction, contextWindows and
+    // fallbackModels.
     void apply(AppSettings &settings) const;
 
     // What the page shows, for the tests and the screenshots.
@@ -48,10 +54,21 @@ public:
     QSpinBox *keepRecentSpin() const { return m_keepRecent; }
     QCheckBox *projectInstructionsCheck() const { return m_projectInstructions; }
     QSpinBox *continuationsSpin() const { return m_continuations; }
+    QListWidget *fallbackList() const { return m_fallbackList; }
+    QLineEdit *fallbackModelEdit() const { return m_fallbackModel; }
+    QComboBox *fallbackProfileCombo() const { return m_fallbackProfile; }
+    QPushButton *addFallbackButton() const { return m_addFallback; }
+    QPushButton *removeFallbackButton() const { return m_removeFallback; }
+    QPushButton *fallbackUpButton() const { return m_fallbackUp; }
+    QPushButton *fallbackDownButton() const { return m_fallbackDown; }
 
 private:
     void showAutomatic();
     void updateEnabled();
+    QWidget *newFallbackBox(const AppSettings &settings);
+    void addFallback(const FallbackModel &fallback);
+    void moveFallback(int offset);
+    void updateFallbackButtons();
 
     const AgentLoop::AgentSession *m_session;
     QString m_model;
@@ -67,6 +84,14 @@ private:
     QSpinBox *m_keepRecent;
     QCheckBox *m_projectInstructions;
     QSpinBox *m_continuations;
+    QHash<QString, QString> m_profileNames; // by id, for the list's rows
+    QListWidget *m_fallbackList = nullptr;
+    QLineEdit *m_fallbackModel = nullptr;
+    QComboBox *m_fallbackProfile = nullptr;
+    QPushButton *m_addFallback = nullptr;
+    QPushButton *m_removeFallback = nullptr;
+    QPushButton *m_fallbackUp = nullptr;
+    QPushButton *m_fallbackDown = nullptr;
 };
 
 } // namespace Gui

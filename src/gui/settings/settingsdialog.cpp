@@ -149,6 +149,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings,
     for (const AuthStyle auth : {AuthStyle::Bearer, AuthStyle::ApiKeyHeader, AuthStyle::None})
         m_ui->authCombo->addItem({}, int(auth));
     m_ui->maxTokensSpin->setRange(0, 10'000'000);
+    // The field names are the protocol's: never translated.
+    for (const auto field :
+         {AgentLoop::MaxTokensField::MaxTokens, AgentLoop::MaxTokensField::MaxCompletionTokens})
+        m_ui->maxTokensFieldCombo->addItem(AgentLoop::maxTokensFieldName(field), int(field));
     m_ui->newProfileButton->setMenu(m_presetMenu);
     m_ui->newProfileButton->setPopupMode(QToolButton::InstantPopup);
     retranslateProfiles();
@@ -304,6 +308,8 @@ ProviderProfile SettingsDialog::enteredProfile() const
     profile.stream = m_ui->streamCheck->isChecked();
     profile.streamUsage = m_ui->streamUsageCheck->isChecked();
     profile.maxTokens = m_ui->maxTokensSpin->value();
+    profile.maxTokensField = AgentLoop::MaxTokensField(
+            m_ui->maxTokensFieldCombo->currentData().toInt());
     return profile;
 }
 
@@ -382,6 +388,8 @@ void SettingsDialog::showProfile(int index)
         m_ui->streamCheck->setChecked(profile.stream);
         m_ui->streamUsageCheck->setChecked(profile.streamUsage);
         m_ui->maxTokensSpin->setValue(profile.maxTokens);
+        m_ui->maxTokensFieldCombo->setCurrentIndex(
+                m_ui->maxTokensFieldCombo->findData(int(profile.maxTokensField)));
     }
     m_context->setModel(profile.model);
     // The environment overrides only the default profile.
@@ -459,6 +467,7 @@ QString SettingsDialog::addProfileFromPreset(const QString &presetId)
     profile.auth = preset.auth;
     profile.stream = preset.stream;
     profile.streamUsage = preset.streamUsage;
+    profile.maxTokensField = preset.maxTokensField;
     m_profiles.append(profile);
     m_keys.insert(profile.id, QString());
     fillProfileCombo();
