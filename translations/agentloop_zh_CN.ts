@@ -16,10 +16,6 @@
         <translation>模型输出达到 token 上限</translation>
     </message>
     <message>
-        <source>The answer was cut off (finish_reason=length). Ask for a shorter output.</source>
-        <translation>回答被截断了（finish_reason=length）。请让任务的输出更短一些。</translation>
-    </message>
-    <message>
         <source>The provider&apos;s content filter stopped the answer (finish_reason=content_filter)</source>
         <translation>供应商的内容过滤器中止了回答（finish_reason=content_filter）</translation>
     </message>
@@ -36,10 +32,6 @@
         <translation>该端点未完全兼容 Chat Completions。请换用其他供应商或模型。</translation>
     </message>
     <message>
-        <source>This is a provider bug. Try again, or try another model.</source>
-        <translation>这是供应商的缺陷。请重试，或换用其他模型。</translation>
-    </message>
-    <message>
         <source>The model returned neither text nor a tool call</source>
         <translation>模型既没有返回文本，也没有返回工具调用</translation>
     </message>
@@ -52,16 +44,112 @@
         <translation>已被用户停止。</translation>
     </message>
     <message>
-        <source>The model sent several tool calls with the same id %1, so none of its calls was run.</source>
-        <translation>模型发送了多个 id 同为 %1 的工具调用，因此其中的调用一个都没有运行。</translation>
-    </message>
-    <message>
         <source>The provider reported an error in the middle of its answer (finish_reason=%1); the partial answer was not kept.</source>
         <translation>供应商在回答中途报告了错误（finish_reason=%1）；不完整的回答没有保留。</translation>
     </message>
     <message>
         <source>Try again; if it keeps happening, try another model or provider.</source>
         <translation>请重试；如果一直这样，请换一个模型或供应商。</translation>
+    </message>
+    <message>
+        <source>The request is still too long for the model&apos;s context window after a compaction (%1 → %2 tokens) and one retry: %3</source>
+        <translation>压缩（%1 → %2 个 token）并重试一次之后，请求对模型的上下文窗口来说仍然太长：%3</translation>
+    </message>
+    <message>
+        <source>Set a smaller context window for this model in the settings, or start a new conversation.</source>
+        <translation>请在设置中为此模型设置更小的上下文窗口，或开始新的对话。</translation>
+    </message>
+    <message>
+        <source>The request is too long for the model&apos;s context window, and nothing is left to compact: %1</source>
+        <translation>请求对模型的上下文窗口来说太长，而且已没有可压缩的内容：%1</translation>
+    </message>
+    <message>
+        <source>The latest tool output or message alone is too long. Start a new conversation, or use a model with a larger window.</source>
+        <translation>仅最新的工具输出或消息就已太长。请开始新的对话，或换用上下文窗口更大的模型。</translation>
+    </message>
+    <message>
+        <source>The provider refused the request as too long for the model&apos;s context window; the conversation is compacted and the request sent again.</source>
+        <translation>供应商以超出模型上下文窗口为由拒绝了请求；对话已压缩，请求已重新发送。</translation>
+    </message>
+    <message>
+        <source>The model answered the summary request without a summary</source>
+        <translation>模型对摘要请求的回答中没有摘要</translation>
+    </message>
+    <message>
+        <source>Try again, or try another model.</source>
+        <translation>请重试，或换用其他模型。</translation>
+    </message>
+    <message>
+        <source>The compaction&apos;s summary request failed: %1</source>
+        <translation>压缩的摘要请求失败：%1</translation>
+    </message>
+    <message>
+        <source>The answer reached the output token limit; the model is asked to continue where it stopped (part %1 of at most %2).</source>
+        <translation>回答达到了输出 token 上限；已请模型从中断处继续（第 %1 部分，最多 %2 部分）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The answer reached the output token limit in the middle of %n tool call(s); nothing was run, and the model is asked to repeat them with less output per call.</source>
+        <translation>
+            <numerusform>回答在 %n 个工具调用中途达到了输出 token 上限；没有运行任何调用，已请模型以每次更少的输出重新发出这些调用。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The answer was cut off (finish_reason=length). Ask for a shorter output, or raise the max tokens setting.</source>
+        <translation>回答被截断（finish_reason=length）。请要求更短的输出，或提高最大 token 数设置。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Model output reached the token limit, even after %n continuation(s)</source>
+        <translation>
+            <numerusform>即使继续了 %n 次，模型输出仍达到 token 上限</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The answer was cut off (finish_reason=length) every time. Ask for a shorter output, raise the max tokens setting, or allow more continuations.</source>
+        <translation>回答每次都被截断（finish_reason=length）。请要求更短的输出、提高最大 token 数设置，或允许更多次继续。</translation>
+    </message>
+    <message>
+        <source>The request goes to the fallback model %1.</source>
+        <translation>请求改发给后备模型 %1。</translation>
+    </message>
+    <message>
+        <source>%1 (models tried: %2)</source>
+        <translation>%1（已尝试的模型：%2）</translation>
+    </message>
+    <message>
+        <source>Every fallback model failed too. %1</source>
+        <translation>所有后备模型也都失败了。%1</translation>
+    </message>
+    <message>
+        <source>The model sent several tool calls with the same id %1, so none of its calls was run.</source>
+        <translation>模型发送了多个 id 同为 %1 的工具调用，因此其中的调用一个都没有运行。</translation>
+    </message>
+    <message>
+        <source>This is a provider bug. Try again, or try another model.</source>
+        <translation>这是供应商的缺陷。请重试，或换用其他模型。</translation>
+    </message>
+    <message>
+        <source>The compaction could not save a tool output to %1: %2</source>
+        <translation>压缩时无法把工具输出保存到 %1：%2</translation>
+    </message>
+    <message>
+        <source>Check the free disk space and the outputs folder&apos;s permissions.</source>
+        <translation>请检查磁盘剩余空间以及输出文件夹的权限。</translation>
+    </message>
+    <message>
+        <source>The provider does not know the model %1 (HTTP %2).</source>
+        <translation>供应商不认识模型 %1（HTTP %2）。</translation>
+    </message>
+    <message>
+        <source>The model %1 is still rate-limited after the retries (HTTP %2).</source>
+        <translation>重试之后，模型 %1 仍然受到速率限制（HTTP %2）。</translation>
+    </message>
+    <message>
+        <source>The model %1 still fails after the retries (HTTP %2).</source>
+        <translation>重试之后，模型 %1 仍然失败（HTTP %2）。</translation>
+    </message>
+    <message>
+        <source>%1 (profile %2)</source>
+        <translation>%1（配置 %2）</translation>
     </message>
 </context>
 <context>
@@ -659,6 +747,57 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>--permissions-check: %1</source>
         <translation>--permissions-check：%1</translation>
     </message>
+    <message>
+        <source>The model&apos;s context window in tokens (default: what the provider&apos;s model list says, else the built-in table of common models, else 128000).</source>
+        <translation>模型的上下文窗口（token 数）（默认：供应商模型列表给出的值，否则为内置常用模型表中的值，否则为 128000）。</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
+        <translation>token 数</translation>
+    </message>
+    <message>
+        <source>After every answer of the model, print the context budget of the next request on stderr: tokens used of the window, estimated or as the provider counted them.</source>
+        <translation>模型每次回答后，在标准错误输出上打印下一个请求的上下文预算：已用的窗口 token 数，估算值或供应商统计的值。</translation>
+    </message>
+    <message>
+        <source>The most tokens the model may write in one answer (default: the provider&apos;s own limit). An answer cut off at the limit is continued up to 3 times.</source>
+        <translation>模型一次回答最多可写的 token 数（默认：供应商自己的上限）。在上限处被截断的回答最多继续 3 次。</translation>
+    </message>
+    <message>
+        <source>The request field --max-tokens goes under: max_tokens or max_completion_tokens (default: what the provider expects; OpenAI max_completion_tokens, everyone else max_tokens).</source>
+        <translation>--max-tokens 所用的请求字段：max_tokens 或 max_completion_tokens（默认：供应商所要求的；OpenAI 为 max_completion_tokens，其他均为 max_tokens）。</translation>
+    </message>
+    <message>
+        <source>field</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>A model of the same provider to send the request to when the model is not found, or is still rate-limited or failing after the retries; the run stays with it (repeatable, tried in order).</source>
+        <translation>同一供应商的另一个模型：当模型不存在，或重试后仍受速率限制或仍失败时，请求改发给它，本次运行随后一直使用它（可重复，按顺序尝试）。</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <extracomment>The value an option takes, as shown in --help: --option &lt;value&gt;</extracomment>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>--context-window must be a whole number of tokens from 1 to 100000000, not &quot;%1&quot;.</source>
+        <translation>--context-window 必须是 1 到 100000000 之间的整数 token 数，而不是“%1”。</translation>
+    </message>
+    <message>
+        <source>--max-tokens must be a whole number of tokens from 0 (the provider&apos;s limit) to 10000000, not &quot;%1&quot;.</source>
+        <translation>--max-tokens 必须是 0（供应商的上限）到 10000000 之间的整数 token 数，而不是“%1”。</translation>
+    </message>
+    <message>
+        <source>--max-tokens-field must be max_tokens or max_completion_tokens, not &quot;%1&quot;.</source>
+        <translation>--max-tokens-field 必须是 max_tokens 或 max_completion_tokens，而不是“%1”。</translation>
+    </message>
+    <message>
+        <source>--fallback-model needs the name of a model.</source>
+        <translation>--fallback-model 需要一个模型名称。</translation>
+    </message>
 </context>
 <context>
     <name>Cli::CliCheck</name>
@@ -742,6 +881,30 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>%1 was allowed by the rule %2.</source>
         <translation>%1 已被规则 %2 允许。</translation>
+    </message>
+    <message>
+        <source>context: %1 / %2 tokens (estimated)</source>
+        <translation>上下文：%1 / %2 个 token（估算）</translation>
+    </message>
+    <message>
+        <source>context: %1 / %2 tokens (as counted by the provider)</source>
+        <translation>上下文：%1 / %2 个 token（供应商统计）</translation>
+    </message>
+    <message>
+        <source>Context window: %1 tokens (--context-window).</source>
+        <translation>上下文窗口：%1 个 token（--context-window）。</translation>
+    </message>
+    <message>
+        <source>Context window: %1 tokens (the provider&apos;s model list).</source>
+        <translation>上下文窗口：%1 个 token（供应商的模型列表）。</translation>
+    </message>
+    <message>
+        <source>Context window: %1 tokens (the built-in table of common models).</source>
+        <translation>上下文窗口：%1 个 token（内置常用模型表）。</translation>
+    </message>
+    <message>
+        <source>Context window: %1 tokens (the model is not known; set it with --context-window).</source>
+        <translation>上下文窗口：%1 个 token（模型未知；请用 --context-window 设置）。</translation>
     </message>
 </context>
 <context>
@@ -899,6 +1062,45 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Denied. The model is told: %1</source>
         <translation>已拒绝。已告知模型：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Compaction</name>
+    <message>
+        <source>A compaction record is malformed: %1</source>
+        <translation>压缩记录格式错误：%1</translation>
+    </message>
+    <message>
+        <source>it is not a compaction</source>
+        <translation>它不是压缩记录</translation>
+    </message>
+    <message>
+        <source>it has no id</source>
+        <translation>它没有 id</translation>
+    </message>
+    <message>
+        <source>its message counts are invalid</source>
+        <translation>它的消息数无效</translation>
+    </message>
+    <message>
+        <source>a stub is invalid</source>
+        <translation>其中一个存根无效</translation>
+    </message>
+    <message>
+        <source>The compaction %1 does not fit the conversation: %2</source>
+        <translation>压缩 %1 与对话不符：%2</translation>
+    </message>
+    <message>
+        <source>it covers messages the conversation does not have</source>
+        <translation>它涵盖了对话中不存在的消息</translation>
+    </message>
+    <message>
+        <source>its summary does not end between exchanges</source>
+        <translation>它的摘要没有在两次交流之间结束</translation>
+    </message>
+    <message>
+        <source>a stub replaces no tool result of its call</source>
+        <translation>某个存根没有替换其调用的任何工具结果</translation>
     </message>
 </context>
 <context>
@@ -1203,6 +1405,10 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
+    <message>
+        <source>Cannot save the conversation index %1: %2</source>
+        <translation>无法保存对话索引 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>DemoProvider</name>
@@ -1285,6 +1491,51 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>%1 · %2</source>
         <extracomment>The status bar&apos;s provider with its profile: &quot;&lt;profile&gt; · &lt;model&gt; at &lt;host:port&gt;&quot;</extracomment>
         <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Context budget</source>
+        <translation>上下文预算</translation>
+    </message>
+    <message>
+        <source>Compacting the conversation… %1 s</source>
+        <translation>正在压缩对话… %1 秒</translation>
+    </message>
+    <message>
+        <source>The next request sends %1 tokens of the model&apos;s context window of %2 (%3 %).</source>
+        <extracomment>The status bar&apos;s context budget, in its tooltip: tokens of the next request, the model&apos;s window, the share of it</extracomment>
+        <translation>下一个请求将发送 %1 个 token，模型的上下文窗口为 %2（%3 %）。</translation>
+    </message>
+    <message>
+        <source>Estimated (≈): the provider has not counted all of it yet; once it reports usage, the estimate follows its count.</source>
+        <translation>估算值（≈）：供应商尚未统计全部内容；一旦它报告用量，估算就以其统计为准。</translation>
+    </message>
+    <message>
+        <source>As the provider counted it.</source>
+        <translation>由供应商统计。</translation>
+    </message>
+    <message>
+        <source>The window is your setting for this model (Settings › Context).</source>
+        <translation>窗口是您为此模型设置的值（设置 › 上下文）。</translation>
+    </message>
+    <message>
+        <source>The window is what the provider&apos;s model list says of this model.</source>
+        <translation>窗口是供应商的模型列表为此模型给出的值。</translation>
+    </message>
+    <message>
+        <source>The window comes from the built-in table of common models.</source>
+        <translation>窗口来自内置的常用模型表。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s window is not known, so 128 000 tokens is assumed: set it in Settings › Context.</source>
+        <translation>模型的窗口未知，因此假定为 128 000 个 token：请在“设置 › 上下文”中设置。</translation>
+    </message>
+    <message>
+        <source>The request does not fit the window: the provider will likely refuse it unless the conversation is compacted.</source>
+        <translation>请求超出了窗口：除非压缩对话，否则供应商很可能会拒绝它。</translation>
+    </message>
+    <message>
+        <source>The request is close to the window&apos;s limit.</source>
+        <translation>请求已接近窗口的上限。</translation>
     </message>
 </context>
 <context>
@@ -1799,6 +2050,18 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Edited %1</source>
         <translation>已编辑 %1</translation>
     </message>
+    <message>
+        <source>1 message compacted</source>
+        <translation>已压缩 1 条消息</translation>
+    </message>
+    <message>
+        <source>%1 messages compacted</source>
+        <translation>已压缩 %1 条消息</translation>
+    </message>
+    <message>
+        <source>%1, folded</source>
+        <translation>%1，已折叠</translation>
+    </message>
 </context>
 <context>
     <name>Gui::ChatView</name>
@@ -1870,6 +2133,247 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Open fol&amp;der</source>
         <translation>打开文件夹(&amp;D)</translation>
     </message>
+    <message>
+        <source>Show the &amp;original messages</source>
+        <translation>显示原始消息(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Hide the &amp;original messages</source>
+        <translation>隐藏原始消息(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::CompactionPrompt</name>
+    <message>
+        <source>• 1 earlier message summarised by one extra request to the model</source>
+        <translation>• 1 条较早的消息由一次额外的模型请求进行摘要</translation>
+    </message>
+    <message>
+        <source>• %1 earlier messages summarised by one extra request to the model</source>
+        <translation>• %1 条较早的消息由一次额外的模型请求进行摘要</translation>
+    </message>
+    <message>
+        <source>• 1 long tool output replaced by a short stub (the whole output stays on disk)</source>
+        <translation>• 1 个很长的工具输出被替换为简短的存根（完整输出保留在磁盘上）</translation>
+    </message>
+    <message>
+        <source>• %1 long tool outputs replaced by short stubs (the whole outputs stay on disk)</source>
+        <translation>• %1 个很长的工具输出被替换为简短的存根（完整输出保留在磁盘上）</translation>
+    </message>
+    <message>
+        <source>• The request goes from about %1 to about %2 tokens</source>
+        <translation>• 请求从约 %1 个 token 减少到约 %2 个 token</translation>
+    </message>
+    <message>
+        <source>Compact the conversation?</source>
+        <translation>压缩对话？</translation>
+    </message>
+    <message>
+        <source>Compact the conversation</source>
+        <translation>压缩对话</translation>
+    </message>
+    <message>
+        <source>The next request would fill most of the model&apos;s context window. Before it is sent, the conversation can be compacted:</source>
+        <translation>下一个请求将占满模型上下文窗口的大部分。发送之前，可以先压缩对话：</translation>
+    </message>
+    <message>
+        <source>The conversation file keeps every message as it was, and Undo compaction sends them in full again. Send without compacting, Esc or closing this box sends the request as it is.</source>
+        <translation>对话文件会原样保留每条消息，“撤销压缩”会再次完整发送它们。“不压缩直接发送”、Esc 或关闭此对话框都会按原样发送请求。</translation>
+    </message>
+    <message>
+        <source>&amp;Compact</source>
+        <translation>压缩(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Send without compacting</source>
+        <translation>不压缩直接发送(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Don&apos;t ask again</source>
+        <translation>不再询问(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Compact automatically from now on, without this question (Settings › Context turns it back on)</source>
+        <translation>今后自动压缩，不再询问（可在“设置 › 上下文”中重新打开）</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::Compactions</name>
+    <message>
+        <source>Co&amp;mpact now</source>
+        <translation>立即压缩(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo compaction</source>
+        <translation>撤销压缩(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Summarise older turns and replace long tool outputs by stubs in the requests from now on; the conversation keeps every message</source>
+        <translation>从现在起在请求中摘要较早的轮次，并把很长的工具输出替换为存根；对话会保留每条消息</translation>
+    </message>
+    <message>
+        <source>Send the messages of the latest compaction in full again</source>
+        <translation>再次完整发送最近一次压缩所涵盖的消息</translation>
+    </message>
+    <message>
+        <source>Compact the conversation now: about %1 → %2 tokens</source>
+        <translation>立即压缩对话：约 %1 → %2 个 token</translation>
+    </message>
+    <message>
+        <source>Nothing to compact yet: no older turns or long tool outputs</source>
+        <translation>尚无可压缩的内容：没有较早的轮次或很长的工具输出</translation>
+    </message>
+    <message>
+        <source>Not while the agent is working</source>
+        <translation>代理工作时不可用</translation>
+    </message>
+    <message>
+        <source>No compaction to undo</source>
+        <translation>没有可撤销的压缩</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ContextPage</name>
+    <message>
+        <source>Automatic: %1 tokens, as the provider&apos;s model list says.</source>
+        <translation>自动：%1 个 token，来自供应商的模型列表。</translation>
+    </message>
+    <message>
+        <source>Automatic: %1 tokens, from the built-in table of common models.</source>
+        <translation>自动：%1 个 token，来自内置的常用模型表。</translation>
+    </message>
+    <message>
+        <source>Automatic: %1 tokens, the default (the model is not in the built-in table, and the provider does not say).</source>
+        <translation>自动：%1 个 token，默认值（模型不在内置表中，供应商也未给出）。</translation>
+    </message>
+    <message>
+        <source>Compact the conversation &amp;automatically</source>
+        <translation>自动压缩对话(&amp;A)</translation>
+    </message>
+    <message>
+        <source>As&amp;k before an automatic compaction (show what it will do)</source>
+        <translation>自动压缩前询问（显示将要做什么）(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Add the workspace&apos;s &amp;AGENTS.md to the system prompt</source>
+        <translation>把工作区的 AGENTS.md 加入系统提示(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <extracomment>The context window field when it is 0: the provider&apos;s metadata or the built-in table</extracomment>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source> characters</source>
+        <translation> 个字符</translation>
+    </message>
+    <message>
+        <source>Context window</source>
+        <translation>上下文窗口</translation>
+    </message>
+    <message>
+        <source>How many tokens the model reads in one request. The status bar shows how much of it the next request uses.</source>
+        <translation>模型在一次请求中读取的 token 数。状态栏显示下一个请求用掉了其中多少。</translation>
+    </message>
+    <message>
+        <source>Compaction</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <source>Compact &amp;when the next request would pass</source>
+        <translation>当下一个请求将超过此比例时压缩(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Replace old tool outputs &amp;longer than</source>
+        <translation>替换长度超过此值的旧工具输出(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Keep the last &amp;exchanges verbatim</source>
+        <translation>原样保留最近的交流次数(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Old tool outputs are replaced in the request by their first and last lines and where the whole output is saved; if that is not enough, older turns are summarised by one extra request to the model. The conversation file keeps every original message.</source>
+        <translation>旧的工具输出在请求中被替换为其首尾几行以及完整输出的保存位置；如果仍不够，较早的轮次会由一次额外的模型请求进行摘要。对话文件保留每条原始消息。</translation>
+    </message>
+    <message>
+        <source>Instructions and cut-off answers</source>
+        <translation>项目说明与被截断的回答</translation>
+    </message>
+    <message>
+        <source>&amp;Continue a cut-off answer up to</source>
+        <translation>被截断的回答最多继续(&amp;C)</translation>
+    </message>
+    <message>
+        <source> times</source>
+        <translation> 次</translation>
+    </message>
+    <message>
+        <source>Fallback models</source>
+        <translation>后备模型</translation>
+    </message>
+    <message>
+        <source>Model id, e.g. gpt-4.1-mini</source>
+        <translation>模型 id，例如 gpt-4.1-mini</translation>
+    </message>
+    <message>
+        <source>Fallback model</source>
+        <translation>后备模型</translation>
+    </message>
+    <message>
+        <source>Profile of the fallback model</source>
+        <translation>后备模型的配置</translation>
+    </message>
+    <message>
+        <source>Profile in use</source>
+        <extracomment>The fallback model is reached with the provider profile in use</extracomment>
+        <translation>当前使用的配置</translation>
+    </message>
+    <message>
+        <source>A&amp;dd</source>
+        <translation>添加(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Up</source>
+        <translation>上移(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Do&amp;wn</source>
+        <translation>下移(&amp;W)</translation>
+    </message>
+    <message>
+        <source>When the model is not found, or is still rate-limited or failing after the retries, the request goes to the next model of this list, and the run stays with it. The next run starts with the profile&apos;s own model again.</source>
+        <translation>当模型不存在，或重试后仍受速率限制或仍失败时，请求会改发给此列表中的下一个模型，本次运行随后一直使用它。下一次运行重新从配置自己的模型开始。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <extracomment>A fallback model in the list: %1 is the model id, %2 the profile&apos;s name</extracomment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>&amp;Window</source>
+        <extracomment>The context window field&apos;s label; %1 is the model id</extracomment>
+        <translation>窗口(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Window for %1</source>
+        <translation>%1 的窗口(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Your setting is used instead.</source>
+        <translation>将改用您的设置。</translation>
+    </message>
 </context>
 <context>
     <name>Gui::ConversationActions</name>
@@ -1937,18 +2441,22 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
 <context>
     <name>Gui::ConversationListModel</name>
     <message>
-        <source>%1
-Started %2</source>
-        <translation>%1
-开始于 %2</translation>
-    </message>
-    <message>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
     </message>
     <message>
         <source>Yesterday</source>
         <translation>昨天</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+Started %2
+%Ln message(s), %3</source>
+        <translation>
+            <numerusform>%1
+开始于 %2
+%Ln 条消息，%3</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2674,6 +3182,46 @@ Nothing was allowed. Fix the file, or choose “This conversation only”.</sour
         <source>%1 New messages in this conversation are not saved.</source>
         <translation>%1 本对话中的新消息不会被保存。</translation>
     </message>
+    <message>
+        <source>Assistant: %1</source>
+        <translation>助手：%1</translation>
+    </message>
+    <message>
+        <source>Tool call %1: %2</source>
+        <translation>工具调用 %1：%2</translation>
+    </message>
+    <message>
+        <source>Result of %1 (now a stub; the whole output is in %2):</source>
+        <translation>%1 的结果（现为存根；完整输出在 %2）：</translation>
+    </message>
+    <message>
+        <source>Result of %1:</source>
+        <translation>%1 的结果：</translation>
+    </message>
+    <message>
+        <source>[%1 more not shown here]</source>
+        <translation>[另有 %1 条未在此显示]</translation>
+    </message>
+    <message>
+        <source>About %1 → %2 tokens.</source>
+        <translation>约 %1 → %2 个 token。</translation>
+    </message>
+    <message>
+        <source>Long tool outputs are replaced by stubs in the requests from here on.</source>
+        <translation>从这里起，请求中很长的工具输出被替换为存根。</translation>
+    </message>
+    <message>
+        <source>Summarised by %1 for the requests from here on.</source>
+        <translation>由 %1 摘要，用于从这里起的请求。</translation>
+    </message>
+    <message>
+        <source>What the model reads instead:</source>
+        <translation>模型改为读取：</translation>
+    </message>
+    <message>
+        <source>The original messages:</source>
+        <translation>原始消息：</translation>
+    </message>
 </context>
 <context>
     <name>Gui::SettingsDialog</name>
@@ -2812,6 +3360,10 @@ Nothing was allowed. Fix the file, or choose “This conversation only”.</sour
         <source>Permissions</source>
         <translation>权限</translation>
     </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
 </context>
 <context>
     <name>Gui::TurnModel</name>
@@ -2880,6 +3432,19 @@ Total: %3 tokens</source>
     <message>
         <source>Tokens</source>
         <translation>Token</translation>
+    </message>
+    <message>
+        <source>%1 · compaction</source>
+        <translation>%1 · 压缩</translation>
+    </message>
+    <message>
+        <source>%1 · continuation</source>
+        <translation>%1 · 继续</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <extracomment>Column header: the model the request asked for</extracomment>
+        <translation>模型</translation>
     </message>
 </context>
 <context>
@@ -3564,10 +4129,6 @@ Total: %3 tokens</source>
         <translation>最大 token 数(&amp;X)：</translation>
     </message>
     <message>
-        <source>max_tokens of every request; 0 leaves it to the provider</source>
-        <translation>每个请求的 max_tokens；0 表示由供应商决定</translation>
-    </message>
-    <message>
         <source>Max tokens</source>
         <translation>最大 token 数</translation>
     </message>
@@ -3578,6 +4139,22 @@ Total: %3 tokens</source>
     <message>
         <source>General</source>
         <translation>常规</translation>
+    </message>
+    <message>
+        <source>The most tokens the model may write in one answer; 0 leaves it to the provider</source>
+        <translation>模型一次回答最多可写的 token 数；0 表示由供应商决定</translation>
+    </message>
+    <message>
+        <source>Sent &amp;as:</source>
+        <translation>发送为(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>The request field of the limit: OpenAI expects max_completion_tokens, most other providers max_tokens</source>
+        <translation>上限所用的请求字段：OpenAI 要求 max_completion_tokens，大多数其他供应商要求 max_tokens</translation>
+    </message>
+    <message>
+        <source>Max tokens field</source>
+        <translation>最大 token 数字段</translation>
     </message>
 </context>
 <context>

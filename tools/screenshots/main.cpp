@@ -437,7 +437,7 @@ void saveCompaction(const QString &outDir, const QString &suffix, bool chinese)
     ChatItem notice;
     notice.kind = ChatItem::Notice;
     notice.text = QCoreApplication::translate(
-            "AgentController",
+            "AgentLoop::AgentController",
             "The provider refused the request as too long for the model's context window; the "
             "conversation is compacted and the request sent again.");
     model->append(notice);

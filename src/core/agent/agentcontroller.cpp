@@ -65,11 +65,11 @@ std::optional<Error> refusedCalls(const Message &message)
     for (const ToolCall &call : message.toolCalls()) {
         if (ids.contains(call.id)) {
             return Error{Error::Protocol,
-                         QCoreApplication::translate("AgentController",
+                         QCoreApplication::translate("AgentLoop::AgentController",
                                                      "The model sent several tool calls with the "
                                                      "same id %1, so none of its calls was run.")
                                  .arg(call.id),
-                         QCoreApplication::translate("AgentController",
+                         QCoreApplication::translate("AgentLoop::AgentController",
                                                      "This is a provider bug. Try again, or try "
                                                      "another model.")};
         }

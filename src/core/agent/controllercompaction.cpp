@@ -30,11 +30,11 @@ Error saveOutputs(const QList<OutputToSave> &outputs)
             || !file.open(QIODevice::WriteOnly | QIODevice::Truncate)
             || file.write(output.content.toUtf8()) < 0 || !file.flush()) {
             return Error{Error::Io,
-                         QCoreApplication::translate("AgentController",
+                         QCoreApplication::translate("AgentLoop::AgentController",
                                                      "The compaction could not save a tool "
                                                      "output to %1: %2")
                                  .arg(QDir::toNativeSeparators(output.path), file.errorString()),
-                         QCoreApplication::translate("AgentController",
+                         QCoreApplication::translate("AgentLoop::AgentController",
                                                      "Check the free disk space and the outputs "
                                                      "folder's permissions.")};
         }

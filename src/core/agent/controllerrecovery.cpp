@@ -61,14 +61,14 @@ QString fallbackReason(const Error &error)
     if (error.kind != Error::Http)
         return {};
     if (isModelNotFound(error))
-        return QCoreApplication::translate("AgentController",
+        return QCoreApplication::translate("AgentLoop::AgentController",
                                            "The provider does not know the model %1 (HTTP %2).");
     if (error.httpStatus == 429)
-        return QCoreApplication::translate("AgentController",
+        return QCoreApplication::translate("AgentLoop::AgentController",
                                            "The model %1 is still rate-limited after the retries "
                                            "(HTTP %2).");
     if (error.httpStatus >= 500)
-        return QCoreApplication::translate("AgentController",
+        return QCoreApplication::translate("AgentLoop::AgentController",
                                            "The model %1 still fails after the retries (HTTP %2).");
     return {};
 }
@@ -77,7 +77,7 @@ QString modelLabel(const ProviderSettings &settings)
 {
     if (settings.profileName.isEmpty())
         return settings.model;
-    return QCoreApplication::translate("AgentController", "%1 (profile %2)")
+    return QCoreApplication::translate("AgentLoop::AgentController", "%1 (profile %2)")
             .arg(settings.model, settings.profileName);
 }
 
