@@ -88,8 +88,7 @@ SessionConfiguration tst_ContextDiscovery::configuration(const QString &model) c
     return configuration;
 }
 
-void tst_ContextDiscovery::configureAndDiscover(AgentSession &session,
-                                                const SessionConfiguration &c)
+void tst_ContextDiscovery::configureAndDiscover(AgentSession &session, const SessionConfiguration &c)
 {
     session.configure(c);
     session.discoverContextWindows();
