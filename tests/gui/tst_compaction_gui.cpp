@@ -78,10 +78,14 @@ private:
     void answerTwoPrompts(MainWindowFixture &f);
     void shrinkWindow(MainWindowFixture &f);
     Gui::CompactionPrompt *waitForPrompt(MainWindowFixture &f);
+    // All of the above, then a third task typed: the box it brings (null when none came), and in
+    // m_requestsBefore the requests the server had received before it.
+    Gui::CompactionPrompt *promptForThirdTask(MainWindowFixture &f);
 
     TemporarySettings m_settings;
     int m_answers = 0;
     bool m_contextErrorSent = false;
+    qsizetype m_requestsBefore = 0;
 };
 
 void tst_CompactionGui::init()
@@ -139,15 +143,21 @@ Gui::CompactionPrompt *tst_CompactionGui::waitForPrompt(MainWindowFixture &f)
     return f.window->compactions()->pending();
 }
 
-void tst_CompactionGui::promptSaysWhatWillHappen()
+Gui::CompactionPrompt *tst_CompactionGui::promptForThirdTask(MainWindowFixture &f)
 {
-    MainWindowFixture f;
     prepare(f);
     answerTwoPrompts(f);
     shrinkWindow(f);
-    const qsizetype requestsBefore = f.server.requests().size();
+    m_requestsBefore = f.server.requests().size();
     f.type(u"third task"_s);
-    Gui::CompactionPrompt *prompt = waitForPrompt(f);
+    return waitForPrompt(f);
+}
+
+void tst_CompactionGui::promptSaysWhatWillHappen()
+{
+    MainWindowFixture f;
+    Gui::CompactionPrompt *prompt = promptForThirdTask(f);
+    const qsizetype requestsBefore = m_requestsBefore;
     QVERIFY(prompt);
     QMessageBox *box = prompt->messageBox();
     QVERIFY(box);
@@ -173,12 +183,8 @@ void tst_CompactionGui::promptSaysWhatWillHappen()
 void tst_CompactionGui::compactSendsTheSummaryRequestFirst()
 {
     MainWindowFixture f;
-    prepare(f);
-    answerTwoPrompts(f);
-    shrinkWindow(f);
-    const qsizetype before = f.server.requests().size();
-    f.type(u"third task"_s);
-    Gui::CompactionPrompt *prompt = waitForPrompt(f);
+    Gui::CompactionPrompt *prompt = promptForThirdTask(f);
+    const qsizetype before = m_requestsBefore;
     QVERIFY(prompt);
     prompt->compactButton()->click();
     QVERIFY(f.waitUntilFinished());
@@ -204,12 +210,8 @@ void tst_CompactionGui::compactSendsTheSummaryRequestFirst()
 void tst_CompactionGui::sendWithoutCompactingSendsTheOriginal()
 {
     MainWindowFixture f;
-    prepare(f);
-    answerTwoPrompts(f);
-    shrinkWindow(f);
-    const qsizetype before = f.server.requests().size();
-    f.type(u"third task"_s);
-    Gui::CompactionPrompt *prompt = waitForPrompt(f);
+    Gui::CompactionPrompt *prompt = promptForThirdTask(f);
+    const qsizetype before = m_requestsBefore;
     QVERIFY(prompt);
     prompt->sendButton()->click();
     QVERIFY(f.waitUntilFinished());
@@ -225,12 +227,8 @@ void tst_CompactionGui::sendWithoutCompactingSendsTheOriginal()
 void tst_CompactionGui::escapeSendsWithoutCompacting()
 {
     MainWindowFixture f;
-    prepare(f);
-    answerTwoPrompts(f);
-    shrinkWindow(f);
-    const qsizetype before = f.server.requests().size();
-    f.type(u"third task"_s);
-    Gui::CompactionPrompt *prompt = waitForPrompt(f);
+    Gui::CompactionPrompt *prompt = promptForThirdTask(f);
+    const qsizetype before = m_requestsBefore;
     QVERIFY(prompt);
     QTRY_VERIFY(prompt->messageBox()->isVisible());
     QTest::keyClick(prompt->messageBox(), Qt::Key_Escape);
