@@ -7,6 +7,8 @@
 //   10-many-conversations  start-up with 1 000 saved conversations of 5 MB (5 GB) vs none
 //                     (AGENTLOOP_BENCH_CONVERSATIONS and AGENTLOOP_BENCH_CONVERSATION_MB change
 //                     the figures; not part of --case all, for its size)
+//   11-open-large-conversation  opening a conversation of 100 MB: time to its last screen, to
+//                     every message, stalls meanwhile (AGENTLOOP_BENCH_OPEN_MB; not in --case all)
 // Usage: agentloop-bench-gui --case NAME [--samples N]; one JSON line per figure and sample on
 // stdout, diagnostics on stderr. --startup [--conversations DIR] is the child mode of 5-startup
 // and 10-many-conversations.
@@ -17,6 +19,7 @@
 #include "chat/chatmodel.h"
 #include "chat/chatview.h"
 #include "chat/promptedit.h"
+#include "chat/runfeed.h"
 #include "fakechatserver.h"
 #include "mainwindow.h"
 #include "settings/appsettings.h"
@@ -609,6 +612,124 @@ void manyConversations(int samples)
     }
 }
 
+// A conversation of a long session as the store writes it, of about megabytes: each turn a
+// prompt, an answer asking for two commands, their outputs of about 20 kB (a build log), and a
+// Markdown answer. Returns its id, or empty when it could not be written.
+QString writeLongConversation(const QString &directory, int megabytes)
+{
+    const QString id = u"20260101-000000-b10b"_s;
+    QFile file(QDir(directory).filePath(id + u".jsonl"_s));
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    const auto line = [&file](const QJsonObject &object) {
+        const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+        return file.write(bytes) == bytes.size();
+    };
+    bool written = line(QJsonObject{{u"agentloop"_s, u"conversation"_s},
+                                    {u"version"_s, 1},
+                                    {u"title"_s, u"A long session"_s},
+                                    {u"created"_s, u"2026-01-01T00:00:00.000"_s},
+                                    {u"model"_s, u"bench"_s},
+                                    {u"baseUrl"_s, u"http://127.0.0.1/v1"_s}})
+                   && line(Message::system(u"You are a coding agent."_s).toStoredJson());
+    QString log;
+    for (int i = 0; log.size() < 20 * 1024; ++i)
+        log += u"[%1/422] Building CXX object src/core/CMakeFiles/core.dir/file%2.cpp.o\n"_s.arg(i)
+                       .arg(i * 7);
+    const QString answer = u"The build got further. **What changed:** the include order in "
+                           "`src/core/file.cpp`, and the flags.\n\n- one point about the "
+                           "linker\n- another about `-Werror`\n\n"_s.repeated(10);
+    for (int turn = 0; written && file.size() < qint64(megabytes) << 20; ++turn) {
+        const QString a = u"call_%1_a"_s.arg(turn);
+        const QString b = u"call_%1_b"_s.arg(turn);
+        written = line(Message::user(u"Step %1: build it again and fix what fails."_s.arg(turn))
+                               .toStoredJson())
+                  && line(Message::assistant(std::nullopt,
+                                             {ToolCall{a,
+                                                       u"shell"_s,
+                                                       u"{\"command\":\"cmake --build build\"}"_s},
+                                              ToolCall{b,
+                                                       u"shell"_s,
+                                                       u"{\"command\":\"ctest -j2\"}"_s}})
+                                  .toStoredJson())
+                  && line(Message::tool(a, log).toStoredJson())
+                  && line(Message::tool(b, log).toStoredJson())
+                  && line(Message::assistant(u"Turn %1. "_s.arg(turn) + answer).toStoredJson());
+    }
+    written = written && line(Message::user(u"The last prompt."_s).toStoredJson())
+              && line(Message::assistant(u"The last answer of the long session."_s).toStoredJson());
+    return written ? id : QString();
+}
+
+// Opening a conversation of 100 MB (AGENTLOOP_BENCH_OPEN_MB): the time to its last screen (the
+// last answer laid out and the view at the bottom), the time until every message is in the chat,
+// and the longest event-loop stall from the click on, and while the earlier messages arrive.
+void openLargeConversation(int samples)
+{
+    const QString id = u"11-open-large-conversation"_s;
+    const int megabytes = qEnvironmentVariableIntValue("AGENTLOOP_BENCH_OPEN_MB") > 0
+                                  ? qEnvironmentVariableIntValue("AGENTLOOP_BENCH_OPEN_MB")
+                                  : 100;
+    for (int s = 0; s < samples; ++s) {
+        Window w(Window::demoSettings());
+        const QString conversation = writeLongConversation(w.conversations.path(), megabytes);
+        if (conversation.isEmpty()) {
+            diag(u"%1: the conversation could not be written: not measured"_s.arg(id));
+            return;
+        }
+        Gui::ChatModel *model = w.window->chatModel();
+        Gui::ChatView *view = w.window->chatView();
+        const Gui::RunFeed *feed = w.window->runFeed();
+        bool shown = false;
+        QObject::connect(feed, &Gui::RunFeed::conversationShown, w.window.get(), [&] {
+            shown = true;
+        });
+        const auto lastScreenShown = [&] {
+            const int rows = model->rowCount();
+            return rows > 0
+                   && model->item(rows - 1).text == u"The last answer of the long session."_s
+                   && view->verticalScrollBar()->value()
+                              >= view->verticalScrollBar()->maximum() - 2;
+        };
+        Bench::StallProbe whole;
+        Bench::StallProbe rest;
+        QElapsedTimer clock;
+        whole.start();
+        clock.start();
+        w.window->openConversation(conversation);
+        double lastScreenMs = -1;
+        const QDeadlineTimer deadline(std::chrono::minutes(5));
+        while (!shown && !deadline.hasExpired()) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+            if (lastScreenMs < 0 && lastScreenShown()) {
+                QCoreApplication::processEvents(); // its paint
+                lastScreenMs = double(clock.nsecsElapsed()) / 1e6;
+                rest.start();
+            }
+        }
+        const double allMs = double(clock.nsecsElapsed()) / 1e6;
+        whole.stop();
+        rest.stop();
+        if (!shown || lastScreenMs < 0) {
+            diag(u"%1: the conversation was not shown within 5 minutes"_s.arg(id));
+            continue;
+        }
+        diag(u"%1 sample %2: %3 MB, %4 rows: last screen %5 ms, all %6 ms, longest stall %7 ms "
+             "(%8 ms while the rest arrived)"_s.arg(id)
+                     .arg(s + 1)
+                     .arg(megabytes)
+                     .arg(model->rowCount())
+                     .arg(lastScreenMs, 0, 'f', 1)
+                     .arg(allMs, 0, 'f', 1)
+                     .arg(whole.longestMs(), 0, 'f', 1)
+                     .arg(rest.longestMs(), 0, 'f', 1));
+        Bench::report(id, u"time to the last screen"_s, u"ms"_s, lastScreenMs);
+        Bench::report(id, u"time to every message"_s, u"ms"_s, allMs);
+        Bench::report(id, u"longest stall while the rest arrives"_s, u"ms"_s, rest.longestMs());
+        Bench::report(id, u"longest stall from the click"_s, u"ms"_s, whole.longestMs());
+    }
+}
+
 // The child of 5-startup and 10-many-conversations: the app's main() up to the first shown
 // window, with demo settings, a temporary conversation directory (or --conversations DIR) and the
 // key kept in memory (no credential store, and no start(): it follows the first show and would
@@ -671,10 +792,11 @@ int main(int argc, char *argv[])
             {u"4-command-output"_s, commandOutput},
             {u"5-startup"_s, startup},
             {u"10-many-conversations"_s, manyConversations},
+            {u"11-open-large-conversation"_s, openLargeConversation},
     };
     bool ran = false;
     for (const auto &[caseName, function] : cases) {
-        const bool inAll = !caseName.startsWith(u"10-"_s);
+        const bool inAll = !caseName.startsWith(u"10-"_s) && !caseName.startsWith(u"11-"_s);
         if (name == caseName || (name == u"all"_s && inAll)) {
             function(samples);
             ran = true;

@@ -180,7 +180,15 @@ void MainWindow::connectSession()
     const AgentController &controller = m_session.controller();
     m_statusBar->follow(controller);
     connect(&controller, &AgentController::stateChanged, this, &MainWindow::updateActions);
+    connect(m_feed, &RunFeed::opened, this, &MainWindow::conversationOpened);
+    connect(m_feed,
+            &RunFeed::openFailed,
+            this,
+            [this](const QString &, const AgentLoop::Error &error) {
+                conversationNotOpened(error);
+            });
     connect(m_feed, &RunFeed::cleared, this, [this] {
+        m_promptBar->setOpening(false); // a new conversation supersedes one still being read
         m_conversations->setCurrentId(currentConversationId());
         m_statusBar->clearTurn();
         setIdleStatus(tr("Ready"));
@@ -272,14 +280,28 @@ void MainWindow::openConversation(const QString &id)
         m_promptBar->edit()->setFocus();
     if (controller().isRunning() || id.isEmpty() || id == currentConversationId())
         return;
-    const auto continued = m_feed->openConversation(id);
-    if (!continued) {
-        showWarning(this, continued.error().message);
-        return;
-    }
-    m_conversationPanel->selectConversation(id);
+    // Read on another thread; the conversation shown stays until this one is ready (opened()).
+    m_feed->openConversation(id);
+    m_promptBar->setOpening(true);
+    const int row = m_conversations->rowOf(id);
+    setIdleStatus(row >= 0 ? tr("Opening “%1”…").arg(m_conversations->header(row).title)
+                           : tr("Opening the conversation…"));
+}
+
+void MainWindow::conversationOpened(const AgentLoop::ConversationHeader &header)
+{
+    m_promptBar->setOpening(false);
+    m_conversationPanel->selectConversation(header.id);
     m_chatView->scrollToBottom();
-    setIdleStatus(tr("Opened “%1”").arg(continued->conversation.header.title));
+    setIdleStatus(tr("Opened “%1”").arg(header.title));
+}
+
+void MainWindow::conversationNotOpened(const AgentLoop::Error &error)
+{
+    m_promptBar->setOpening(false);
+    m_conversationPanel->selectConversation(currentConversationId());
+    setIdleStatus(tr("Ready"));
+    showWarning(this, error.message);
 }
 
 void MainWindow::openSettings()

@@ -77,6 +77,7 @@ public:
 
     AgentLoop::AgentController &controller() { return m_session.controller(); }
     ChatModel *chatModel() const { return m_feed->chatModel(); }
+    const RunFeed *runFeed() const { return m_feed; }
     ChatView *chatView() const { return m_chatView; }
     TurnModel *turnModel() const { return m_feed->turnModel(); }
     Inspector *inspector() const { return m_inspector; }
@@ -118,6 +119,7 @@ public slots:
     void stop() { m_promptBar->stop(); }
     void newConversation() { m_feed->newConversation(); }
     // Shows a saved conversation and continues it with the next prompt. Not while a run goes on.
+    // It is read on another thread: conversationOpened() follows, or a warning.
     void openConversation(const QString &id);
     // Asks, then deletes the conversation's file (and starts a new one if it was open).
     void deleteConversation(const QString &id) { m_conversationActions->remove(id); }
@@ -134,6 +136,8 @@ private:
     void createActions();
     void connectSession();
     void offerStartupTask(const QString &task);
+    void conversationOpened(const AgentLoop::ConversationHeader &header);
+    void conversationNotOpened(const AgentLoop::Error &error);
     void showConfiguration();
     void updateActions();
     // The client left a field out for a provider that refused it: the profile the run uses keeps

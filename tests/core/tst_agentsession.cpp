@@ -37,6 +37,7 @@ private slots:
     void commandOutputsFollowTheConversation();
     void nothingIsSavedWhenNewConversationsAreOff();
     void openAndNewConversationOnlyWhileIdle();
+    void aConversationReadInTheBackgroundContinuesAsOpened();
     void demoModeAnswersWithoutTheNetwork();
     void theAuditTrailHasOneLinePerCall();
     void alwaysRulesSurviveARestart();
@@ -277,6 +278,72 @@ void tst_AgentSession::openAndNewConversationOnlyWhileIdle()
     QCOMPARE(session.controller().history().messagesJson(),
              opened->conversation.history.messagesJson());
     QCOMPARE(store.list().size(), 2);
+}
+
+void tst_AgentSession::aConversationReadInTheBackgroundContinuesAsOpened()
+{
+    const ConversationStore store(m_dir->filePath(u"conversations"_s));
+    AgentSession session(std::make_shared<FakeCommandRunner>(m_runner), store);
+    session.configure(configuration());
+    allowEveryCall(session);
+    m_runner.enqueue(0, u"a.txt\n"_s);
+    QVERIFY(runOneCommand(session));
+    const QString first = session.recorder().header().id;
+    const QList<QJsonObject> firstTrail = session.auditTrail();
+    QCOMPARE(firstTrail.size(), 1);
+    const QByteArray firstMessages = session.controller().history().messagesJson();
+    session.newConversation();
+    m_server->script({FakeResponse::answer(u"Second."_s)});
+    QVERIFY(runToTheEnd(session, u"second"_s));
+    const QString second = session.recorder().header().id;
+
+    // Reading leaves the session as it is, until the conversation read is continued.
+    QFuture<ReadConversation> reading = session.readConversation(first);
+    QTRY_VERIFY(reading.isFinished());
+    QCOMPARE(session.recorder().header().id, second);
+    QCOMPARE(session.controller().history().last().content(), u"Second."_s);
+    ReadConversation read = reading.result();
+    QVERIFY(read.loaded.hasValue());
+    QCOMPARE(read.path, store.pathFor(first));
+    QCOMPARE(read.prepared.fullTokens.messageCount(), read.loaded->history.size());
+
+    const auto continued = session.continueConversation(std::move(read));
+    QVERIFY(continued.hasValue());
+    QCOMPARE(session.recorder().header().id, first);
+    QCOMPARE(session.controller().history().messagesJson(), firstMessages);
+    QCOMPARE(session.auditTrail(), firstTrail);
+    // The estimates made on the other thread are those opening it here makes.
+    const qint64 readTokens = session.controller().budget().used;
+    QVERIFY(readTokens > 0);
+    session.newConversation();
+    QVERIFY(session.openConversation(first).hasValue());
+    QCOMPARE(session.controller().budget().used, readTokens);
+
+    // Continued: the next prompt goes on in the same file.
+    m_server->script({FakeResponse::answer(u"Third."_s)});
+    QVERIFY(runToTheEnd(session, u"third"_s));
+    QCOMPARE(store.list().size(), 2);
+    QCOMPARE(store.load(first)->history.messagesJson(),
+             session.controller().history().messagesJson());
+
+    // A file that cannot be read gives its error, and the session stays as it is.
+    QFuture<ReadConversation> missing = session.readConversation(u"20260101-000000-0000"_s);
+    QTRY_VERIFY(missing.isFinished());
+    const ReadConversation notRead = missing.result();
+    QVERIFY(!notRead.loaded.hasValue());
+    QVERIFY2(notRead.loaded.error().message.contains(u"20260101-000000-0000"_s),
+             qPrintable(notRead.loaded.error().message));
+    QCOMPARE(session.recorder().header().id, first);
+
+    // Not while a run goes on.
+    QFuture<ReadConversation> again = session.readConversation(second);
+    QTRY_VERIFY(again.isFinished());
+    m_server->script({FakeResponse::neverAnswer()});
+    QVERIFY(session.controller().run(u"fourth"_s));
+    QVERIFY(!session.continueConversation(again.result()).hasValue());
+    QCOMPARE(session.recorder().header().id, first);
+    session.controller().cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!session.controller().isRunning(), endTimeoutMs);
 }
 
 void tst_AgentSession::demoModeAnswersWithoutTheNetwork()

@@ -411,8 +411,7 @@ void tst_CompactionGui::dividerFoldsAndSurvivesReopen()
     const int rowsBefore = chat->rowCount();
     f.window->newConversation();
     QTRY_COMPARE(chat->rowCount(), 0);
-    f.window->openConversation(id);
-    QCOMPARE(f.window->currentConversationId(), id);
+    QVERIFY(f.openConversation(id));
     QCOMPARE(chat->rowCount(), rowsBefore);
     QCOMPARE(f.rows(ChatItem::Compaction), QList<int>{row});
     QCOMPARE(f.items(ChatItem::Compaction).first().compactedMessages,
@@ -424,7 +423,7 @@ void tst_CompactionGui::dividerFoldsAndSurvivesReopen()
     QVERIFY(f.items(ChatItem::Compaction).isEmpty());
     f.window->newConversation();
     QTRY_COMPARE(chat->rowCount(), 0);
-    f.window->openConversation(id);
+    QVERIFY(f.openConversation(id));
     QCOMPARE(chat->rowCount(), rowsBefore - 1);
     QVERIFY(f.items(ChatItem::Compaction).isEmpty());
 }

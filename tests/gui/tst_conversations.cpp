@@ -1,4 +1,7 @@
 #include "chat/chatmodel.h"
+#include "chat/chatview.h"
+#include "chat/promptedit.h"
+#include "chat/runfeed.h"
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationpanel.h"
 #include "fakechatserver.h"
@@ -28,9 +31,11 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 using namespace AgentLoop;
@@ -124,7 +129,11 @@ private slots:
     void interruptedTailIsRepairedVisibly();
     void exportsJsonAndMarkdown();
     void openingWaitsForTheRun();
-    void tenThousandMessagesOpenInOneInsertion();
+    void aLongConversationShowsItsEndFirst();
+    void aReaderWhoScrolledUpKeepsTheirPlace();
+    void aPromptSentWhileEarlierMessagesArriveIsAnsweredAtTheEnd();
+    void aConversationStillBeingReadIsSuperseded();
+    void aConversationThatCannotBeReadKeepsTheOneShown();
     void bidiInTitlesAndSavedMessagesIsShownEscaped();
     void titleFromAPromptIsShownEscaped();
 
@@ -241,7 +250,7 @@ void tst_Conversations::reopenedConversationContinues()
     list->setFocus();
     list->setCurrentIndex(list->model()->index(0, 0));
     QTest::keyClick(list, Qt::Key_Return);
-    QCOMPARE(f.window->currentConversationId(), id);
+    QVERIFY(f.waitUntilOpened(id));
     QCOMPARE(f.window->controller().history().size(), 3);
     const QList<ChatItem> prompts = f.items(ChatItem::UserPrompt);
     QCOMPARE(prompts.size(), 1);
@@ -285,8 +294,7 @@ void tst_Conversations::deleteAsksFirst()
                                          {Message::user(u"x"_s)});
     openWindow(f);
     const QString path = f.window->conversationStore().pathFor(id);
-    f.window->openConversation(id);
-    QCOMPARE(f.window->currentConversationId(), id);
+    QVERIFY(f.openConversation(id));
 
     QListView *list = conversationList(f);
     list->setFocus();
@@ -368,8 +376,7 @@ void tst_Conversations::interruptedTailIsRepairedVisibly()
         file.write(R"({"role":"tool","tool_call_id":"call_1","cont)");
     }
     openWindow(f);
-    f.window->openConversation(id);
-    QCOMPARE(f.window->currentConversationId(), id);
+    QVERIFY(f.openConversation(id));
     QVERIFY(f.window->controller().history().checkPairing().hasValue());
     const QList<ChatItem> notices = f.items(ChatItem::Notice);
     QVERIFY(!notices.isEmpty());
@@ -429,31 +436,198 @@ void tst_Conversations::openingWaitsForTheRun()
     QVERIFY(f.window->currentConversationId() != id);
     f.window->stop();
     QTRY_VERIFY(!f.window->controller().isRunning());
-    f.window->openConversation(id);
-    QCOMPARE(f.window->currentConversationId(), id);
+    QVERIFY(f.openConversation(id));
 }
 
-void tst_Conversations::tenThousandMessagesOpenInOneInsertion()
+namespace {
+
+// A saved conversation of 10 000 rows: "Question i" and "Answer i", i from 0 to 4 999.
+QString writeLongConversation(const MainWindowFixture &f)
 {
-    MainWindowFixture f(savingInTheWorkspace());
     QList<Message> messages;
     for (int i = 0; i < 5000; ++i) {
         messages << Message::user(u"Question %1"_s.arg(i))
                  << Message::assistant(u"Answer %1"_s.arg(i));
     }
-    const QString id = writeConversation(f.windowOptions.conversationDirectory, u"Long"_s, messages);
+    return writeConversation(f.windowOptions.conversationDirectory, u"Long"_s, messages);
+}
+
+QString rowText(int row)
+{
+    return (row % 2 ? u"Answer %1"_s : u"Question %1"_s).arg(row / 2);
+}
+
+QString topRowText(const Gui::ChatView *view)
+{
+    return view->indexAt(QPoint(view->viewport()->width() / 2, 1)).data().toString();
+}
+
+} // namespace
+
+void tst_Conversations::aLongConversationShowsItsEndFirst()
+{
+    MainWindowFixture f(savingInTheWorkspace());
+    const QString id = writeLongConversation(f);
     QVERIFY(!id.isEmpty());
     openWindow(f);
-    int inserts = 0;
-    connect(f.window->chatModel(), &QAbstractItemModel::rowsInserted, f.window.get(), [&] {
-        ++inserts;
+    f.window->promptEdit()->setPlainText(u"waiting"_s);
+    ChatModel *chat = f.chat();
+    QList<std::pair<int, int>> inserts; // first row, rows
+    QString lastRowAtFirstInsert;
+    connect(chat,
+            &QAbstractItemModel::rowsInserted,
+            f.window.get(),
+            [&](const QModelIndex &, int first, int last) {
+                inserts.append({first, last - first + 1});
+                if (inserts.size() == 1)
+                    lastRowAtFirstInsert = chat->item(chat->rowCount() - 1).text;
+            });
+    f.window->openConversation(id);
+    // It is read on another thread: meanwhile the window says so, and nothing can be sent.
+    QCOMPARE(f.window->statusText(), u"Opening “Long”…"_s);
+    QVERIFY(!f.window->sendButton()->isEnabled());
+    QVERIFY(f.waitUntilOpened(id));
+    QCOMPARE(f.window->statusText(), u"Opened “Long”"_s);
+    QVERIFY(f.window->sendButton()->isEnabled());
+
+    // The last screen first, in one insertion; then the earlier messages above it, in batches.
+    QCOMPARE(lastRowAtFirstInsert, u"Answer 4999"_s);
+    QCOMPARE(inserts.first(), std::make_pair(0, int(Gui::RunFeed::lastScreenEntries)));
+    QVERIFY2(inserts.size() > 2, qPrintable(QString::number(inserts.size())));
+    for (qsizetype i = 1; i < inserts.size(); ++i)
+        QCOMPARE(inserts.at(i).first, 0);
+    QCOMPARE(chat->rowCount(), 10000);
+    for (int row = 0; row < chat->rowCount(); ++row)
+        QCOMPARE(chat->item(row).text, rowText(row));
+    // The reader was at the end and still is.
+    const QScrollBar *bar = f.window->chatView()->verticalScrollBar();
+    QTRY_VERIFY(bar->maximum() > 0 && bar->value() >= bar->maximum() - 2);
+    QCOMPARE(f.window->controller().history().size(), 10000);
+}
+
+void tst_Conversations::aReaderWhoScrolledUpKeepsTheirPlace()
+{
+    MainWindowFixture f(savingInTheWorkspace());
+    const QString id = writeLongConversation(f);
+    QVERIFY(!id.isEmpty());
+    openWindow(f);
+    Gui::ChatView *view = f.window->chatView();
+    QString readAtTop;
+    // As soon as the last screen is shown, the user scrolls to its top, while the earlier
+    // messages are still arriving above it.
+    connect(f.window->runFeed(), &Gui::RunFeed::opened, f.window.get(), [&] {
+        QTimer::singleShot(0, f.window.get(), [&] {
+            QVERIFY(f.window->runFeed()->isShowingEarlierEntries());
+            view->scrollToTop();
+            readAtTop = topRowText(view);
+        });
     });
     f.window->openConversation(id);
+    QVERIFY(f.waitUntilOpened(id));
+    QVERIFY(!readAtTop.isEmpty());
     QCoreApplication::processEvents();
-    // One insertion for the whole history, not one per message (how long it takes is the
-    // benchmark's business, not a test's).
-    QCOMPARE(f.window->chatModel()->rowCount(), 10000);
-    QCOMPARE(inserts, 1);
+    QCOMPARE(f.chat()->rowCount(), 10000);
+    // What they read is still where it was, with everything before it above.
+    QCOMPARE(topRowText(view), readAtTop);
+    QVERIFY(view->verticalScrollBar()->value() > 0);
+    QVERIFY(readAtTop != rowText(0));
+}
+
+void tst_Conversations::aPromptSentWhileEarlierMessagesArriveIsAnsweredAtTheEnd()
+{
+    MainWindowFixture f(savingInTheWorkspace());
+    f.settings.stream = true;
+    const QString id = writeLongConversation(f);
+    QVERIFY(!id.isEmpty());
+    QStringList pieces;
+    for (int i = 0; i < 40; ++i)
+        pieces << u"piece %1 "_s.arg(i);
+    f.server.script({FakeResponse::streamedAnswer(pieces)});
+    openWindow(f);
+    bool sentEarly = false;
+    connect(f.window->runFeed(), &Gui::RunFeed::opened, f.window.get(), [&] {
+        QTimer::singleShot(0, f.window.get(), [&] {
+            sentEarly = f.window->runFeed()->isShowingEarlierEntries();
+            f.sendPasted(u"And now?"_s);
+        });
+    });
+    f.window->openConversation(id);
+    QVERIFY(f.waitUntilOpened(id));
+    QVERIFY(f.waitUntilFinished());
+    QVERIFY(sentEarly);
+    // The streamed answer grew in its own row at the end, whatever arrived above it.
+    ChatModel *chat = f.chat();
+    QCOMPARE(chat->rowCount(), 10002);
+    QCOMPARE(chat->item(10000).text, u"And now?"_s);
+    QCOMPARE(chat->item(10001).text, pieces.join(QString()));
+    QCOMPARE(chat->item(10001).stream, ChatItem::Stream::Complete);
+    for (int row = 0; row < 10000; ++row)
+        QCOMPARE(chat->item(row).text, rowText(row));
+    QCOMPARE(f.server.requests().size(), 1);
+    QCOMPARE(f.server.requests().first().messages().size(), 10001);
+}
+
+void tst_Conversations::aConversationStillBeingReadIsSuperseded()
+{
+    MainWindowFixture f(savingInTheWorkspace());
+    const QString first = writeLongConversation(f);
+    const QString second = writeConversation(f.windowOptions.conversationDirectory,
+                                             u"Short"_s,
+                                             {Message::user(u"short one"_s)});
+    QVERIFY(!first.isEmpty() && !second.isEmpty());
+    openWindow(f);
+
+    // A second click before the first conversation is read: the second one opens.
+    f.window->openConversation(first);
+    QVERIFY(f.openConversation(second));
+    QTest::qWait(300);
+    QCOMPARE(f.window->currentConversationId(), second);
+    QCOMPARE(f.chat()->rowCount(), 1);
+    QCOMPARE(f.chat()->item(0).text, u"short one"_s);
+
+    // A new conversation before it is read: it stays new.
+    f.window->openConversation(first);
+    f.window->newConversation();
+    QTest::qWait(300);
+    QVERIFY(f.window->currentConversationId().isEmpty());
+    QCOMPARE(f.chat()->rowCount(), 0);
+    QVERIFY(f.window->runFeed()->openingId().isEmpty());
+}
+
+void tst_Conversations::aConversationThatCannotBeReadKeepsTheOneShown()
+{
+    MainWindowFixture f(savingInTheWorkspace());
+    const QString shown = writeConversation(f.windowOptions.conversationDirectory,
+                                            u"Shown"_s,
+                                            {Message::user(u"still here"_s)});
+    const QString gone = writeConversation(f.windowOptions.conversationDirectory,
+                                           u"Gone"_s,
+                                           {Message::user(u"x"_s)});
+    QVERIFY(!shown.isEmpty() && !gone.isEmpty());
+    openWindow(f);
+    QVERIFY(f.openConversation(shown));
+    // Deleted by another program after it was listed.
+    QVERIFY(QFile::remove(f.window->conversationStore().pathFor(gone)));
+    f.window->promptEdit()->setPlainText(u"next task"_s);
+    f.window->openConversation(gone);
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = visibleMessageBox()));
+    QVERIFY2(box->text().contains(
+                     QDir::toNativeSeparators(f.window->conversationStore().pathFor(gone))),
+             qPrintable(box->text()));
+    box->button(QMessageBox::Ok)->click();
+    QCOMPARE(f.window->currentConversationId(), shown);
+    QCOMPARE(f.chat()->rowCount(), 1);
+    QCOMPARE(f.chat()->item(0).text, u"still here"_s);
+    QCOMPARE(f.window->conversationPanel()
+                     ->listView()
+                     ->currentIndex()
+                     .data(ConversationListModel::IdRole)
+                     .toString(),
+             shown);
+    // The prompt waited, and can go now.
+    QVERIFY(f.window->sendButton()->isEnabled());
+    QCOMPARE(f.window->statusText(), u"Ready"_s);
 }
 
 void tst_Conversations::bidiInTitlesAndSavedMessagesIsShownEscaped()
@@ -488,7 +662,7 @@ void tst_Conversations::bidiInTitlesAndSavedMessagesIsShownEscaped()
                              .size())),
              qPrintable(tip));
 
-    f.window->openConversation(id);
+    QVERIFY(f.openConversation(id));
     QCOMPARE(f.window->statusText(), u"Opened “Invoice ⟨U+202E⟩fdp.exe <b>now</b>”"_s);
     const ChatModel *chat = f.window->chatModel();
     QCOMPARE(chat->rowCount(), 4);

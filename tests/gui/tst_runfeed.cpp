@@ -236,8 +236,11 @@ void tst_RunFeed::liveRunAndSavedConversationShowTheSameItems()
     AgentSession reopened(std::make_shared<FakeCommandRunner>(), live.store);
     Gui::RunFeed saved(reopened);
     QSignalSpy cleared(&saved, &Gui::RunFeed::cleared);
-    const auto continued = saved.openConversation(live.session.recorder().header().id);
-    QVERIFY(continued.hasValue());
+    QSignalSpy opened(&saved, &Gui::RunFeed::opened);
+    QSignalSpy shown(&saved, &Gui::RunFeed::conversationShown);
+    saved.openConversation(live.session.recorder().header().id);
+    QTRY_COMPARE(shown.size(), 1);
+    QCOMPARE(opened.size(), 1);
     QCOMPARE(cleared.size(), 1);
     QCOMPARE(describe(*saved.chatModel(), false), describe(*feed.chatModel(), false));
     QCOMPARE(saved.turnModel()->rowCount(), 0);

@@ -115,13 +115,15 @@ AgentController::AgentController(QObject *parent)
     updateEffectivePolicy();
 }
 
-void AgentController::setHistory(const History &history, const QList<Compaction> &compactions)
+void AgentController::setHistory(PreparedHistory prepared)
 {
     if (isRunning())
         return;
-    m_history = history;
-    m_fullTokens.rebuild(m_history.messages());
-    restoreCompactions(compactions);
+    m_history = std::move(prepared.history);
+    m_fullTokens = std::move(prepared.fullTokens);
+    m_compactions = std::move(prepared.compactions);
+    m_compactedHistory = std::move(prepared.compactedHistory);
+    m_ledger.rebuild(prepared.requestTokens); // the calibration stays: it is the model's
     m_ledger.setToolDefinitions(
             QJsonDocument(m_tools.snapshot().definitions()).toJson(QJsonDocument::Compact));
     // What the user allowed "for this conversation" ends with it.

@@ -164,9 +164,26 @@ public:
     int turn() const { return m_turn; }
     const History &history() const { return m_history; }
 
-    // Continue from a saved conversation, with its compactions not undone (those that do not
-    // fit the history are left out); only while idle. The tools forget the one before.
-    void setHistory(const History &history, const QList<Compaction> &compactions = {});
+    // A history made ready to be continued: its compactions checked (those that do not fit it
+    // left out) and applied, and every message's tokens estimated. For a long conversation that
+    // is the part that takes time, so prepareHistory() may run on any thread.
+    struct PreparedHistory
+    {
+        History history;
+        QList<Compaction> compactions;
+        std::optional<History> compactedHistory; // what the next request sends, if compacted
+        TokenLedger fullTokens;                  // of history
+        TokenLedger requestTokens;               // of what the next request sends, uncalibrated
+    };
+    static PreparedHistory prepareHistory(const History &history,
+                                          const QList<Compaction> &compactions = {});
+    // Continue from a saved conversation, with its compactions not undone; only while idle. The
+    // tools forget the one before.
+    void setHistory(PreparedHistory prepared);
+    void setHistory(const History &history, const QList<Compaction> &compactions = {})
+    {
+        setHistory(prepareHistory(history, compactions));
+    }
     // Forget the conversation; only while idle.
     void newConversation();
 
@@ -306,7 +323,6 @@ private:
         bool thenSend = false; // a run waits for it: the request goes out after it
     };
     void rebuildRequestHistory();
-    void restoreCompactions(const QList<Compaction> &compactions);
     QStringList rulesInForce() const;
     CompactionPlan planCompactionFor(const QString &trigger, qint64 targetTokens) const;
     qint64 compactionTarget() const;

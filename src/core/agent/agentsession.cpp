@@ -2,6 +2,7 @@
 
 #include "agent/agentsetup.h"
 #include "agent/audittrail.h"
+#include "base/background.h"
 #include "permissions/workspacerules.h"
 #include "provider/demoprovider.h"
 #include "tools/commandrunner.h"
@@ -159,24 +160,51 @@ QString AgentSession::outputDirectory() const
 
 Result<ContinuedConversation> AgentSession::openConversation(const QString &id)
 {
-    if (m_controller.isRunning())
-        return Error{Error::Agent, tr("A conversation cannot be opened while a run goes on.")};
-    return continueWith(m_recorder.open(id));
+    return openConversationFile(m_recorder.store().pathFor(id));
 }
 
 Result<ContinuedConversation> AgentSession::openConversationFile(const QString &path)
 {
+    // Checked before reading too: reading may append a repair to the file.
     if (m_controller.isRunning())
-        return Error{Error::Agent, tr("A conversation cannot be opened while a run goes on.")};
-    return continueWith(m_recorder.openFile(path));
+        return runningError();
+    return continueConversation(readConversationAt(path));
 }
 
-Result<ContinuedConversation> AgentSession::continueWith(Result<ContinuedConversation> continued)
+QFuture<ReadConversation> AgentSession::readConversation(const QString &id) const
 {
+    return runInBackground<ReadConversation>(
+            [path = m_recorder.store().pathFor(id)](const QPromise<ReadConversation> &) {
+                return readConversationAt(path);
+            });
+}
+
+Error AgentSession::runningError()
+{
+    return Error{Error::Agent, tr("A conversation cannot be opened while a run goes on.")};
+}
+
+ReadConversation AgentSession::readConversationAt(const QString &path)
+{
+    ReadConversation read{path, ConversationStore::loadFile(path), {}, {}};
+    if (read.loaded) {
+        read.prepared = AgentController::prepareHistory(read.loaded->history,
+                                                        read.loaded->compactions);
+        read.auditTrail = readAuditFile(ConversationStore::auditPathFor(path));
+    }
+    return read;
+}
+
+Result<ContinuedConversation> AgentSession::continueConversation(ReadConversation read)
+{
+    if (m_controller.isRunning())
+        return runningError();
+    Result<ContinuedConversation> continued = m_recorder.continueFrom(std::move(read.loaded),
+                                                                      read.path);
     if (!continued)
         return continued;
-    m_controller.setHistory(continued->conversation.history, continued->conversation.compactions);
-    m_auditTrail = readAuditFile(ConversationStore::auditPathFor(m_recorder.filePath()));
+    m_controller.setHistory(std::move(read.prepared));
+    m_auditTrail = std::move(read.auditTrail);
     m_auditFailed = false;
     return continued;
 }

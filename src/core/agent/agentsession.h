@@ -4,6 +4,7 @@
 #include "agent/conversationrecorder.h"
 #include "tools/filetools.h"
 
+#include <QFuture>
 #include <QHash>
 #include <QObject>
 
@@ -13,6 +14,16 @@
 namespace AgentLoop {
 
 class CommandRunner;
+
+// A saved conversation read and made ready to continue (AgentSession::readConversation()): the
+// file checked and repaired, the history's token estimates, and the audit trail kept with it.
+struct ReadConversation
+{
+    QString path;
+    Result<LoadedConversation> loaded;
+    AgentController::PreparedHistory prepared; // of loaded's history and compactions
+    QList<QJsonObject> auditTrail;
+};
 
 // What a front end decides about a session; applied between runs, never during one.
 struct SessionConfiguration
@@ -62,6 +73,11 @@ public:
     // Continues a saved conversation (by id in the store, or a file by path); only while idle.
     Result<ContinuedConversation> openConversation(const QString &id);
     Result<ContinuedConversation> openConversationFile(const QString &path);
+    // The same in two steps, so that a long conversation is read without blocking the event
+    // loop: readConversation() does the reading (and the repair, as openConversation() would) on
+    // another thread; continueConversation() then makes it the session's, only while idle.
+    QFuture<ReadConversation> readConversation(const QString &id) const;
+    Result<ContinuedConversation> continueConversation(ReadConversation read);
     // Forgets the conversation; only while idle. The next prompt starts a new one.
     void newConversation();
 
@@ -106,7 +122,8 @@ signals:
 private:
     void apply(const SessionConfiguration &configuration);
     void connectCompaction();
-    Result<ContinuedConversation> continueWith(Result<ContinuedConversation> continued);
+    static ReadConversation readConversationAt(const QString &path);
+    static Error runningError();
     QString outputDirectory() const;
     void applyPermissions();
     void recordCall(const CallRecord &record);

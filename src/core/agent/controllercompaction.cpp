@@ -57,24 +57,35 @@ void AgentController::setCompactionOutputDirectory(std::function<QString()> dire
     m_compactionOutputDirectory = std::move(directory);
 }
 
-// The request history of the latest compaction, or the whole history; the ledger follows it.
-void AgentController::rebuildRequestHistory()
+AgentController::PreparedHistory AgentController::prepareHistory(
+        const History &history, const QList<Compaction> &compactions)
 {
-    if (m_compactions.isEmpty())
-        m_compactedHistory.reset();
-    else
-        m_compactedHistory = compactedHistory(m_history, m_compactions.last());
-    m_ledger.rebuild(requestHistory().messages());
+    PreparedHistory prepared{history, {}, std::nullopt, {}, {}};
+    for (const Compaction &compaction : compactions) {
+        if (checkCompaction(compaction, history))
+            prepared.compactions.append(compaction);
+    }
+    prepared.fullTokens.rebuild(history.messages());
+    if (prepared.compactions.isEmpty()) {
+        prepared.requestTokens = prepared.fullTokens;
+    } else {
+        prepared.compactedHistory = compactedHistory(history, prepared.compactions.last());
+        prepared.requestTokens.rebuild(prepared.compactedHistory->messages());
+    }
+    return prepared;
 }
 
-void AgentController::restoreCompactions(const QList<Compaction> &compactions)
+// The request history of the latest compaction, or the whole history; the ledger follows it
+// (the whole history's estimates are known already).
+void AgentController::rebuildRequestHistory()
 {
-    m_compactions.clear();
-    for (const Compaction &compaction : compactions) {
-        if (checkCompaction(compaction, m_history))
-            m_compactions.append(compaction);
+    if (m_compactions.isEmpty()) {
+        m_compactedHistory.reset();
+        m_ledger.rebuild(m_fullTokens);
+    } else {
+        m_compactedHistory = compactedHistory(m_history, m_compactions.last());
+        m_ledger.rebuild(m_compactedHistory->messages());
     }
-    rebuildRequestHistory();
 }
 
 QStringList AgentController::rulesInForce() const

@@ -48,6 +48,9 @@ public:
     // loaded and repaired; later messages are appended to it.
     Result<ContinuedConversation> open(const QString &id);
     Result<ContinuedConversation> openFile(const QString &path);
+    // The same for a conversation loaded from path already (on another thread).
+    Result<ContinuedConversation> continueFrom(Result<LoadedConversation> loaded,
+                                               const QString &path);
     // Forgets the current conversation: the next record() starts a new one.
     void startNew();
     // The conversation's file is about to go: nothing more is written to it.
@@ -67,8 +70,6 @@ signals:
     void saved(const QString &id);
 
 private:
-    Result<ContinuedConversation> continueFrom(Result<LoadedConversation> loaded,
-                                               const QString &path);
     Result<void> failed(const Error &error);
 
     ConversationStore m_store;

@@ -31,6 +31,14 @@ void TokenLedger::rebuild(const QList<Message> &requestMessages)
     m_answerTokens = 0;
 }
 
+void TokenLedger::rebuild(const TokenLedger &estimates)
+{
+    m_prefix = estimates.m_prefix;
+    m_reportedCount = -1;
+    m_reportedPrompt = 0;
+    m_answerTokens = 0;
+}
+
 void TokenLedger::append(const Message &message)
 {
     // The answer the provider just counted: it goes back in the next request as it was counted,

@@ -35,6 +35,9 @@ public:
     // The history the next request sends changed wholesale (a compaction, an undo, a loaded
     // conversation). The calibration is kept: it belongs to the model, not to the messages.
     void rebuild(const QList<Message> &requestMessages);
+    // The same from a ledger that was rebuilt for these very messages (estimated elsewhere, or
+    // on another thread); this ledger's calibration stays.
+    void rebuild(const TokenLedger &estimates);
     void append(const Message &message);
     // The tool definitions each request carries, as JSON text.
     void setToolDefinitions(const QByteArray &json);

@@ -240,7 +240,7 @@ int ChatModel::append(ChatItem item)
     prepare(item);
     beginInsertRows({}, row, row);
     if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
-        m_toolCallRows.insert(item.toolCallId, row);
+        m_toolCallRows.insert(item.toolCallId, row - m_prepended);
     m_items.append(std::move(item));
     endInsertRows();
     return row;
@@ -257,9 +257,32 @@ void ChatModel::append(QList<ChatItem> items)
         item.id = m_nextId++;
         prepare(item);
         if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
-            m_toolCallRows.insert(item.toolCallId, int(m_items.size()));
+            m_toolCallRows.insert(item.toolCallId, int(m_items.size()) - m_prepended);
         m_items.append(std::move(item));
     }
+    endInsertRows();
+}
+
+void ChatModel::prepend(QList<ChatItem> items)
+{
+    if (items.isEmpty())
+        return;
+    const int count = int(items.size());
+    beginInsertRows({}, 0, count - 1);
+    m_prepended += count;
+    m_items.reserve(m_items.size() + count); // QList keeps room at its front for prepending
+    for (int i = count - 1; i >= 0; --i) {
+        ChatItem &item = items[i];
+        prepare(item);
+        // A later call with the same id (which the model should not send) keeps its row, as
+        // it would have had appending.
+        if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty()
+            && !m_toolCallRows.contains(item.toolCallId))
+            m_toolCallRows.insert(item.toolCallId, i - m_prepended);
+        m_items.prepend(std::move(item));
+    }
+    for (int i = 0; i < count; ++i)
+        m_items[i].id = m_nextId++;
     endInsertRows();
 }
 
@@ -270,6 +293,7 @@ void ChatModel::clear()
     beginResetModel();
     m_items.clear();
     m_toolCallRows.clear();
+    m_prepended = 0;
     endResetModel();
 }
 
@@ -304,7 +328,7 @@ void ChatModel::replace(int row, ChatItem item)
     item.collapsed = old.collapsed;
     prepare(item);
     if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
-        m_toolCallRows.insert(item.toolCallId, row);
+        m_toolCallRows.insert(item.toolCallId, row - m_prepended);
     old = std::move(item);
     const QModelIndex changed = index(row, 0);
     emit dataChanged(changed, changed);
@@ -350,7 +374,7 @@ bool ChatModel::removeCompaction(const QString &compactionId)
     beginRemoveRows({}, row, row);
     m_items.removeAt(row);
     for (auto it = m_toolCallRows.begin(); it != m_toolCallRows.end(); ++it) {
-        if (it.value() > row)
+        if (it.value() + m_prepended > row)
             --it.value();
     }
     endRemoveRows();
@@ -372,7 +396,8 @@ void ChatModel::toggleCollapsed(const QModelIndex &index)
 
 int ChatModel::toolCallRow(const QString &toolCallId) const
 {
-    return m_toolCallRows.value(toolCallId, -1);
+    const auto found = m_toolCallRows.constFind(toolCallId);
+    return found == m_toolCallRows.cend() ? -1 : found.value() + m_prepended;
 }
 
 QString ChatModel::plainText(const ChatItem &item)

@@ -68,7 +68,8 @@ struct ChatItem
 // The conversation as the user sees it. Append-only while a conversation lasts: adding an item
 // inserts exactly one row and touches nothing else, so the 10 000th message costs what the
 // 10th did. The one exception is the last row while a streamed answer arrives: it grows, is
-// replaced by the final message, or (when the answer came to nothing) is taken away.
+// replaced by the final message, or (when the answer came to nothing) is taken away. A saved
+// conversation may also grow at its top while it is shown from its end (prepend()).
 class ChatModel final : public QAbstractListModel
 {
     Q_OBJECT
@@ -129,6 +130,9 @@ public:
     // Adds all of them in one insertion: a reopened conversation of 10 000 messages costs the view
     // one layout, not 10 000.
     void append(QList<ChatItem> items);
+    // Puts items, in their order, before the first row: a reopened conversation's earlier
+    // messages, which arrive after its last screen. Costs what appending them would.
+    void prepend(QList<ChatItem> items);
     void clear();
 
     // A streamed answer grows in place: each call changes that one row (one dataChanged).
@@ -172,7 +176,10 @@ private:
     static void prepare(ChatItem &item);
 
     QList<ChatItem> m_items;
+    // ToolCall rows by call id, counted from the first row there was before any prepend():
+    // the row is the value plus m_prepended, so that prepending does not touch them.
     QHash<QString, int> m_toolCallRows;
+    int m_prepended = 0;
     quint64 m_nextId = 1;
 };
 

@@ -177,8 +177,17 @@ void ChatView::dataChanged(const QModelIndex &topLeft,
 void ChatView::rowsInserted(const QModelIndex &parent, int start, int end)
 {
     const bool follow = isAtBottom() || m_followPending;
-    if (parent == rootIndex())
+    if (parent == rootIndex()) {
+        if (!follow)
+            keepTopRowAcross(start, end - start + 1);
+        const bool atTheEnd = start == m_rows.count();
         m_rows.insert(start, end - start + 1);
+        // Rows above the end (a reopened conversation's earlier messages) are measured at once,
+        // so that what inserting them costs is known to whoever inserts them; rows at the end
+        // wait for the next layout, which measures a burst of them together.
+        if (!atTheEnd)
+            placeRows();
+    }
     scheduleDelayedItemsLayout();
     // (QListView's would lay out every row again.)
     QAbstractItemView::rowsInserted(parent, start, end);
@@ -186,16 +195,37 @@ void ChatView::rowsInserted(const QModelIndex &parent, int start, int end)
         followBottom();
 }
 
+// Rows arriving above what the user reads (the earlier messages of a reopened conversation,
+// while they scrolled up) must not push it down: the row at the top of the view stays where it
+// is once the new rows are measured (updateGeometries()).
+void ChatView::keepTopRowAcross(int start, int count)
+{
+    if (m_anchorRow < 0) {
+        if (m_rows.count() == 0)
+            return;
+        placeRows();
+        const int top = m_rows.rowAt(verticalOffset());
+        if (top < 0)
+            return;
+        m_anchorRow = top;
+        m_anchorOffset = verticalOffset() - m_rows.top(top);
+    }
+    if (start <= m_anchorRow)
+        m_anchorRow += count;
+}
+
 void ChatView::forgetRemovedRows(const QModelIndex &parent, int start, int end)
 {
     if (parent != rootIndex())
         return;
+    m_anchorRow = -1;
     m_rows.remove(start, end - start + 1);
     scheduleDelayedItemsLayout();
 }
 
 void ChatView::forgetAllRows()
 {
+    m_anchorRow = -1;
     m_rows.reset(model() ? model()->rowCount(rootIndex()) : 0);
     scheduleDelayedItemsLayout();
 }
@@ -244,6 +274,9 @@ void ChatView::updateGeometries()
     QScrollBar *bar = verticalScrollBar();
     bar->setPageStep(viewport()->height());
     bar->setRange(0, qMax(0, m_rows.totalHeight() - viewport()->height()));
+    if (m_anchorRow >= 0 && m_anchorRow < m_rows.count())
+        bar->setValue(m_rows.top(m_anchorRow) + m_anchorOffset);
+    m_anchorRow = -1;
     horizontalScrollBar()->setRange(0, 0);
     QAbstractItemView::updateGeometries();
 }

@@ -86,6 +86,7 @@ private:
     // Measures the rows whose height is unknown (new or changed ones) and places the rows.
     void placeRows() const;
     void paintItems(QPaintEvent *event);
+    void keepTopRowAcross(int start, int count);
     void forgetRemovedRows(const QModelIndex &parent, int start, int end);
     // Rows were moved, or all replaced: every height is measured again.
     void forgetAllRows();
@@ -102,6 +103,10 @@ private:
     QTimer m_widthSettled;
     bool m_followAfterResize = false;
     bool m_followPending = false;
+    // The row at the top of the view while rows are inserted above it, and how far into it
+    // the view starts; -1: none.
+    int m_anchorRow = -1;
+    int m_anchorOffset = 0;
 };
 
 } // namespace Gui

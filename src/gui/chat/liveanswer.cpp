@@ -26,6 +26,14 @@ LiveAnswer::LiveAnswer(ChatModel *model, QObject *parent)
     m_timer.setSingleShot(true);
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &LiveAnswer::flush);
+    // Earlier messages of a reopened conversation may still arrive above it (ChatModel::prepend).
+    connect(model,
+            &QAbstractItemModel::rowsInserted,
+            this,
+            [this](const QModelIndex &, int first, int last) {
+                if (m_row >= first)
+                    m_row += last - first + 1;
+            });
 }
 
 void LiveAnswer::addText(const QString &text)

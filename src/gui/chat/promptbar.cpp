@@ -28,7 +28,7 @@ PromptBar::PromptBar(AgentLoop::AgentController &controller, QWidget *parent)
             tr("Tell the agent what to do. Enter sends, Shift+Enter starts a new line."));
     m_send->setObjectName(u"sendButton"_s);
     m_send->setAccessibleName(tr("Send prompt"));
-    m_send->setToolTip(tr("Send the prompt (Enter)"));
+    m_send->setToolTip(sendToolTip());
     m_send->setDefault(false);
     m_send->setAutoDefault(false);
     m_stop->setObjectName(u"stopButton"_s);
@@ -92,7 +92,7 @@ void PromptBar::clear()
 
 void PromptBar::send()
 {
-    if (text().trimmed().isEmpty() || m_controller.isRunning())
+    if (text().trimmed().isEmpty() || m_controller.isRunning() || m_opening)
         return;
     if (!m_ready) {
         emit settingsNeeded();
@@ -108,10 +108,22 @@ void PromptBar::stop()
         m_controller.cancel(); // an open approval box closes with the run (Approvals)
 }
 
+QString PromptBar::sendToolTip()
+{
+    return tr("Send the prompt (Enter)");
+}
+
+void PromptBar::setOpening(bool opening)
+{
+    m_opening = opening;
+    m_send->setToolTip(opening ? tr("Waiting for the conversation being opened") : sendToolTip());
+    updateButtons();
+}
+
 void PromptBar::updateButtons()
 {
     const bool running = m_controller.isRunning();
-    m_send->setEnabled(!running && !text().trimmed().isEmpty());
+    m_send->setEnabled(!running && !m_opening && !text().trimmed().isEmpty());
     m_stop->setEnabled(running);
 }
 

@@ -31,6 +31,8 @@ public:
     // Whether a prompt can be sent: a provider is configured, or the demo answers. When it
     // cannot, send() asks for the settings instead.
     void setReady(bool ready) { m_ready = ready; }
+    // While a saved conversation is being read, nothing is sent: the prompt waits for it.
+    void setOpening(bool opening);
 
     // Runs the prompt and clears the box (not while a run goes on, not an empty prompt).
     void send();
@@ -41,6 +43,7 @@ signals:
     void settingsNeeded();
 
 private:
+    static QString sendToolTip();
     void updateButtons();
 
     AgentLoop::AgentController &m_controller;
@@ -48,6 +51,7 @@ private:
     QPushButton *m_send;
     QPushButton *m_stop;
     bool m_ready = true;
+    bool m_opening = false;
 };
 
 } // namespace Gui

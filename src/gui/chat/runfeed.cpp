@@ -5,7 +5,10 @@
 #include "inspector/auditmodel.h"
 #include "inspector/turnmodel.h"
 
+#include <QElapsedTimer>
 #include <QLocale>
+
+#include <algorithm>
 
 #include <limits>
 
@@ -148,6 +151,9 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
     , m_turnModel(new TurnModel(this))
     , m_auditModel(new AuditModel(this))
 {
+    m_earlierTimer.setSingleShot(true);
+    m_earlierTimer.setInterval(0);
+    connect(&m_earlierTimer, &QTimer::timeout, this, &RunFeed::showEarlierEntries);
     const AgentController &controller = session.controller();
     connect(&controller,
             &AgentController::requestSent,
@@ -233,8 +239,12 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
             });
     connect(&controller,
             &AgentController::compactionUndone,
-            m_chatModel,
-            &ChatModel::removeCompaction);
+            this,
+            [this](const QString &compactionId) {
+                // Its divider may still wait among the earlier entries of a reopened one.
+                if (!m_chatModel->removeCompaction(compactionId))
+                    forgetEarlierDivider(compactionId);
+            });
     // What the loop did on its own: a continuation, a fallback model, a compaction after a
     // context-length error.
     connect(&controller, &AgentController::notice, this, &RunFeed::showNotice);
@@ -275,14 +285,28 @@ void RunFeed::showMessage(const AgentLoop::Message &message)
         m_chatModel->append(item);
 }
 
-AgentLoop::Result<AgentLoop::ContinuedConversation> RunFeed::openConversation(const QString &id)
+void RunFeed::openConversation(const QString &id)
 {
-    const auto continued = m_session.openConversation(id);
-    if (continued) {
-        clear();
-        showConversation(*continued);
-    }
-    return continued;
+    if (id.isEmpty() || id == m_openingId)
+        return;
+    m_openingId = id;
+    const quint64 generation = ++m_openGeneration;
+    m_session.readConversation(id)
+            .then(this, [this, id, generation](AgentLoop::ReadConversation read) {
+                if (generation != m_openGeneration)
+                    return; // superseded by a later open or a new conversation
+                m_openingId.clear();
+                auto continued = read.loaded ? m_session.continueConversation(std::move(read))
+                                             : AgentLoop::Result<AgentLoop::ContinuedConversation>(
+                                                     read.loaded.error());
+                if (!continued) {
+                    emit openFailed(id, continued.error());
+                    return;
+                }
+                clear();
+                showConversation(*continued);
+                emit opened(continued->conversation.header);
+            });
 }
 
 void RunFeed::newConversation()
@@ -296,6 +320,8 @@ void RunFeed::newConversation()
         return;
     }
     m_newConversationPending = false;
+    ++m_openGeneration; // a conversation still being read is not opened
+    m_openingId.clear();
     m_session.newConversation();
     clear();
 }
@@ -306,44 +332,111 @@ void RunFeed::whenIdle()
         newConversation();
 }
 
+// A saved conversation is shown from its end: the last entries at once, with what was repaired
+// and why it will not be saved, then the earlier ones above them, a batch per turn of the event
+// loop, each batch sized so that building it, laying it out and painting take a few
+// milliseconds. A conversation of 100 MB thus shows its last screen at once and never stalls the
+// window while the rest arrives.
 void RunFeed::showConversation(const AgentLoop::ContinuedConversation &continued)
 {
     const AgentLoop::LoadedConversation &loaded = continued.conversation;
-    QList<ChatItem> items;
-    items.reserve(loaded.history.size());
-    QHash<QString, QString> toolNames;
-    // Each compaction's divider after the last message it knew of (those that fit the history).
+    EarlierEntries &earlier = m_earlier;
+    earlier = {};
     const AgentController &controller = m_session.controller();
-    const QList<AgentLoop::Compaction> &compactions = controller.compactions();
+    earlier.history = controller.history();
+    earlier.compactions = controller.compactions();
+    // Each compaction's divider after the last message it knew of (those that fit the history).
+    const QList<AgentLoop::Message> &messages = earlier.history.messages();
+    earlier.entries.reserve(messages.size() + earlier.compactions.size());
     qsizetype nextCompaction = 0;
     const auto addDividers = [&](qsizetype messagesSoFar) {
-        while (nextCompaction < compactions.size()
-               && compactions.at(nextCompaction).messageCount <= messagesSoFar) {
-            items.append(compactionItemFor(controller.history(), compactions.at(nextCompaction)));
-            ++nextCompaction;
-        }
+        while (nextCompaction < earlier.compactions.size()
+               && earlier.compactions.at(nextCompaction).messageCount <= messagesSoFar)
+            earlier.entries.append(-1 - nextCompaction++);
     };
-    const QList<AgentLoop::Message> &messages = loaded.history.messages();
     for (qsizetype i = 0; i < messages.size(); ++i) {
         addDividers(i);
-        const AgentLoop::Message &message = messages.at(i);
-        for (const AgentLoop::ToolCall &call : message.toolCalls())
-            toolNames.insert(call.id, call.name);
-        items.append(chatItemsFor(message, 0, toolNames));
+        earlier.entries.append(i);
+        for (const AgentLoop::ToolCall &call : messages.at(i).toolCalls())
+            earlier.toolNames.insert(call.id, call.name);
     }
     addDividers(std::numeric_limits<qsizetype>::max());
+
+    QList<ChatItem> last = itemsOfEntries(
+            std::max<qsizetype>(0, earlier.entries.size() - lastScreenEntries));
     for (const QString &repair : loaded.repairs) {
-        ChatItem &item = items.emplace_back();
+        ChatItem &item = last.emplace_back();
         item.kind = ChatItem::Notice;
         item.text = tr("Repaired: %1").arg(repair);
     }
-    m_chatModel->append(std::move(items));
+    m_chatModel->append(std::move(last));
     if (continued.notSaved) {
         showError(continued.notSaved->message,
                   tr("%1 New messages in this conversation are not saved.")
                           .arg(continued.notSaved->hint)
                           .trimmed(),
                   0);
+    }
+    if (earlier.entries.isEmpty()) {
+        emit conversationShown();
+        return;
+    }
+    earlier.batch = firstEarlierBatch;
+    m_earlierTimer.start();
+}
+
+// The items of entries [from, the first entry not shown yet); those entries are then shown.
+QList<ChatItem> RunFeed::itemsOfEntries(qsizetype from)
+{
+    EarlierEntries &earlier = m_earlier;
+    QList<ChatItem> items;
+    for (qsizetype e = from; e < earlier.entries.size(); ++e) {
+        const qsizetype entry = earlier.entries.at(e);
+        if (entry < 0) {
+            items.append(compactionItemFor(earlier.history, earlier.compactions.at(-1 - entry)));
+        } else {
+            items.append(chatItemsFor(earlier.history.messages().at(entry), 0, earlier.toolNames));
+        }
+    }
+    earlier.entries.resize(from);
+    return items;
+}
+
+void RunFeed::showEarlierEntries()
+{
+    EarlierEntries &earlier = m_earlier;
+    // The next batch is sized after the last one: what building, preparing and measuring each
+    // of its entries cost (the view measures rows inserted above the end at once); painting the
+    // screen comes on top, once per batch, whatever its size.
+    if (earlier.lastBatch > 0) {
+        const double perEntryMs = std::max(earlier.lastBuildMs, 0.01) / double(earlier.lastBatch);
+        earlier.batch = std::clamp<qsizetype>(qsizetype(earlierBatchBudgetMs / perEntryMs),
+                                              1,
+                                              maxEarlierBatch);
+    }
+    QElapsedTimer build;
+    build.start();
+    const qsizetype from = std::max<qsizetype>(0, earlier.entries.size() - earlier.batch);
+    earlier.lastBatch = earlier.entries.size() - from;
+    m_chatModel->prepend(itemsOfEntries(from));
+    earlier.lastBuildMs = double(build.nsecsElapsed()) / 1e6;
+    if (earlier.entries.isEmpty()) {
+        earlier = {};
+        emit conversationShown();
+        return;
+    }
+    m_earlierTimer.start();
+}
+
+void RunFeed::forgetEarlierDivider(const QString &compactionId)
+{
+    EarlierEntries &earlier = m_earlier;
+    for (qsizetype e = earlier.entries.size() - 1; e >= 0; --e) {
+        const qsizetype entry = earlier.entries.at(e);
+        if (entry < 0 && earlier.compactions.at(-1 - entry).id == compactionId) {
+            earlier.entries.removeAt(e);
+            return;
+        }
     }
 }
 
@@ -371,6 +464,8 @@ void RunFeed::showNotice(const QString &text)
 
 void RunFeed::clear()
 {
+    m_earlierTimer.stop();
+    m_earlier = {};
     m_liveAnswer->reset();
     m_chatModel->clear();
     m_turnModel->clear();

@@ -1,18 +1,12 @@
 #pragma once
 
+#include "agent/agentsession.h"
 #include "base/result.h"
 #include "chat/chatmodel.h"
 
 #include <QHash>
 #include <QObject>
-
-namespace AgentLoop {
-class AgentSession;
-struct Compaction;
-struct ContinuedConversation;
-class History;
-class Message;
-} // namespace AgentLoop
+#include <QTimer>
 
 namespace Gui {
 
@@ -51,21 +45,39 @@ public:
     // The inspector row of the request in flight or last answered; 0 before the first.
     int currentRequest() const { return m_currentRequest; }
 
-    // Continues a saved conversation (not while a run goes on): its messages in one insertion,
-    // then what was repaired in it, then why new messages will not be saved, if they will not.
-    AgentLoop::Result<AgentLoop::ContinuedConversation> openConversation(const QString &id);
+    // Continues a saved conversation (not while a run goes on) without blocking the window: it
+    // is read on another thread, then shown from its end (its last entries, what was repaired in
+    // it, why new messages will not be saved if they will not), and the earlier entries arrive
+    // above in small batches; conversationShown() says when all are there. opened() or
+    // openFailed() follows; a later open or a new conversation supersedes one still being read.
+    void openConversation(const QString &id);
+    // The id of the conversation being read, or empty.
+    const QString &openingId() const { return m_openingId; }
+    // Whether earlier entries of the conversation shown are still to arrive.
+    bool isShowingEarlierEntries() const { return m_earlierTimer.isActive(); }
+
+    // A reopened conversation shows this many entries (messages and dividers) at once.
+    static constexpr qsizetype lastScreenEntries = 40;
     // Starts a new conversation: at once when idle; else the run is stopped, and the
     // conversation cleared when it has (a killed command ends asynchronously). cleared() follows.
     void newConversation();
 
 signals:
-    // The feed shows an empty conversation, or a saved one from its beginning.
+    // The feed shows an empty conversation, or is about to show a saved one.
     void cleared();
+    // The conversation is the session's, its last entries are shown.
+    void opened(const AgentLoop::ConversationHeader &header);
+    void openFailed(const QString &id, const AgentLoop::Error &error);
+    // Every entry of the opened conversation is in the chat model.
+    void conversationShown();
 
 private:
     void clear();
     void whenIdle();
     void showConversation(const AgentLoop::ContinuedConversation &continued);
+    QList<ChatItem> itemsOfEntries(qsizetype from);
+    void showEarlierEntries();
+    void forgetEarlierDivider(const QString &compactionId);
     void showMessage(const AgentLoop::Message &message);
     void showError(const QString &text, const QString &hint, int turn);
     void showNotice(const QString &text);
@@ -78,6 +90,26 @@ private:
     int m_currentRequest = 0;
     QHash<QString, int> m_callTurns; // tool_call id -> the request that asked for it
     bool m_newConversationPending = false;
+    QString m_openingId;
+    quint64 m_openGeneration = 0;
+
+    // What of a reopened conversation is still to be shown, above what is.
+    struct EarlierEntries
+    {
+        AgentLoop::History history;
+        QList<AgentLoop::Compaction> compactions;
+        // In order, those not shown yet: a message's index, or -1 - a compaction's (a divider).
+        QList<qsizetype> entries;
+        QHash<QString, QString> toolNames; // tool_call id -> its tool, of every call
+        qsizetype batch = 0;
+        qsizetype lastBatch = 0;
+        double lastBuildMs = 0; // building the last batch, and its rows' layout
+    };
+    static constexpr qsizetype firstEarlierBatch = 20;
+    static constexpr qsizetype maxEarlierBatch = 2000;
+    static constexpr double earlierBatchBudgetMs = 6;
+    EarlierEntries m_earlier;
+    QTimer m_earlierTimer;
 };
 
 } // namespace Gui

@@ -123,6 +123,29 @@ bool MainWindowFixture::waitUntilFinished(int timeoutMs)
     return false;
 }
 
+bool MainWindowFixture::openConversation(const QString &id)
+{
+    window->openConversation(id);
+    return waitUntilOpened(id);
+}
+
+bool MainWindowFixture::waitUntilOpened(const QString &id, int timeoutMs)
+{
+    const auto opened = [this, &id] {
+        return window->currentConversationId() == id && window->runFeed()->openingId().isEmpty()
+               && !window->runFeed()->isShowingEarlierEntries();
+    };
+    if (QTest::qWaitFor(opened, timeoutMs))
+        return true;
+    qWarning("conversation %s is not open after %d ms: the window shows \"%s\", the status bar "
+             "says \"%s\"",
+             qPrintable(id),
+             timeoutMs,
+             qPrintable(window->currentConversationId()),
+             qPrintable(window->statusText()));
+    return false;
+}
+
 Gui::ChatModel *MainWindowFixture::chat() const
 {
     return window->chatModel();

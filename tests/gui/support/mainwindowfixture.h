@@ -72,6 +72,12 @@ public:
     bool allowPendingCall();
     // True once the status bar says "Finished"; otherwise logs what it says instead.
     bool waitUntilFinished(int timeoutMs = 10000);
+    // Opens a saved conversation as the list does, and waits for it (waitUntilOpened()).
+    bool openConversation(const QString &id);
+    // True once the conversation with this id is the window's and every message of it is in the
+    // chat (it is read on another thread, and shown from its end); otherwise logs what the window
+    // shows instead.
+    bool waitUntilOpened(const QString &id, int timeoutMs = 10000);
 
     Gui::ChatModel *chat() const;
     // The chat's items of one kind, and their rows, in order.
