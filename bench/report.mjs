@@ -177,8 +177,26 @@ const rows = [
     ratioName: 'many / none', op: '<=', target: 1.2,
   },
   {
+    id: 'many-conversations-listed', what: '10. Start-up with 1 000 conversations: the list filled, reported',
+    a: ['10-many-conversations', 'conversations listed'], aName: '1 000 conversations',
+  },
+  {
     id: 'many-conversations-first', what: '10. First start with them: every file read, index written, reported',
     a: ['10-many-conversations', 'first start, index built'], aName: '1 000 conversations',
+  },
+  {
+    id: 'open-large-last-screen', what: '11. Opening a 100 MB conversation: its last screen shown',
+    a: ['11-open-large-conversation', 'time to the last screen'], aName: 'Agent Loop',
+    op: '<', target: 1000, unitTarget: 'ms',
+  },
+  {
+    id: 'open-large-stall', what: '11. Opening a 100 MB conversation: longest stall while the rest arrives',
+    a: ['11-open-large-conversation', 'longest stall while the rest arrives'], aName: 'Agent Loop',
+    op: '<', target: 16, unitTarget: 'ms',
+  },
+  {
+    id: 'open-large-all', what: '11. Opening a 100 MB conversation: every message in the chat, reported',
+    a: ['11-open-large-conversation', 'time to every message'], aName: 'Agent Loop',
   },
 ];
 

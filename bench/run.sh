@@ -3,7 +3,7 @@
 # several times next to its peer and writes docs/benchmarks.md. See bench/README.md.
 #
 # Environment: STREAM_RUNS (5), RUNS (5), TOOL_RUNS (7), STREAM_BYTES (67108864), JOBS (nproc),
-# CASES ("1 2 3 4 5 6 7 8 9 10": the cases to run; a run of only some of them writes its report to
+# CASES ("1 2 3 4 5 6 7 8 9 10 11": the cases to run; a run of only some of them writes its report to
 # build/bench/benchmarks.md and leaves docs/benchmarks.md alone).
 set -euo pipefail
 
@@ -14,7 +14,7 @@ runs=${RUNS:-5}
 tool_runs=${TOOL_RUNS:-7}
 stream_bytes=${STREAM_BYTES:-67108864}
 jobs=${JOBS:-$(nproc)}
-all_cases="1 2 3 4 5 6 7 8 9 10"
+all_cases="1 2 3 4 5 6 7 8 9 10 11"
 cases=${CASES:-$all_cases}
 want() { [[ " $cases " == *" $1 "* ]]; }
 
@@ -36,7 +36,7 @@ cmake --build "$build" --parallel "$jobs" --target agentloop-bench
 bench="$build/bench/core/agentloop-bench"
 gui_bench=
 # (grep reads all of it: with pipefail, grep -q closing the pipe early would fail the test)
-if { want 3 || want 4 || want 5 || want 10; } \
+if { want 3 || want 4 || want 5 || want 10 || want 11; } \
     && cmake --build "$build" --target help | grep '^agentloop-bench-gui:' >/dev/null; then
     if cmake --build "$build" --parallel "$jobs" --target agentloop-bench-gui; then
         gui_bench="$build/bench/gui/agentloop-bench-gui"
@@ -139,6 +139,12 @@ if want 10 && [[ -n $gui_bench ]]; then
     log "case 10: start-up with many saved conversations (writes 5 GB to a temporary folder)"
     QT_QPA_PLATFORM=offscreen "$gui_bench" --case 10-many-conversations --samples "$runs" \
         >>"$samples" || log "case 10 failed (exit $?): its rows say not measured"
+fi
+
+if want 11 && [[ -n $gui_bench ]]; then
+    log "case 11: opening a conversation of 100 MB, $runs runs"
+    QT_QPA_PLATFORM=offscreen "$gui_bench" --case 11-open-large-conversation --samples "$runs" \
+        >>"$samples" || log "case 11 failed (exit $?): its rows say not measured"
 fi
 
 qt_dir=$(grep -m1 '^Qt6Core_DIR:' "$build/CMakeCache.txt" | cut -d= -f2-)

@@ -2817,6 +2817,14 @@ Started %2
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
+    <message>
+        <source>Opening “%1”…</source>
+        <translation>正在打开“%1”…</translation>
+    </message>
+    <message>
+        <source>Opening the conversation…</source>
+        <translation>正在打开对话…</translation>
+    </message>
 </context>
 <context>
     <name>Gui::PermissionsPage</name>
@@ -3012,6 +3020,10 @@ Started %2
     <message>
         <source>Stop the run: abort the request or kill the running command (Esc)</source>
         <translation>停止运行：中止请求或终止正在运行的命令（Esc）</translation>
+    </message>
+    <message>
+        <source>Waiting for the conversation being opened</source>
+        <translation>正在等待打开中的对话</translation>
     </message>
 </context>
 <context>

@@ -107,7 +107,9 @@ public:
     QDockWidget *conversationsDock() const { return m_conversationsDock; }
     // The id of the conversation being saved or continued; empty before its first prompt.
     QString currentConversationId() const { return m_session.recorder().header().id; }
+    // Reads the saved list again, on another thread (as at start).
     void reloadConversations() { m_conversationActions->reload(); }
+    bool isListingConversations() const { return m_conversationActions->isListing(); }
     AgentLoop::Result<void> exportConversation(ExportFormat format, const QString &path) const
     {
         return m_conversationActions->exportTo(format, path);

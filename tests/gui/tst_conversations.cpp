@@ -280,6 +280,8 @@ void tst_Conversations::renamePersists()
     QVERIFY(model->setData(model->index(0), u"After"_s, Qt::EditRole));
     QCOMPARE(model->index(0).data().toString(), u"After"_s);
     f.window->reloadConversations();
+    QVERIFY(f.window->isListingConversations());
+    QTRY_VERIFY(!f.window->isListingConversations());
     QCOMPARE(model->rowCount(), 1);
     QCOMPARE(model->index(0).data().toString(), u"After"_s);
     QCOMPARE(ConversationStore(f.windowOptions.conversationDirectory).list().value(0).title,

@@ -1,11 +1,11 @@
 #include "agent/agentcontroller.h"
 
+#include "base/background.h"
 #include "base/redaction.h"
 #include "protocol/requestbody.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
-#include <QFutureWatcher>
 #include <QJsonDocument>
 #include <QMetaMethod>
 #include <QSet>
@@ -414,13 +414,7 @@ void AgentController::reviewCall(const PreparedCall &prepared,
         reviewed(future.result());
         return;
     }
-    auto *watcher = new QFutureWatcher<Review>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [watcher, reviewed] {
-        watcher->deleteLater();
-        if (watcher->future().resultCount() > 0)
-            reviewed(watcher->result());
-    });
-    watcher->setFuture(future);
+    whenFinished(future, this, reviewed);
 }
 
 void AgentController::requestApproval(const PreparedCall &prepared,

@@ -12,7 +12,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMetaMethod>
 
 using namespace Qt::StringLiterals;
@@ -289,19 +288,16 @@ void AgentController::startCompaction(CompactionPlan plan, bool thenSend)
             [outputs = m_compaction->plan.outputsToSave](const QPromise<Error> &) {
                 return saveOutputs(outputs);
             });
-    auto *watcher = new QFutureWatcher<Error>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
-        watcher->deleteLater();
+    whenFinished(future, this, [this, serial](const Error &error) {
         if (serial != m_compactionSerial || !m_compaction)
             return; // stopped meanwhile
-        if (const Error error = watcher->result(); error.kind != Error::None) {
+        if (error.kind != Error::None) {
             m_compaction.reset();
             fail(error);
             return;
         }
         continueCompaction();
     });
-    watcher->setFuture(future);
 }
 
 void AgentController::continueCompaction()

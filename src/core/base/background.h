@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFuture>
+#include <QFutureWatcher>
 #include <QPromise>
 #include <QThreadPool>
 
@@ -10,7 +11,7 @@
 namespace AgentLoop {
 
 // Runs work on the global thread pool and returns its future at once: the one way the core and
-// the app take file work off the event loop's thread. Work that takes long checks
+// the app take file work off the event loop's thread (whenFinished() takes the result back). Work that takes long checks
 // promise.isCanceled() and returns early; a cancelled future holds no result.
 template<typename T>
 QFuture<T> runInBackground(std::function<T(const QPromise<T> &promise)> work)
@@ -24,6 +25,24 @@ QFuture<T> runInBackground(std::function<T(const QPromise<T> &promise)> work)
         promise->finish();
     });
     return future;
+}
+
+// Calls done(result) on context's thread once future has a result; not at all when context is
+// gone by then or the future was cancelled. (QFuture::then(context, ...) of Qt 6.4 asserts when
+// the context is gone first, as a window closed while its file work runs is.)
+template<typename T, typename Done>
+void whenFinished(const QFuture<T> &future, QObject *context, Done done)
+{
+    auto *watcher = new QFutureWatcher<T>(context);
+    QObject::connect(watcher,
+                     &QFutureWatcherBase::finished,
+                     context,
+                     [watcher, done = std::move(done)]() mutable {
+                         watcher->deleteLater();
+                         if (watcher->future().resultCount() > 0)
+                             done(watcher->result());
+                     });
+    watcher->setFuture(future);
 }
 
 } // namespace AgentLoop

@@ -1,6 +1,7 @@
 #include "conversations/conversationactions.h"
 
 #include "agent/agentsession.h"
+#include "base/background.h"
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationpanel.h"
 #include "showntext.h"
@@ -81,8 +82,27 @@ ConversationActions::ConversationActions(AgentLoop::AgentSession &session,
 
 void ConversationActions::reload()
 {
-    m_list->setConversations(m_session.recorder().store().list());
-    m_list->setCurrentId(m_session.recorder().header().id);
+    // Read on another thread (the index makes it quick, but stat-ing a thousand files is still
+    // file work): the window shows at once, the list a moment later.
+    const quint64 listing = ++m_listing;
+    AgentLoop::whenFinished(AgentLoop::runInBackground<QList<AgentLoop::ConversationHeader>>(
+                                    [store = m_session.recorder().store()](const auto &) {
+                                        return store.list();
+                                    }),
+                            this,
+                            [this, listing](const QList<AgentLoop::ConversationHeader> &headers) {
+                                if (listing != m_listing)
+                                    return; // a later reload is on its way
+                                m_listed = m_listing;
+                                m_list->setConversations(headers);
+                                // A conversation whose file was made while the list was read stays listed.
+                                const AgentLoop::ConversationHeader &current = m_session.recorder()
+                                                                                       .header();
+                                if (!current.id.isEmpty() && m_list->rowOf(current.id) < 0)
+                                    m_list->prepend(current);
+                                m_list->setCurrentId(current.id);
+                                emit listed();
+                            });
 }
 
 void ConversationActions::showCreated(const AgentLoop::ConversationHeader &header)

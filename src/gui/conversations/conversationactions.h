@@ -38,8 +38,9 @@ public:
                         ConversationPanel *panel,
                         QWidget *dialogParent);
 
-    // Reads the saved list again.
+    // Reads the saved list again, on another thread; listed() follows.
     void reload();
+    bool isListing() const { return m_listed != m_listing; }
     void rename(const QString &id, const QString &title);
     // Asks, then deletes the conversation's file; currentDeleted() follows if it was open.
     void remove(const QString &id);
@@ -59,6 +60,8 @@ signals:
     // The conversation shown was deleted: the window starts a new one.
     void currentDeleted();
     void exported(const QString &path);
+    // The list shows what the folder holds.
+    void listed();
 
 private:
     void showCreated(const AgentLoop::ConversationHeader &header);
@@ -69,6 +72,8 @@ private:
     QWidget *m_dialogParent;
     QPointer<QFileDialog> m_exportDialog;
     QList<QAction *> m_exportActions;
+    quint64 m_listing = 0; // the latest reload()
+    quint64 m_listed = 0;  // the reload() whose list is shown
 };
 
 } // namespace Gui

@@ -64,6 +64,9 @@ void MainWindowFixture::openWindow()
         window->resize(m_windowSize);
     window->show();
     QApplication::setActiveWindow(window.get());
+    // The saved conversations are listed on another thread.
+    if (!QTest::qWaitFor([this] { return !window->isListingConversations(); }, 10000))
+        qWarning("the saved conversations are still not listed after 10 s");
 }
 
 bool MainWindowFixture::waitForWindowActive()

@@ -51,7 +51,8 @@ public:
     MainWindowFixture(const MainWindowFixture &) = delete;
     MainWindowFixture &operator=(const MainWindowFixture &) = delete;
 
-    // Makes the window from settings and windowOptions, shows it and makes it the active window.
+    // Makes the window from settings and windowOptions, shows it and makes it the active window,
+    // and waits until it lists the saved conversations.
     void openWindow();
     // True once the window has the keyboard focus, as the user's window has.
     bool waitForWindowActive();
