@@ -1,6 +1,7 @@
 #include "compactions.h"
 
 #include "agent/agentsession.h"
+#include "base/background.h"
 #include "chat/chatview.h"
 #include "compactionprompt.h"
 #include "settings/appsettings.h"
@@ -24,6 +25,7 @@ Compactions::Compactions(AgentLoop::AgentSession &session, ChatView *chat, QWidg
 {
     m_compactNow->setObjectName(QStringLiteral("compactNowAction"));
     m_compactNow->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    m_compactNow->setEnabled(false); // until a preview says there is something to compact
     m_compactNow->setStatusTip(tr("Summarise older turns and replace long tool outputs by stubs "
                                   "in the requests from now on; the conversation keeps every "
                                   "message"));
@@ -79,20 +81,35 @@ void Compactions::updateActions()
 {
     const AgentController &controller = m_session.controller();
     const bool idle = !controller.isRunning();
-    const AgentLoop::CompactionPreview preview = controller.previewCompaction();
-    const bool canCompact = idle && (preview.summarizedMessages > 0 || preview.stubbedOutputs > 0);
-    m_compactNow->setEnabled(canCompact);
-    m_compactNow->setToolTip(canCompact ? tr("Compact the conversation now: about %1 → %2 tokens")
-                                                  .arg(QLocale().toString(preview.tokensBefore),
-                                                       QLocale().toString(preview.tokensAfter))
-                             : idle ? tr("Nothing to compact yet: no older turns or long tool "
-                                         "outputs")
-                                    : tr("Not while the agent is working"));
     const bool canUndo = idle && !controller.compactions().isEmpty();
     m_undo->setEnabled(canUndo);
     m_undo->setToolTip(canUndo ? tr("Send the messages of the latest compaction in full again")
                        : idle  ? tr("No compaction to undo")
                                : tr("Not while the agent is working"));
+    const quint64 serial = ++m_previewSerial;
+    if (!idle) {
+        m_compactNow->setEnabled(false);
+        m_compactNow->setToolTip(tr("Not while the agent is working"));
+        return;
+    }
+    // Planned on another thread: it reads the whole history, which may be long.
+    AgentLoop::whenFinished(controller.previewCompaction(),
+                            this,
+                            [this, serial](const AgentLoop::CompactionPreview &preview) {
+                                if (serial == m_previewSerial)
+                                    showPreview(preview);
+                            });
+}
+
+void Compactions::showPreview(const AgentLoop::CompactionPreview &preview)
+{
+    const bool canCompact = preview.summarizedMessages > 0 || preview.stubbedOutputs > 0;
+    m_compactNow->setEnabled(canCompact);
+    m_compactNow->setToolTip(canCompact ? tr("Compact the conversation now: about %1 → %2 tokens")
+                                                  .arg(QLocale().toString(preview.tokensBefore),
+                                                       QLocale().toString(preview.tokensAfter))
+                                        : tr("Nothing to compact yet: no older turns or long tool "
+                                             "outputs"));
 }
 
 void Compactions::ask(quint64 proposalId, const AgentLoop::CompactionPreview &preview)

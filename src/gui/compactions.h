@@ -47,12 +47,14 @@ signals:
 
 private:
     void ask(quint64 proposalId, const AgentLoop::CompactionPreview &preview);
+    void showPreview(const AgentLoop::CompactionPreview &preview);
 
     AgentLoop::AgentSession &m_session;
     QWidget *m_window;
     QAction *m_compactNow;
     QAction *m_undo;
     QPointer<CompactionPrompt> m_prompt;
+    quint64 m_previewSerial = 0; // the latest preview asked for; older answers are stale
 };
 
 } // namespace Gui

@@ -62,6 +62,7 @@ QList<RecordedRequest> postsOf(const FakeChatServer &server)
     return posts;
 }
 
+constexpr int startTimeoutMs = 30000;
 constexpr int exitTimeoutMs = 15000;
 constexpr int promptTimeoutMs = 10000;
 
@@ -255,11 +256,12 @@ public:
             return false;
         m_process.setArguments(arguments);
         m_process.start();
+        // Generous: under Wine on a busy machine a process can take seconds to start.
         return QTest::qWaitFor(
                        [this] {
                            return m_process.state() == QProcess::Running || !m_finished.isEmpty();
                        },
-                       5000)
+                       startTimeoutMs)
                && m_process.error() != QProcess::FailedToStart;
     }
 

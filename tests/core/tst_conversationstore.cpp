@@ -33,6 +33,7 @@ private slots:
     void tornLastLineIsSkippedAndNextAppendStartsANewLine();
     void interruptedTailIsAnsweredByAppending();
     void unrepairablePairingFailsAndLeavesTheFile();
+    void theTailIsTheLastCompleteMessages();
     void notAConversation();
     void exportMessagesJsonIsTheHistory();
     void exportMarkdownIsReadable();
@@ -396,6 +397,40 @@ void tst_ConversationStore::unrepairablePairingFailsAndLeavesTheFile()
     QCOMPARE(loaded.error().kind, Error::Contract);
     QVERIFY2(loaded.error().message.contains(u"call_9"_s), qPrintable(loaded.error().message));
     QCOMPARE(readFile(path), before);
+}
+
+void tst_ConversationStore::theTailIsTheLastCompleteMessages()
+{
+    ConversationStore store(m_dir->path());
+    History history;
+    for (int i = 0; i < 200; ++i) {
+        history.append(Message::user(u"question %1 "_s.arg(i) + QString(u'x').repeated(100)));
+        history.append(Message::assistant(u"answer %1"_s.arg(i)));
+    }
+    const QString path = saveConversation(store, history);
+    QVERIFY(store.rename(QFileInfo(path).completeBaseName(), u"renamed"_s));
+    const qint64 size = QFileInfo(path).size();
+
+    // A few kilobytes: the messages of the lines that end in them, without the one cut at the
+    // start and without the rename line.
+    const Result<ConversationTail> tail = ConversationStore::readTail(path, 4096);
+    QVERIFY2(tail, qPrintable(tail ? QString() : tail.error().message));
+    QVERIFY(tail->messages.size() > 10 && tail->messages.size() < 60);
+    const QList<Message> last = history.messages().mid(history.size() - tail->messages.size());
+    QCOMPARE(tail->messages, last);
+    QCOMPARE(tail->messages.last().content(), u"answer 199"_s);
+    QCOMPARE(tail->header.model, u"gpt-4.1"_s);
+
+    // More than the file: every message.
+    const Result<ConversationTail> whole = ConversationStore::readTail(path, size * 2);
+    QVERIFY(whole);
+    QCOMPARE(whole->messages, history.messages());
+
+    // Not a conversation, or no file: the same errors loading gives.
+    QVERIFY(!ConversationStore::readTail(m_dir->filePath(u"missing.jsonl"_s), 4096));
+    const QString notOurs = m_dir->filePath(u"x.jsonl"_s);
+    QVERIFY(appendBytes(notOurs, "{\"role\":\"user\",\"content\":\"no header\"}\n"));
+    QCOMPARE(ConversationStore::readTail(notOurs, 4096).error().kind, Error::Io);
 }
 
 void tst_ConversationStore::notAConversation()

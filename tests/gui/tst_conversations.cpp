@@ -630,6 +630,27 @@ void tst_Conversations::aConversationThatCannotBeReadKeepsTheOneShown()
     // The prompt waited, and can go now.
     QVERIFY(f.window->sendButton()->isEnabled());
     QCOMPARE(f.window->statusText(), u"Ready"_s);
+
+    // A file whose end reads well but whose whole does not (a result no call asked for): its end
+    // may show for a moment, then the conversation shown before comes back as it was.
+    QList<Message> broken;
+    for (int i = 0; i < 3000; ++i)
+        broken << Message::user(u"q %1"_s.arg(i)) << Message::assistant(u"a %1"_s.arg(i));
+    broken.insert(1, Message::tool(u"call_orphan"_s, u"no call asked for this"_s));
+    const QString unpaired = writeConversation(f.windowOptions.conversationDirectory,
+                                               u"Unpaired"_s,
+                                               broken);
+    QVERIFY(!unpaired.isEmpty());
+    f.window->reloadConversations();
+    QTRY_VERIFY(!f.window->isListingConversations());
+    f.window->openConversation(unpaired);
+    QTRY_VERIFY((box = visibleMessageBox()));
+    QVERIFY2(box->text().contains(u"call_orphan"_s), qPrintable(box->text()));
+    box->button(QMessageBox::Ok)->click();
+    QCOMPARE(f.window->currentConversationId(), shown);
+    QCOMPARE(f.chat()->rowCount(), 1);
+    QCOMPARE(f.chat()->item(0).text, u"still here"_s);
+    QVERIFY(f.window->sendButton()->isEnabled());
 }
 
 void tst_Conversations::bidiInTitlesAndSavedMessagesIsShownEscaped()

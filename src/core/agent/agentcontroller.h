@@ -9,6 +9,7 @@
 #include "tools/tool.h"
 
 #include <QDateTime>
+#include <QFuture>
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
@@ -216,8 +217,9 @@ public:
     // The compactions of this conversation not undone, oldest first; the last one decides the
     // request (setHistory() takes those of a reopened conversation).
     const QList<Compaction> &compactions() const { return m_compactions; }
-    // What compacting now would do; zeros when there is nothing to compact.
-    CompactionPreview previewCompaction() const;
+    // What compacting now would do, planned on another thread (it reads the whole history);
+    // zeros when there is nothing to compact or a run goes on.
+    QFuture<CompactionPreview> previewCompaction() const;
     // Compacts now, while idle ("Compact now"): stubs, then a summary request when stubs are
     // not enough. False when busy or when there is nothing to compact.
     bool compactNow();
@@ -325,6 +327,8 @@ private:
     void rebuildRequestHistory();
     QStringList rulesInForce() const;
     CompactionPlan planCompactionFor(const QString &trigger, qint64 targetTokens) const;
+    std::function<CompactionPlan()> compactionPlanner(const QString &trigger,
+                                                      qint64 targetTokens) const;
     qint64 compactionTarget() const;
     bool compactsBeforeRequest();
     bool compactsAfterContextError(const Error &error);

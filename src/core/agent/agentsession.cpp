@@ -184,6 +184,14 @@ Error AgentSession::runningError()
     return Error{Error::Agent, tr("A conversation cannot be opened while a run goes on.")};
 }
 
+QFuture<Result<ConversationTail>> AgentSession::readConversationTail(const QString &id) const
+{
+    return runInBackground<Result<ConversationTail>>(
+            [path = m_recorder.store().pathFor(id)](const QPromise<Result<ConversationTail>> &) {
+                return ConversationStore::readTail(path, tailBytes);
+            });
+}
+
 ReadConversation AgentSession::readConversationAt(const QString &path)
 {
     ReadConversation read{path, ConversationStore::loadFile(path), {}, {}};

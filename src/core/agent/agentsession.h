@@ -77,6 +77,10 @@ public:
     // loop: readConversation() does the reading (and the repair, as openConversation() would) on
     // another thread; continueConversation() then makes it the session's, only while idle.
     QFuture<ReadConversation> readConversation(const QString &id) const;
+    // Its last messages, read on another thread in a moment whatever its length: to show while
+    // readConversation() reads the rest (ConversationStore::readTail()).
+    static constexpr qint64 tailBytes = 512 * 1024;
+    QFuture<Result<ConversationTail>> readConversationTail(const QString &id) const;
     Result<ContinuedConversation> continueConversation(ReadConversation read);
     // Forgets the conversation; only while idle. The next prompt starts a new one.
     void newConversation();

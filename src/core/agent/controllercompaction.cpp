@@ -112,6 +112,14 @@ QStringList AgentController::rulesInForce() const
 
 CompactionPlan AgentController::planCompactionFor(const QString &trigger, qint64 targetTokens) const
 {
+    return compactionPlanner(trigger, targetTokens)();
+}
+
+// Planning with copies of what it reads (the history and its estimates are shared, not copied),
+// so that a preview can be planned on another thread while the loop goes on.
+std::function<CompactionPlan()> AgentController::compactionPlanner(const QString &trigger,
+                                                                   qint64 targetTokens) const
+{
     CompactionParameters parameters;
     parameters.options = m_options.context;
     parameters.targetTokens = targetTokens;
@@ -136,17 +144,26 @@ CompactionPlan AgentController::planCompactionFor(const QString &trigger, qint64
                                          + u"-result.txt"_s),
                 false};
     };
-    CompactionPlan plan = planCompaction(m_history,
-                                         m_fullTokens,
-                                         m_compactions.isEmpty() ? nullptr : &m_compactions.last(),
-                                         parameters);
-    // The figure the user sees: the ledger's, which the provider's usage corrected.
-    const qint64 saved = plan.compaction.tokensBefore - plan.compaction.tokensAfter;
-    plan.compaction.tokensBefore = m_ledger.nextRequestTokens();
-    plan.compaction.tokensAfter = std::max<qint64>(0, plan.compaction.tokensBefore - saved);
-    plan.preview.tokensBefore = plan.compaction.tokensBefore;
-    plan.preview.tokensAfter = plan.compaction.tokensAfter;
-    return plan;
+    std::optional<Compaction> previous;
+    if (!m_compactions.isEmpty())
+        previous = m_compactions.last();
+    return [history = m_history,
+            fullTokens = m_fullTokens,
+            previous = std::move(previous),
+            parameters = std::move(parameters),
+            requestTokens = m_ledger.nextRequestTokens()] {
+        CompactionPlan plan = planCompaction(history,
+                                             fullTokens,
+                                             previous ? &*previous : nullptr,
+                                             parameters);
+        // The figure the user sees: the ledger's, which the provider's usage corrected.
+        const qint64 saved = plan.compaction.tokensBefore - plan.compaction.tokensAfter;
+        plan.compaction.tokensBefore = requestTokens;
+        plan.compaction.tokensAfter = std::max<qint64>(0, plan.compaction.tokensBefore - saved);
+        plan.preview.tokensBefore = plan.compaction.tokensBefore;
+        plan.preview.tokensAfter = plan.compaction.tokensAfter;
+        return plan;
+    };
 }
 
 qint64 AgentController::compactionTarget() const
@@ -154,12 +171,20 @@ qint64 AgentController::compactionTarget() const
     return qint64(m_options.context.compactTo * double(m_options.contextWindow.tokens));
 }
 
-CompactionPreview AgentController::previewCompaction() const
+QFuture<CompactionPreview> AgentController::previewCompaction() const
 {
-    if (isRunning())
-        return {};
-    const CompactionPlan plan = planCompactionFor(u"manual"_s, 0);
-    return plan.isEmpty() ? CompactionPreview() : plan.preview;
+    if (isRunning()) {
+        QPromise<CompactionPreview> none;
+        none.start();
+        none.addResult(CompactionPreview());
+        none.finish();
+        return none.future();
+    }
+    return runInBackground<CompactionPreview>(
+            [plan = compactionPlanner(u"manual"_s, 0)](const QPromise<CompactionPreview> &) {
+                const CompactionPlan planned = plan();
+                return planned.isEmpty() ? CompactionPreview() : planned.preview;
+            });
 }
 
 bool AgentController::compactNow()

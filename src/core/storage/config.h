@@ -1,7 +1,7 @@
 #pragma once
 
-#include "protocol/providersettings.h"
 #include "base/result.h"
+#include "protocol/providersettings.h"
 
 #include <QMap>
 #include <QProcessEnvironment>

@@ -422,6 +422,35 @@ Result<LoadedConversation> ConversationStore::loadFile(const QString &path)
     return loaded;
 }
 
+Result<ConversationTail> ConversationStore::readTail(const QString &path, qint64 maxBytes)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return readError(path, file.errorString());
+    const QByteArray first = file.readLine(scanBlockBytes);
+    Result<ConversationHeader> header = parseHeader(path, first.trimmed());
+    if (!header)
+        return header.error();
+    const qint64 from = std::max<qint64>(first.size(), file.size() - maxBytes);
+    if (!file.seek(from))
+        return readError(path, file.errorString());
+    QByteArray bytes = file.read(file.size() - from);
+    // A line cut by the start of the read is not one.
+    if (from > first.size()) {
+        const qsizetype newline = bytes.indexOf('\n');
+        bytes.remove(0, newline < 0 ? bytes.size() : newline + 1);
+    }
+    ConversationTail tail{*header, {}};
+    for (const Line &line : splitLines(bytes)) {
+        const QJsonObject object = QJsonDocument::fromJson(line.bytes).object();
+        if (object.isEmpty() || object.contains(u"agentloop"_s))
+            continue;
+        if (Result<Message> message = Message::fromJson(object))
+            tail.messages.append(*message);
+    }
+    return tail;
+}
+
 Result<void> ConversationStore::rename(const QString &id, const QString &title) const
 {
     ConversationWriter writer;

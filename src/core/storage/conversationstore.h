@@ -42,6 +42,15 @@ struct LoadedConversation
     QStringList repairs;
 };
 
+// The end of a conversation file, read quickly to show it while the whole file is read
+// (ConversationStore::readTail()): the messages of the complete lines in its last bytes, oldest
+// first. Nothing is checked or repaired; the whole file decides what the conversation is.
+struct ConversationTail
+{
+    ConversationHeader header; // as its first line says (a later rename is not seen)
+    QList<Message> messages;
+};
+
 // Conversations as JSON Lines under a folder (by default QStandardPaths::AppLocalDataLocation
 // + "/conversations"): a header line {"agentloop":"conversation","version":1,...}, then one Chat
 // Completions message object per line, exactly as sent to the provider. Appending writes and
@@ -75,6 +84,8 @@ public:
     Result<LoadedConversation> load(const QString &id) const;
     // The same for a file given by path (the CLI's --conversation FILE).
     static Result<LoadedConversation> loadFile(const QString &path);
+    // The messages in the file's last maxBytes (and its header), at the cost of reading those.
+    static Result<ConversationTail> readTail(const QString &path, qint64 maxBytes);
 
     // Renames by appending a header update line; the history is untouched.
     Result<void> rename(const QString &id, const QString &title) const;

@@ -270,7 +270,7 @@ void ChatModel::prepend(QList<ChatItem> items)
     const int count = int(items.size());
     beginInsertRows({}, 0, count - 1);
     m_prepended += count;
-    m_items.reserve(m_items.size() + count); // QList keeps room at its front for prepending
+    // (No reserve(): QList keeps room at its front as it grows there, and reserving would take it.)
     for (int i = count - 1; i >= 0; --i) {
         ChatItem &item = items[i];
         prepare(item);
@@ -294,6 +294,21 @@ void ChatModel::clear()
     m_items.clear();
     m_toolCallRows.clear();
     m_prepended = 0;
+    endResetModel();
+}
+
+void ChatModel::restore(const QList<ChatItem> &items)
+{
+    beginResetModel();
+    m_items = items;
+    m_toolCallRows.clear();
+    m_prepended = 0;
+    for (qsizetype row = 0; row < m_items.size(); ++row) {
+        ChatItem &item = m_items[row];
+        item.id = m_nextId++;
+        if (item.kind == ChatItem::ToolCall && !item.toolCallId.isEmpty())
+            m_toolCallRows.insert(item.toolCallId, int(row));
+    }
     endResetModel();
 }
 

@@ -134,6 +134,10 @@ public:
     // messages, which arrive after its last screen. Costs what appending them would.
     void prepend(QList<ChatItem> items);
     void clear();
+    // Every item as shown, and the way to show them again after clear() (they are not prepared
+    // a second time).
+    const QList<ChatItem> &items() const { return m_items; }
+    void restore(const QList<ChatItem> &items);
 
     // A streamed answer grows in place: each call changes that one row (one dataChanged).
     void appendText(int row, const QString &text, const QString &reasoning);

@@ -468,11 +468,13 @@ void ChatView::followBottom()
 {
     if (m_followPending)
         return;
-    // One scroll per burst of changes: the layout then runs once, not once per message.
+    // One scroll per burst of changes: the layout then runs once, not once per message. Not
+    // when the user scrolled up meanwhile: they are reading.
     m_followPending = true;
-    QTimer::singleShot(0, this, [this] {
+    QTimer::singleShot(0, this, [this, from = verticalScrollBar()->value()] {
         m_followPending = false;
-        scrollToBottom();
+        if (verticalScrollBar()->value() >= from)
+            scrollToBottom();
     });
 }
 

@@ -1,6 +1,7 @@
 #include "chat/runfeed.h"
 
 #include "agent/agentsession.h"
+#include "base/background.h"
 #include "chat/liveanswer.h"
 #include "inspector/auditmodel.h"
 #include "inspector/turnmodel.h"
@@ -291,8 +292,18 @@ void RunFeed::openConversation(const QString &id)
         return;
     m_openingId = id;
     const quint64 generation = ++m_openGeneration;
-    m_session.readConversation(id)
-            .then(this, [this, id, generation](AgentLoop::ReadConversation read) {
+    // Its end is read first, and shown while the rest is read (unless the rest came first).
+    AgentLoop::whenFinished(m_session.readConversationTail(id),
+                            this,
+                            [this, generation](
+                                    const AgentLoop::Result<AgentLoop::ConversationTail> &tail) {
+                                if (generation == m_openGeneration && !m_openingId.isEmpty() && tail)
+                                    showPreview(*tail);
+                            });
+    AgentLoop::whenFinished(
+            m_session.readConversation(id),
+            this,
+            [this, id, generation](AgentLoop::ReadConversation read) {
                 if (generation != m_openGeneration)
                     return; // superseded by a later open or a new conversation
                 m_openingId.clear();
@@ -300,13 +311,37 @@ void RunFeed::openConversation(const QString &id)
                                              : AgentLoop::Result<AgentLoop::ContinuedConversation>(
                                                      read.loaded.error());
                 if (!continued) {
+                    // The conversation shown before comes back.
+                    if (m_preview)
+                        m_chatModel->restore(std::exchange(m_preview, std::nullopt)->shownBefore);
                     emit openFailed(id, continued.error());
                     return;
                 }
-                clear();
-                showConversation(*continued);
+                const std::optional<Preview> preview = std::exchange(m_preview, std::nullopt);
+                clear(preview ? KeepChat : ClearChat);
+                showConversation(*continued, preview);
                 emit opened(continued->conversation.header);
             });
+}
+
+// The end of a conversation still being read, in place of the one shown.
+void RunFeed::showPreview(const AgentLoop::ConversationTail &tail)
+{
+    if (!m_preview)
+        m_preview = Preview{m_chatModel->items(), {}};
+    m_preview->messages = tail.messages.mid(
+            std::max<qsizetype>(0, tail.messages.size() - lastScreenEntries));
+    QHash<QString, QString> toolNames;
+    for (const AgentLoop::Message &message : std::as_const(tail.messages)) {
+        for (const AgentLoop::ToolCall &call : message.toolCalls())
+            toolNames.insert(call.id, call.name);
+    }
+    QList<ChatItem> items;
+    for (const AgentLoop::Message &message : std::as_const(m_preview->messages))
+        items.append(chatItemsFor(message, 0, toolNames));
+    m_liveAnswer->reset();
+    m_chatModel->clear();
+    m_chatModel->append(std::move(items));
 }
 
 void RunFeed::newConversation()
@@ -334,10 +369,10 @@ void RunFeed::whenIdle()
 
 // A saved conversation is shown from its end: the last entries at once, with what was repaired
 // and why it will not be saved, then the earlier ones above them, a batch per turn of the event
-// loop, each batch sized so that building it, laying it out and painting take a few
-// milliseconds. A conversation of 100 MB thus shows its last screen at once and never stalls the
+// loop, each of a few milliseconds of work. A conversation of 100 MB thus shows its last screen at once and never stalls the
 // window while the rest arrives.
-void RunFeed::showConversation(const AgentLoop::ContinuedConversation &continued)
+void RunFeed::showConversation(const AgentLoop::ContinuedConversation &continued,
+                               const std::optional<Preview> &preview)
 {
     const AgentLoop::LoadedConversation &loaded = continued.conversation;
     EarlierEntries &earlier = m_earlier;
@@ -362,8 +397,19 @@ void RunFeed::showConversation(const AgentLoop::ContinuedConversation &continued
     }
     addDividers(std::numeric_limits<qsizetype>::max());
 
-    QList<ChatItem> last = itemsOfEntries(
-            std::max<qsizetype>(0, earlier.entries.size() - lastScreenEntries));
+    QList<ChatItem> last;
+    if (preview && showsAsPreviewed(*preview)) {
+        // The rows of the preview stay: only a result whose call was before it learns its tool.
+        const QList<ChatItem> items = itemsOfEntries(earlier.entries.size()
+                                                     - preview->messages.size());
+        for (int row = 0; row < items.size(); ++row) {
+            if (m_chatModel->item(row).toolName.isEmpty() && !items.at(row).toolName.isEmpty())
+                m_chatModel->replace(row, items.at(row));
+        }
+    } else {
+        m_chatModel->clear();
+        last = itemsOfEntries(std::max<qsizetype>(0, earlier.entries.size() - lastScreenEntries));
+    }
     for (const QString &repair : loaded.repairs) {
         ChatItem &item = last.emplace_back();
         item.kind = ChatItem::Notice;
@@ -381,8 +427,26 @@ void RunFeed::showConversation(const AgentLoop::ContinuedConversation &continued
         emit conversationShown();
         return;
     }
-    earlier.batch = firstEarlierBatch;
     m_earlierTimer.start();
+}
+
+// Whether the preview shows the last entries of the conversation as it was read: the same
+// messages, no divider among them, and a row for each of their items.
+bool RunFeed::showsAsPreviewed(const Preview &preview) const
+{
+    const EarlierEntries &earlier = m_earlier;
+    const QList<AgentLoop::Message> &messages = earlier.history.messages();
+    const qsizetype count = preview.messages.size();
+    if (count == 0 || count > earlier.entries.size() || count > messages.size()
+        || messages.mid(messages.size() - count) != preview.messages)
+        return false;
+    int rows = 0;
+    for (qsizetype i = 0; i < count; ++i) {
+        if (earlier.entries.at(earlier.entries.size() - count + i) != messages.size() - count + i)
+            return false;
+        rows += int(chatItemsFor(preview.messages.at(i)).size());
+    }
+    return rows == m_chatModel->rowCount();
 }
 
 // The items of entries [from, the first entry not shown yet); those entries are then shown.
@@ -404,22 +468,15 @@ QList<ChatItem> RunFeed::itemsOfEntries(qsizetype from)
 
 void RunFeed::showEarlierEntries()
 {
+    // Entry by entry for about earlierBatchBudgetMs: building, preparing and measuring each is
+    // timed here, since the view measures rows inserted above the end at once. Painting the
+    // screen comes on top, once per turn of the event loop.
     EarlierEntries &earlier = m_earlier;
-    // The next batch is sized after the last one: what building, preparing and measuring each
-    // of its entries cost (the view measures rows inserted above the end at once); painting the
-    // screen comes on top, once per batch, whatever its size.
-    if (earlier.lastBatch > 0) {
-        const double perEntryMs = std::max(earlier.lastBuildMs, 0.01) / double(earlier.lastBatch);
-        earlier.batch = std::clamp<qsizetype>(qsizetype(earlierBatchBudgetMs / perEntryMs),
-                                              1,
-                                              maxEarlierBatch);
-    }
-    QElapsedTimer build;
-    build.start();
-    const qsizetype from = std::max<qsizetype>(0, earlier.entries.size() - earlier.batch);
-    earlier.lastBatch = earlier.entries.size() - from;
-    m_chatModel->prepend(itemsOfEntries(from));
-    earlier.lastBuildMs = double(build.nsecsElapsed()) / 1e6;
+    QElapsedTimer spent;
+    spent.start();
+    do {
+        m_chatModel->prepend(itemsOfEntries(earlier.entries.size() - 1));
+    } while (!earlier.entries.isEmpty() && spent.nsecsElapsed() < earlierBatchBudgetNs);
     if (earlier.entries.isEmpty()) {
         earlier = {};
         emit conversationShown();
@@ -462,12 +519,14 @@ void RunFeed::showNotice(const QString &text)
     m_chatModel->append(item);
 }
 
-void RunFeed::clear()
+void RunFeed::clear(ChatRows rows)
 {
     m_earlierTimer.stop();
     m_earlier = {};
+    m_preview.reset();
     m_liveAnswer->reset();
-    m_chatModel->clear();
+    if (rows == ClearChat)
+        m_chatModel->clear();
     m_turnModel->clear();
     // The session's trail is the new conversation's by now: empty, or the opened one's.
     m_auditModel->setEntries(m_session.auditTrail());

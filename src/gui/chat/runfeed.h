@@ -72,9 +72,20 @@ signals:
     void conversationShown();
 
 private:
-    void clear();
+    // The end of a conversation being read, shown until it is (in place of the one before, which
+    // comes back if it cannot be opened).
+    struct Preview
+    {
+        QList<ChatItem> shownBefore;
+        QList<AgentLoop::Message> messages;
+    };
+    enum ChatRows { ClearChat, KeepChat };
+    void clear(ChatRows rows = ClearChat);
     void whenIdle();
-    void showConversation(const AgentLoop::ContinuedConversation &continued);
+    void showPreview(const AgentLoop::ConversationTail &tail);
+    void showConversation(const AgentLoop::ContinuedConversation &continued,
+                          const std::optional<Preview> &preview = std::nullopt);
+    bool showsAsPreviewed(const Preview &preview) const;
     QList<ChatItem> itemsOfEntries(qsizetype from);
     void showEarlierEntries();
     void forgetEarlierDivider(const QString &compactionId);
@@ -101,14 +112,10 @@ private:
         // In order, those not shown yet: a message's index, or -1 - a compaction's (a divider).
         QList<qsizetype> entries;
         QHash<QString, QString> toolNames; // tool_call id -> its tool, of every call
-        qsizetype batch = 0;
-        qsizetype lastBatch = 0;
-        double lastBuildMs = 0; // building the last batch, and its rows' layout
     };
-    static constexpr qsizetype firstEarlierBatch = 20;
-    static constexpr qsizetype maxEarlierBatch = 2000;
-    static constexpr double earlierBatchBudgetMs = 6;
+    static constexpr qint64 earlierBatchBudgetNs = 5'000'000;
     EarlierEntries m_earlier;
+    std::optional<Preview> m_preview;
     QTimer m_earlierTimer;
 };
 
