@@ -443,11 +443,12 @@ void tst_Conversations::openingWaitsForTheRun()
 
 namespace {
 
-// A saved conversation of 10 000 rows: "Question i" and "Answer i", i from 0 to 4 999.
+// A saved conversation of longRows rows: "Question i" and "Answer i", i from 0 to 1 499.
+constexpr int longRows = 3000;
 QString writeLongConversation(const MainWindowFixture &f)
 {
     QList<Message> messages;
-    for (int i = 0; i < 5000; ++i) {
+    for (int i = 0; i < longRows / 2; ++i) {
         messages << Message::user(u"Question %1"_s.arg(i))
                  << Message::assistant(u"Answer %1"_s.arg(i));
     }
@@ -493,18 +494,18 @@ void tst_Conversations::aLongConversationShowsItsEndFirst()
     QVERIFY(f.window->sendButton()->isEnabled());
 
     // The last screen first, in one insertion; then the earlier messages above it, in batches.
-    QCOMPARE(lastRowAtFirstInsert, u"Answer 4999"_s);
+    QCOMPARE(lastRowAtFirstInsert, u"Answer 1499"_s);
     QCOMPARE(inserts.first(), std::make_pair(0, int(Gui::RunFeed::lastScreenEntries)));
     QVERIFY2(inserts.size() > 2, qPrintable(QString::number(inserts.size())));
     for (qsizetype i = 1; i < inserts.size(); ++i)
         QCOMPARE(inserts.at(i).first, 0);
-    QCOMPARE(chat->rowCount(), 10000);
+    QCOMPARE(chat->rowCount(), longRows);
     for (int row = 0; row < chat->rowCount(); ++row)
         QCOMPARE(chat->item(row).text, rowText(row));
     // The reader was at the end and still is.
     const QScrollBar *bar = f.window->chatView()->verticalScrollBar();
     QTRY_VERIFY(bar->maximum() > 0 && bar->value() >= bar->maximum() - 2);
-    QCOMPARE(f.window->controller().history().size(), 10000);
+    QCOMPARE(f.window->controller().history().size(), longRows);
 }
 
 void tst_Conversations::aReaderWhoScrolledUpKeepsTheirPlace()
@@ -528,7 +529,7 @@ void tst_Conversations::aReaderWhoScrolledUpKeepsTheirPlace()
     QVERIFY(f.waitUntilOpened(id));
     QVERIFY(!readAtTop.isEmpty());
     QCoreApplication::processEvents();
-    QCOMPARE(f.chat()->rowCount(), 10000);
+    QCOMPARE(f.chat()->rowCount(), longRows);
     // What they read is still where it was, with everything before it above.
     QCOMPARE(topRowText(view), readAtTop);
     QVERIFY(view->verticalScrollBar()->value() > 0);
@@ -559,14 +560,14 @@ void tst_Conversations::aPromptSentWhileEarlierMessagesArriveIsAnsweredAtTheEnd(
     QVERIFY(sentEarly);
     // The streamed answer grew in its own row at the end, whatever arrived above it.
     ChatModel *chat = f.chat();
-    QCOMPARE(chat->rowCount(), 10002);
-    QCOMPARE(chat->item(10000).text, u"And now?"_s);
-    QCOMPARE(chat->item(10001).text, pieces.join(QString()));
-    QCOMPARE(chat->item(10001).stream, ChatItem::Stream::Complete);
-    for (int row = 0; row < 10000; ++row)
+    QCOMPARE(chat->rowCount(), longRows + 2);
+    QCOMPARE(chat->item(longRows).text, u"And now?"_s);
+    QCOMPARE(chat->item(longRows + 1).text, pieces.join(QString()));
+    QCOMPARE(chat->item(longRows + 1).stream, ChatItem::Stream::Complete);
+    for (int row = 0; row < longRows; ++row)
         QCOMPARE(chat->item(row).text, rowText(row));
     QCOMPARE(f.server.requests().size(), 1);
-    QCOMPARE(f.server.requests().first().messages().size(), 10001);
+    QCOMPARE(f.server.requests().first().messages().size(), longRows + 1);
 }
 
 void tst_Conversations::aConversationStillBeingReadIsSuperseded()

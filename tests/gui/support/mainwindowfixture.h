@@ -78,7 +78,7 @@ public:
     // True once the conversation with this id is the window's and every message of it is in the
     // chat (it is read on another thread, and shown from its end); otherwise logs what the window
     // shows instead.
-    bool waitUntilOpened(const QString &id, int timeoutMs = 10000);
+    bool waitUntilOpened(const QString &id, int timeoutMs = 60000);
 
     Gui::ChatModel *chat() const;
     // The chat's items of one kind, and their rows, in order.
