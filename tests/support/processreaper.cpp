@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QSet>
 #include <QThread>
 
@@ -31,20 +32,16 @@ namespace AgentLoop {
 // Not a Job Object around the test process itself: Wine 8's server crashes when a process puts
 // itself into a job (and the command runner's own jobs would nest in it). Descendants are found
 // by their parent process ids instead, remembering every one seen, so that the children of a
-// process that was killed are still known to be ours.
+// process that was killed are still known to be ours. A process id is reused as soon as its
+// process is gone (at once under Wine), so each is remembered with its process's creation time:
+// a process is ours only while that time is its own, and a child of a reused id only if it is
+// older than the id's new process. Without that, a test reaping its leftovers killed the
+// processes of another test running beside it.
 struct ProcessReaper::Private
 {
-    QSet<DWORD> known;
+    QHash<DWORD, quint64> known; // pid -> creation time (FILETIME as a number)
     QString problem;
 };
-
-ProcessReaper::ProcessReaper()
-    : d(std::make_unique<Private>())
-{
-    d->known.insert(GetCurrentProcessId());
-}
-
-ProcessReaper::~ProcessReaper() = default;
 
 namespace {
 
@@ -73,16 +70,52 @@ QList<ProcessEntry> processes()
     return entries;
 }
 
+// When the process that has this id now was created; 0 when there is none (or it cannot be
+// asked).
+quint64 creationTime(DWORD pid)
+{
+    const HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
+    if (!process)
+        return 0;
+    FILETIME created{}, exited{}, kernel{}, user{};
+    const bool ok = GetProcessTimes(process, &created, &exited, &kernel, &user);
+    CloseHandle(process);
+    return ok ? (quint64(created.dwHighDateTime) << 32) | created.dwLowDateTime : 0;
+}
+
 } // namespace
+
+ProcessReaper::ProcessReaper()
+    : d(std::make_unique<Private>())
+{
+    d->known.insert(GetCurrentProcessId(), creationTime(GetCurrentProcessId()));
+}
+
+ProcessReaper::~ProcessReaper() = default;
 
 void ProcessReaper::track()
 {
+    QHash<DWORD, quint64> created;
     const QList<ProcessEntry> all = processes();
+    for (const ProcessEntry &entry : all)
+        created.insert(entry.pid, creationTime(entry.pid));
+    const auto isOurs = [&](const ProcessEntry &entry) {
+        const auto parent = d->known.constFind(entry.parent);
+        if (parent == d->known.cend())
+            return false;
+        const quint64 child = created.value(entry.pid);
+        const quint64 holder = created.value(entry.parent); // the parent id's process now
+        if (child == 0 || parent.value() == 0)
+            return true; // no creation times to be had: by the ids alone
+        if (holder == 0 || holder == parent.value())
+            return child >= parent.value();  // our parent, alive or gone
+        return child != 0 && child < holder; // ours from before the id was reused
+    };
     for (bool grew = true; grew;) {
         grew = false;
         for (const ProcessEntry &entry : all) {
-            if (!d->known.contains(entry.pid) && d->known.contains(entry.parent)) {
-                d->known.insert(entry.pid);
+            if (!d->known.contains(entry.pid) && isOurs(entry)) {
+                d->known.insert(entry.pid, created.value(entry.pid));
                 grew = true;
             }
         }
@@ -95,14 +128,28 @@ QStringList ProcessReaper::reapLeftovers()
     QStringList found;
     const DWORD self = GetCurrentProcessId();
     for (const ProcessEntry &entry : processes()) {
-        if (entry.pid == self || !d->known.contains(entry.pid))
+        const auto known = d->known.constFind(entry.pid);
+        if (entry.pid == self || known == d->known.cend())
             continue;
-        QString line = u"%1 (pid %2)"_s.arg(entry.name).arg(entry.pid);
-        const HANDLE process = OpenProcess(PROCESS_TERMINATE | SYNCHRONIZE, FALSE, entry.pid);
-        const bool killed = process && TerminateProcess(process, 1)
-                            && WaitForSingleObject(process, 5000) == WAIT_OBJECT_0;
-        if (process)
+        const HANDLE process = OpenProcess(PROCESS_TERMINATE | PROCESS_QUERY_LIMITED_INFORMATION
+                                                   | SYNCHRONIZE,
+                                           FALSE,
+                                           entry.pid);
+        if (!process)
+            continue;
+        FILETIME created{}, exited{}, kernel{}, user{};
+        const bool same = known.value() == 0
+                          || (GetProcessTimes(process, &created, &exited, &kernel, &user)
+                              && ((quint64(created.dwHighDateTime) << 32) | created.dwLowDateTime)
+                                         == known.value());
+        if (!same) { // the id is another process's now
             CloseHandle(process);
+            continue;
+        }
+        QString line = u"%1 (pid %2)"_s.arg(entry.name).arg(entry.pid);
+        const bool killed = TerminateProcess(process, 1)
+                            && WaitForSingleObject(process, 5000) == WAIT_OBJECT_0;
+        CloseHandle(process);
         if (!killed)
             line += u", not killed"_s;
         found.append(line);
