@@ -2,8 +2,44 @@
 # CTest's emulator for the Windows build (CMAKE_CROSSCOMPILING_EMULATOR): runs a Windows program
 # under Wine, in the prefix and with the DLL path build.sh wrote to the given file.
 #   wine-run.sh <wine.env> program.exe [arguments...]
+#
+# Every process Wine starts keeps the Unix standard error of the one that started it, whatever
+# the Windows handles say. So a descendant the test could not end (a Wine process killed while it
+# was still being created is not in any process list) would hold CTest's pipe open, and CTest
+# would wait for it until the test's timeout although the test had passed. The program writes
+# to a file instead, which is shown to CTest as it grows; what still holds that file once the
+# program has exited is named and ended here.
 set -euo pipefail
 # shellcheck disable=SC1090
 source "$1"
 shift
-exec wine "$@"
+
+output=$(mktemp --tmpdir agentloop-wine-run.XXXXXX)
+trap 'rm -f "$output"' EXIT
+
+wine "$@" >"$output" 2>&1 &
+program=$!
+# Follows the file until the program is gone, then prints what is left and stops. If CTest kills
+# this script at a timeout, what the program printed until then has reached it.
+tail -n +1 -s 0.2 -f --pid="$program" "$output" &
+follower=$!
+status=0
+wait "$program" || status=$?
+wait "$follower" || true
+
+holders=()
+for descriptor in /proc/[0-9]*/fd/*; do
+    if [[ $(readlink "$descriptor" 2>/dev/null) == "$output" ]]; then
+        pid=${descriptor#/proc/}
+        holders+=("${pid%%/*}")
+    fi
+done
+if [[ ${#holders[@]} -gt 0 ]]; then
+    for pid in $(printf '%s\n' "${holders[@]}" | sort -u); do
+        [[ $(cat "/proc/$pid/comm" 2>/dev/null) == wineserver* ]] && continue # all tests' server
+        command=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+        echo "wine-run.sh: still running after the test ended, killed: pid $pid: $command" >&2
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+fi
+exit "$status"

@@ -395,7 +395,7 @@ History compactedHistory(const History &full, const Compaction &compaction)
     const qsizetype end = std::min(compaction.summarizedEnd, messages.size());
     for (qsizetype i = 0; i < end; ++i) {
         if (isPinned(messages.at(i)))
-            history.append(messages.at(i));
+            history.appendFrom(full, i);
     }
     if (!compaction.summary.isEmpty())
         history.append(Message::user(summaryMessageText(compaction.summary)));
@@ -406,7 +406,7 @@ History compactedHistory(const History &full, const Compaction &compaction)
         if (stub != compaction.stubs.cend() && stub->messageIndex == i)
             history.append(Message::tool(stub->toolCallId, stub->content));
         else
-            history.append(messages.at(i));
+            history.appendFrom(full, i);
     }
     return history;
 }

@@ -69,9 +69,25 @@ struct PairingReport
 
 void History::append(const Message &message)
 {
+    appendSerialised(message, message.toJsonBytes());
+}
+
+void History::appendFrom(const History &other, qsizetype index)
+{
+    const qsizetype start = other.m_jsonStarts.at(index);
+    const qsizetype end = index + 1 < other.m_jsonStarts.size()
+                                  ? other.m_jsonStarts.at(index + 1) - 1 // before the comma
+                                  : other.m_messagesJson.size();
+    appendSerialised(other.m_messages.at(index),
+                     QByteArrayView(other.m_messagesJson).sliced(start, end - start));
+}
+
+void History::appendSerialised(const Message &message, QByteArrayView json)
+{
     if (!m_messages.isEmpty())
         m_messagesJson += ',';
-    m_messagesJson += message.toJsonBytes();
+    m_jsonStarts.append(m_messagesJson.size());
+    m_messagesJson += json;
     m_messages.append(message);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "protocol/message.h"
 #include "base/result.h"
+#include "protocol/message.h"
 
 #include <QJsonArray>
 #include <QList>
@@ -16,6 +16,8 @@ public:
     History() = default;
 
     void append(const Message &message);
+    // Appends message index of other, reusing the text other serialised it to.
+    void appendFrom(const History &other, qsizetype index);
     const QList<Message> &messages() const { return m_messages; }
     qsizetype size() const { return m_messages.size(); }
     bool isEmpty() const { return m_messages.isEmpty(); }
@@ -39,8 +41,11 @@ public:
     QList<ToolCall> unansweredToolCalls() const;
 
 private:
+    void appendSerialised(const Message &message, QByteArrayView json);
+
     QList<Message> m_messages;
     QByteArray m_messagesJson;
+    QList<qsizetype> m_jsonStarts; // where each message's text starts in m_messagesJson
 };
 
 } // namespace AgentLoop
