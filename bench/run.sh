@@ -218,7 +218,7 @@ require("fs").writeFileSync(process.argv[1], JSON.stringify({
 
 report="$root/docs/benchmarks.md"
 # A run of some of the cases would make every other row "not measured".
-[[ $(echo $cases | tr ' ' '\n' | sort -u | tr '\n' ' ') == "$all_cases " ]] || report="$build/benchmarks.md"
+[[ $(echo $cases | tr ' ' '\n' | sort -n -u | tr '\n' ' ') == "$all_cases " ]] || report="$build/benchmarks.md"
 mkdir -p "$(dirname "$report")"
 node "$root/bench/report.mjs" "$samples" "$work/machine.json" "$report"
 cp "$samples" "$build/samples.jsonl"
