@@ -10,6 +10,7 @@
 # to a file instead, which is shown to CTest as it grows; what still holds that file once the
 # program has exited is named and ended here.
 set -euo pipefail
+shopt -s extglob
 # shellcheck disable=SC1090
 source "$1"
 shift
@@ -36,7 +37,8 @@ for descriptor in /proc/[0-9]*/fd/*; do
 done
 if [[ ${#holders[@]} -gt 0 ]]; then
     for pid in $(printf '%s\n' "${holders[@]}" | sort -u); do
-        [[ $(cat "/proc/$pid/comm" 2>/dev/null) == wineserver* ]] && continue # all tests' server
+        # The server and the desktop (started by whichever program first needed it) serve every test.
+        [[ $(cat "/proc/$pid/comm" 2>/dev/null) == @(wineserver*|explorer.exe) ]] && continue
         command=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
         echo "wine-run.sh: still running after the test ended, killed: pid $pid: $command" >&2
         kill -KILL "$pid" 2>/dev/null || true
