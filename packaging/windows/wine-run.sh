@@ -4,9 +4,8 @@
 #   wine-run.sh <wine.env> program.exe [arguments...]
 #
 # Every process Wine starts keeps the Unix standard error of the one that started it, whatever
-# the Windows handles say. So a descendant the test could not end (a Wine process killed while it
-# was still being created is not in any process list) would hold CTest's pipe open, and CTest
-# would wait for it until the test's timeout although the test had passed. The program writes
+# the Windows handles say. So a descendant the test did not end would hold CTest's pipe open, and
+# CTest would wait for it until the test's timeout although the test had passed. The program writes
 # to a file instead, which is shown to CTest as it grows; what still holds that file once the
 # program has exited is named and ended here.
 set -euo pipefail
@@ -28,20 +27,14 @@ status=0
 wait "$program" || status=$?
 wait "$follower" || true
 
-holders=()
-for descriptor in /proc/[0-9]*/fd/*; do
-    if [[ $(readlink "$descriptor" 2>/dev/null) == "$output" ]]; then
-        pid=${descriptor#/proc/}
-        holders+=("${pid%%/*}")
-    fi
+# /proc/<pid>/fd/<n> of every open descriptor of that file, in one pass.
+# (find fails on the processes that end meanwhile.)
+holders=$({ find /proc/[0-9]*/fd -maxdepth 1 -lname "$output" 2>/dev/null || true; } | cut -d/ -f3 | sort -u)
+for pid in $holders; do
+    # The server and the desktop (started by whichever program first needed it) serve every test.
+    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == @(wineserver*|explorer.exe) ]] && continue
+    command=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+    echo "wine-run.sh: still running after the test ended, killed: pid $pid: $command" >&2
+    kill -KILL "$pid" 2>/dev/null || true
 done
-if [[ ${#holders[@]} -gt 0 ]]; then
-    for pid in $(printf '%s\n' "${holders[@]}" | sort -u); do
-        # The server and the desktop (started by whichever program first needed it) serve every test.
-        [[ $(cat "/proc/$pid/comm" 2>/dev/null) == @(wineserver*|explorer.exe) ]] && continue
-        command=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
-        echo "wine-run.sh: still running after the test ended, killed: pid $pid: $command" >&2
-        kill -KILL "$pid" 2>/dev/null || true
-    done
-fi
 exit "$status"

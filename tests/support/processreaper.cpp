@@ -70,6 +70,15 @@ QList<ProcessEntry> processes()
     return entries;
 }
 
+// When the process was created (FILETIME as a number); 0 when it cannot be asked.
+quint64 creationTime(HANDLE process)
+{
+    FILETIME created{}, exited{}, kernel{}, user{};
+    return GetProcessTimes(process, &created, &exited, &kernel, &user)
+                   ? (quint64(created.dwHighDateTime) << 32) | created.dwLowDateTime
+                   : 0;
+}
+
 // When the process that has this id now was created; 0 when there is none (or it cannot be
 // asked).
 quint64 creationTime(DWORD pid)
@@ -77,10 +86,9 @@ quint64 creationTime(DWORD pid)
     const HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
     if (!process)
         return 0;
-    FILETIME created{}, exited{}, kernel{}, user{};
-    const bool ok = GetProcessTimes(process, &created, &exited, &kernel, &user);
+    const quint64 created = creationTime(process);
     CloseHandle(process);
-    return ok ? (quint64(created.dwHighDateTime) << 32) | created.dwLowDateTime : 0;
+    return created;
 }
 
 } // namespace
@@ -142,11 +150,7 @@ QStringList ProcessReaper::reapLeftovers()
                                            entry.pid);
         if (!process)
             continue;
-        FILETIME created{}, exited{}, kernel{}, user{};
-        const bool same = GetProcessTimes(process, &created, &exited, &kernel, &user)
-                          && ((quint64(created.dwHighDateTime) << 32) | created.dwLowDateTime)
-                                     == known.value();
-        if (!same) { // the id is another process's now
+        if (creationTime(process) != known.value()) { // the id is another process's now
             CloseHandle(process);
             continue;
         }
