@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QCoreApplication>
 #include <QFuture>
 #include <QFutureWatcher>
 #include <QPromise>
@@ -13,9 +14,21 @@ namespace AgentLoop {
 // Runs work on the global thread pool and returns its future at once: the one way the core and
 // the app take file work off the event loop's thread (whenFinished() takes the result back). Work that takes long checks
 // promise.isCanceled() and returns early; a cancelled future holds no result.
+// Joins the pool's threads when the application object goes, while the process is still whole.
+// Left to the pool's own static destructor, they are joined after Windows has ended them at
+// exit, and under Wine that wait can last for ever: a test that had passed never exited.
+inline void joinBackgroundThreadsAtExit()
+{
+    [[maybe_unused]] static const bool registered = [] {
+        qAddPostRoutine([] { QThreadPool::globalInstance()->waitForDone(); });
+        return true;
+    }();
+}
+
 template<typename T>
 QFuture<T> runInBackground(std::function<T(const QPromise<T> &promise)> work)
 {
+    joinBackgroundThreadsAtExit();
     auto promise = std::make_shared<QPromise<T>>();
     QFuture<T> future = promise->future();
     promise->start();
