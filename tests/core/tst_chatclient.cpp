@@ -239,6 +239,7 @@ private slots:
     void requestIsWhatTheProviderReceives_data();
     void requestIsWhatTheProviderReceives();
     void keyNeverAppearsInTheExchange();
+    void firstByteTimeIsWhenTheAnswerBegan();
     void streamedAnswerEchoingTheKeyIsMasked();
 
     void httpErrorStatus_data();
@@ -405,6 +406,28 @@ void tst_ChatClient::keyNeverAppearsInTheExchange()
     QVERIFY2(!error.message.contains(testKey), qPrintable(error.message));
     QVERIFY2(!error.providerMessage.contains(testKey), qPrintable(error.providerMessage));
     QVERIFY2(error.message.contains(u"Bad key format: [REDACTED]"_s), qPrintable(error.message));
+}
+
+// The inspector's "first byte" is the wait before the answer began, not its whole duration: a
+// provider that thinks 300 ms and then streams for another 400 ms shows both.
+void tst_ChatClient::firstByteTimeIsWhenTheAnswerBegan()
+{
+    FakeChatServer server;
+    FakeResponse slow = FakeResponse::stream({streamEvent({{u"role"_s, u"assistant"_s}}),
+                                              streamEvent({{u"content"_s, u"Hel"_s}}),
+                                              streamEvent({{u"content"_s, u"lo"_s}}, u"stop"_s),
+                                              "data: [DONE]\n\n"},
+                                             200);
+    slow.delayMs = 300;
+    server.script({slow});
+    SpiedClient spied(settingsFor(server.baseUrl()));
+    spied.start();
+    QTRY_COMPARE_WITH_TIMEOUT(spied.completed.size(), 1, signalTimeoutMs);
+
+    const Exchange exchange = spied.received.first().first().value<Exchange>();
+    QVERIFY2(exchange.firstByteMs >= 290, qPrintable(QString::number(exchange.firstByteMs)));
+    QVERIFY2(exchange.durationMs >= exchange.firstByteMs + 390,
+             qPrintable(u"%1 / %2"_s.arg(exchange.firstByteMs).arg(exchange.durationMs)));
 }
 
 // A streamed answer is assembled from the events as they came: a model that repeats the key (even

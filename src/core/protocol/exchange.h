@@ -38,6 +38,9 @@ struct Exchange
     HeaderList responseHeaders;
     QByteArray responseBody;
     qint64 durationMs = 0;
+    // From the request going out to the first byte of the answer's body (for a stream, its first
+    // event); -1 when no body arrived.
+    qint64 firstByteMs = -1;
     QString errorString; // the network error, when there was one
 
     int attempt = 1;             // 2 and up for retries of the same request

@@ -361,6 +361,7 @@ void ChatClient::readChatCompletion()
     // Whether this is a stream is the answer's decision, not the request's: a provider that
     // ignores `stream: true` sends one JSON body, which is parsed whole at the end.
     if (m_received.isEmpty()) {
+        m_exchange.firstByteMs = m_clock.elapsed();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
         if (status == 200 && type.contains("event-stream"))
@@ -460,6 +461,8 @@ void ChatClient::finishChatCompletion()
     m_received.squeeze(); // the exchange keeps it: no room to spare from the geometric growth
     m_exchange.responseBody = redacted(m_received, m_settings.apiKey);
     m_exchange.durationMs = m_clock.elapsed();
+    if (m_exchange.firstByteMs < 0 && !m_received.isEmpty()) // the body came with the end
+        m_exchange.firstByteMs = m_exchange.durationMs;
     m_exchange.streamed = m_stream.has_value();
     if (reply->error() != QNetworkReply::NoError)
         m_exchange.errorString = redacted(reply->errorString(), m_settings.apiKey);

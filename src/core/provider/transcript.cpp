@@ -57,6 +57,7 @@ Result<void> TranscriptWriter::write(const Exchange &exchange)
             {u"startedAt"_s, exchange.startedAt.toString(Qt::ISODateWithMs)},
             {u"status"_s, exchange.httpStatus},
             {u"durationMs"_s, exchange.durationMs},
+            {u"firstByteMs"_s, exchange.firstByteMs},
             {u"requestHeaders"_s, headersValue(exchange.requestHeaders)},
             {u"request"_s, bodyValue(exchange.requestBody)},
             {u"response"_s, bodyValue(exchange.responseBody)},
