@@ -154,6 +154,22 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
                     if (message.role() == Role::Assistant)
                         printBudget(m_controller.budget());
                 });
+        // Per request: how long the provider took to start answering, and to finish.
+        connect(&m_controller,
+                &AgentController::responseReceived,
+                this,
+                [this](const Exchange &exchange) {
+                    printProgress(exchange.firstByteMs >= 0
+                                          ? tr("request %1: HTTP %2, first byte %3 ms, %4 ms")
+                                                    .arg(exchange.turn)
+                                                    .arg(exchange.httpStatus)
+                                                    .arg(exchange.firstByteMs)
+                                                    .arg(exchange.durationMs)
+                                          : tr("request %1: HTTP %2, no answer, %3 ms")
+                                                    .arg(exchange.turn)
+                                                    .arg(exchange.httpStatus)
+                                                    .arg(exchange.durationMs));
+                });
         // The provider's /models may name the window only once the run has begun.
         connect(&m_controller,
                 &AgentController::budgetChanged,

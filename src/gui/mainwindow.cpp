@@ -10,6 +10,7 @@
 #include "conversations/conversationpanel.h"
 #include "elevationbar.h"
 #include "inspector/inspector.h"
+#include "inspector/turnmodel.h"
 #include "settings/settingsdialog.h"
 #include "showntext.h"
 #include "storage/keystore.h"
@@ -247,6 +248,7 @@ void MainWindow::showConfiguration()
     m_session.discoverContextWindows();
     m_statusBar->showConfiguration(m_session.configuration());
     m_compactions->setConfirms(m_settings.confirmCompaction);
+    m_feed->turnModel()->setPrices(m_settings.modelPrices);
     m_profileSwitcher->showProfiles(m_settings);
     m_chatView->setDemoMode(m_settings.demoMode);
     m_promptBar->setReady(m_settings.demoMode || m_settings.isConfigured());

@@ -2077,6 +2077,13 @@ void tst_Cli::verboseShowsTheBudgetAfterEveryAnswer()
              cli.describe().constData());
     QVERIFY2(lines.contains(u"context: 34 / 32k tokens (as counted by the provider)"_s),
              cli.describe().constData());
+    const QRegularExpression latency(u"^request 1: HTTP 200, first byte (\\d+) ms, (\\d+) ms$"_s);
+    const auto timing = std::find_if(lines.cbegin(), lines.cend(), [&](const QString &line) {
+        return latency.match(line).hasMatch();
+    });
+    QVERIFY2(timing != lines.cend(), cli.describe().constData());
+    const QRegularExpressionMatch times = latency.match(*timing);
+    QVERIFY(times.captured(1).toInt() <= times.captured(2).toInt());
     // A window given on the command line: the provider is not asked for its model list.
     for (const RecordedRequest &request : server.allRequests())
         QVERIFY2(request.path != "/v1/models", request.path.constData());

@@ -12,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QJsonArray>
 #include <QLineEdit>
 #include <QListWidget>
@@ -42,6 +43,7 @@ private slots:
     void theDialogFollowsTheModelEntered();
     void sessionGetsTheCurrentModelsWindow();
     void fallbackModelsAreEditedInOrderAndSaved();
+    void pricesAreEditedPerModelAndSaved();
 
 private:
     AppSettings loaded() const;
@@ -288,6 +290,50 @@ void tst_ContextPage::fallbackModelsAreEditedInOrderAndSaved()
     QCOMPARE(configuration.fallbacks.at(1).baseUrl, configuration.provider.baseUrl);
     QCOMPARE(configuration.fallbacks.at(1).apiKey, u"sk-test"_s);
     QCOMPARE(configuration.provider.model, reloaded.model);
+}
+
+void tst_ContextPage::pricesAreEditedPerModelAndSaved()
+{
+    AppSettings settings = loaded();
+    settings.modelPrices = {{u"deepseek-chat"_s, AgentLoop::ModelPrice{0.27, 1.10, u"$"_s}}};
+    Gui::SettingsDialog dialog(settings, nullptr);
+    ContextPage *page = dialog.contextPage();
+    QVERIFY(page);
+    QCOMPARE(page->inputPriceSpin()->value(), 0.27);
+    QCOMPARE(page->outputPriceSpin()->value(), 1.10);
+    QCOMPARE(page->currencyCombo()->currentText(), u"$"_s);
+
+    // Another model has its own price; the first one's is kept.
+    auto *model = dialog.findChild<QComboBox *>(u"modelCombo"_s);
+    QVERIFY(model);
+    model->setEditText(u"qwen/qwen-plus"_s);
+    QCOMPARE(page->inputPriceSpin()->value(), 0.0);
+    QCOMPARE(page->inputPriceSpin()->text(), u"None"_s);
+    page->currencyCombo()->setCurrentText(u"¥"_s);
+    page->inputPriceSpin()->setValue(0.8);
+    page->outputPriceSpin()->setValue(2);
+    AppSettings entered = dialog.settings();
+    QCOMPARE(entered.modelPrices.value(u"qwen/qwen-plus"_s),
+             (AgentLoop::ModelPrice{0.8, 2.0, u"¥"_s}));
+    QCOMPARE(entered.modelPrices.value(u"deepseek-chat"_s),
+             (AgentLoop::ModelPrice{0.27, 1.10, u"$"_s}));
+
+    // Saved and read back (a slash in the id is no QSettings group); hand-edited nonsense is no
+    // price.
+    entered.save();
+    {
+        QSettings file(AppSettings::settingsFilePath(), QSettings::IniFormat);
+        file.setValue(u"context/prices/glm-4.6/input"_s, -3);
+        file.setValue(u"context/prices/glm-4.6/output"_s, u"nan"_s);
+    }
+    const AppSettings reloaded = AppSettings::load(QProcessEnvironment(), m_workDir.path());
+    QCOMPARE(reloaded.modelPrices, entered.modelPrices);
+
+    // Zero again: no price for that model.
+    model->setEditText(u"qwen/qwen-plus"_s);
+    page->inputPriceSpin()->setValue(0);
+    page->outputPriceSpin()->setValue(0);
+    QVERIFY(!dialog.settings().modelPrices.contains(u"qwen/qwen-plus"_s));
 }
 
 QTEST_MAIN(tst_ContextPage)

@@ -15,6 +15,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -101,6 +102,8 @@ private slots:
     void prettyJsonOnlyChangesWhitespace_data();
     void prettyJsonOnlyChangesWhitespace();
     void turnRowsFollowTheExchange();
+    // Per turn: first byte, total time, tokens and (with a price) cost; a running total.
+    void latencyTokensAndCostPerTurn();
     void retriedAttemptsShareTheRequestNumber();
     void streamedResponseIsShownRawWithTheAssembledMessage();
     void requestTabShowsTheExactBytesPrettyPrinted();
@@ -188,6 +191,102 @@ void tst_Inspector::turnRowsFollowTheExchange()
     QCOMPARE(cell(1, TurnModel::TokensColumn), QString());
     model.clear();
     QCOMPARE(model.rowCount(), 0);
+}
+
+void tst_Inspector::latencyTokensAndCostPerTurn()
+{
+    FakeChatServer server;
+    const auto answerWithUsage = [](qint64 prompt, qint64 completion) {
+        return FakeResponse::json({{u"object"_s, u"chat.completion"_s},
+                                   {u"choices"_s,
+                                    QJsonArray{QJsonObject{{u"index"_s, 0},
+                                                           {u"message"_s,
+                                                            QJsonObject{{u"role"_s, u"assistant"_s},
+                                                                        {u"content"_s, u"ok"_s}}},
+                                                           {u"finish_reason"_s, u"stop"_s}}}},
+                                   {u"usage"_s,
+                                    QJsonObject{{u"prompt_tokens"_s, prompt},
+                                                {u"completion_tokens"_s, completion},
+                                                {u"total_tokens"_s, prompt + completion}}}});
+    };
+    server.script({answerWithUsage(120'000, 3'000).withDelay(250), answerWithUsage(20, 10)});
+
+    TurnModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Gui::Inspector inspector;
+    inspector.setModel(&model);
+    QCOMPARE(inspector.totalsText(), u"No requests yet"_s);
+    const auto play = [&](const QString &model_) {
+        const std::optional<RecordedRoundTrip> trip = roundTrip(server, R"({"model":"m"})");
+        QVERIFY(trip);
+        Exchange sent = trip->sent;
+        Exchange received = trip->received;
+        sent.model = received.model = model_;
+        model.addRequest(sent);
+        model.setResponse(received);
+        model.setCompletion(trip->completion);
+    };
+    play(u"deepseek-chat"_s);
+    const auto cell = [&](int row, int column) {
+        return model.index(row, column).data().toString();
+    };
+    // The server waited 250 ms before answering: that is the first byte, and the time is at
+    // least as long.
+    const Exchange first = model.record(0).exchange;
+    QVERIFY2(first.firstByteMs >= 240, qPrintable(QString::number(first.firstByteMs)));
+    QVERIFY(first.durationMs >= first.firstByteMs);
+    QCOMPARE(cell(0, TurnModel::FirstByteColumn), u"%1 ms"_s.arg(first.firstByteMs));
+    QCOMPARE(cell(0, TurnModel::TokensColumn), u"120,000 + 3,000 = 123,000"_s);
+    // No price yet: no cost, and the column is not shown.
+    QCOMPARE(cell(0, TurnModel::CostColumn), QString());
+    QVERIFY(inspector.table()->isColumnHidden(TurnModel::CostColumn));
+
+    // 120 000 × 0.27 / M + 3 000 × 1.10 / M = 0.0324 + 0.0033
+    model.setPrices({{u"deepseek-chat"_s, ModelPrice{0.27, 1.10, u"$"_s}}});
+    QVERIFY(!inspector.table()->isColumnHidden(TurnModel::CostColumn));
+    QCOMPARE(cell(0, TurnModel::CostColumn), u"$0.04"_s);
+    QCOMPARE(inspector.totalsText(),
+             u"1 request · %1 waiting for the model · 120,000 tokens in · 3,000 out · $0.04"_s.arg(
+                     cell(0, TurnModel::DurationColumn)));
+
+    // A retry of the next request, then its answer from a model without a price: the total
+    // counts one more request and one retry, and its cost is a lower bound.
+    Exchange retried = exchange(R"({"model":"m"})", {}, 429);
+    retried.model = u"qwen-plus"_s;
+    retried.durationMs = 40;
+    retried.retryNotice = u"Rate limited; retrying in 1 s"_s;
+    model.addRequest(retried);
+    model.setResponse(retried);
+    retried.attempt = 2;
+    retried.retryNotice.clear();
+    model.addRequest(retried);
+    const qint64 before = model.totals().modelMs;
+    QCOMPARE(before, first.durationMs + 40); // the failed attempt's time counts too
+    QCOMPARE(model.totals().requests, 2);
+    QCOMPARE(model.totals().retries, 1);
+    model.abortPending();
+    play(u"qwen-plus"_s);
+    QCOMPARE(model.totals().requests, 3);
+    QCOMPARE(model.totals().promptTokens, 120'020);
+    QCOMPARE(model.totals().completionTokens, 3'010);
+    QCOMPARE(model.totals().modelMs, before + model.record(3).exchange.durationMs);
+    QCOMPARE(cell(3, TurnModel::CostColumn), QString());
+    QVERIFY(model.index(3, TurnModel::CostColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(u"No price for qwen-plus"_s));
+    QVERIFY2(inspector.totalsText().startsWith(u"3 requests · 1 retry · "_s),
+             qPrintable(inspector.totalsText()));
+    QVERIFY2(inspector.totalsText().endsWith(u" · 120,020 tokens in · 3,010 out · ≥ $0.04"_s),
+             qPrintable(inspector.totalsText()));
+
+    // A fraction of a cent is not shown as nothing.
+    QCOMPARE(formatCost(0.00048, u"$"_s), u"$0.00048"_s);
+    QCOMPARE(formatCost(12.4, u"¥"_s), u"¥12.40"_s);
+    QCOMPARE(formatCost(0.5, u"CNY"_s), u"CNY 0.50"_s);
+
+    model.clear();
+    QCOMPARE(inspector.totalsText(), u"No requests yet"_s);
 }
 
 void tst_Inspector::retriedAttemptsShareTheRequestNumber()

@@ -94,6 +94,7 @@ Inspector::Inspector(QWidget *parent)
     , m_copyCurl(new QPushButton(tr("Copy as c&url"), this))
     , m_wrap(new QCheckBox(tr("&Wrap lines"), this))
     , m_summary(new QLabel(this))
+    , m_totals(new QLabel(this))
 {
     setObjectName(u"inspector"_s);
 
@@ -198,7 +199,22 @@ Inspector::Inspector(QWidget *parent)
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(u"inspectorSplitter"_s);
     splitter->setChildrenCollapsible(false);
-    splitter->addWidget(m_table);
+    // The table with the conversation's running total under it.
+    auto *requests = new QWidget(this);
+    auto *requestsLayout = new QVBoxLayout(requests);
+    requestsLayout->setContentsMargins(0, 0, 0, 0);
+    requestsLayout->setSpacing(2);
+    requestsLayout->addWidget(m_table, 1);
+    m_totals->setObjectName(u"inspectorTotals"_s);
+    m_totals->setTextFormat(Qt::PlainText);
+    m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_totals->setAccessibleName(tr("Conversation totals"));
+    m_totals->setToolTip(tr("This conversation's requests since it was opened in this window: "
+                            "how many, the time spent waiting for answers, the tokens the "
+                            "provider reported and, with prices in Settings › Context, what "
+                            "they cost"));
+    requestsLayout->addWidget(m_totals);
+    splitter->addWidget(requests);
     splitter->addWidget(details);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
@@ -243,6 +259,21 @@ void Inspector::setModel(TurnModel *model, AuditModel *audit)
                     showRow(m_shownRow);
             });
     connect(model, &QAbstractItemModel::modelReset, this, [this] { showRow(-1); });
+    const auto showTotals = [this] {
+        m_totals->setText(m_model->totalsText());
+    };
+    const auto showCostColumn = [this] {
+        m_table->setColumnHidden(TurnModel::CostColumn, !m_model->hasPrices());
+    };
+    connect(model, &TurnModel::totalsChanged, this, showTotals);
+    connect(model, &TurnModel::pricesChanged, this, showCostColumn);
+    showTotals();
+    showCostColumn();
+}
+
+QString Inspector::totalsText() const
+{
+    return m_totals->text();
 }
 
 void Inspector::onRowsInserted(int first)

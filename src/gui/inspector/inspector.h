@@ -60,6 +60,8 @@ public:
     QString assembledText();
     QString headersText() const;
     QString summaryText() const;
+    // The line under the table: the conversation's requests, time, tokens and cost so far.
+    QString totalsText() const;
     // The "Assembled" tab's page; its tab is shown for streamed responses only.
     QWidget *assembledPage() const;
     QTableView *table() const { return m_table; }
@@ -102,6 +104,7 @@ private:
     QPushButton *m_copyCurl;
     QCheckBox *m_wrap;
     QLabel *m_summary;
+    QLabel *m_totals;
     int m_shownRow = -1;
     int m_shownState = -1;
     // The TurnRecord::State the response pages were last set for, and whether they hold it.

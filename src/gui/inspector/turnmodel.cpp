@@ -22,6 +22,12 @@ QString shownCell(const QString &text)
     return AgentLoop::displayedLine(text, shownCellLength);
 }
 
+QString durationText(qint64 ms)
+{
+    return ms < 1000 ? TurnModel::tr("%1 ms").arg(ms)
+                     : TurnModel::tr("%1 s").arg(QLocale().toString(double(ms) / 1000.0, 'f', 1));
+}
+
 } // namespace
 
 bool TurnModel::isRow(const QModelIndex &index) const
@@ -59,6 +65,7 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         // Amounts right-aligned; the rest is text ("1 · attempt 2", "429 · Retrying in 2 s").
         return index.column() == DurationColumn || index.column() == TokensColumn
+                               || index.column() == FirstByteColumn || index.column() == CostColumn
                        ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                        : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ToolTipRole:
@@ -67,6 +74,18 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
                     .arg(record.usage->promptTokens)
                     .arg(record.usage->completionTokens)
                     .arg(record.usage->totalTokens);
+        if (index.column() == CostColumn && record.usage) {
+            const AgentLoop::ModelPrice price = m_prices.value(exchange.model);
+            if (!price.isSet())
+                return tr("No price for %1 (Settings › Context)")
+                        .arg(AgentLoop::displayedLine(exchange.model, 80));
+            return tr("%1 prompt tokens at %2 per million + %3 completion tokens at %4 per "
+                      "million")
+                    .arg(QLocale().toString(record.usage->promptTokens),
+                         AgentLoop::formatCost(price.inputPerMillion, price.currency),
+                         QLocale().toString(record.usage->completionTokens),
+                         AgentLoop::formatCost(price.outputPerMillion, price.currency));
+        }
         if (index.column() == StatusColumn) {
             QStringList parts;
             if (!exchange.errorString.isEmpty())
@@ -119,13 +138,14 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
             status += u" · "_s + shownCell(exchange.retryNotice);
         return status;
     }
+    case FirstByteColumn:
+        if (record.state != TurnRecord::State::Answered || exchange.firstByteMs < 0)
+            return QString();
+        return durationText(exchange.firstByteMs);
     case DurationColumn:
         if (record.state != TurnRecord::State::Answered)
             return QString();
-        return exchange.durationMs < 1000
-                       ? tr("%1 ms").arg(exchange.durationMs)
-                       : tr("%1 s").arg(
-                               locale.toString(double(exchange.durationMs) / 1000.0, 'f', 1));
+        return durationText(exchange.durationMs);
     case FinishReasonColumn:
         return shownCell(record.finishReason);
     case TokensColumn:
@@ -135,6 +155,11 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
                 .arg(locale.toString(record.usage->promptTokens),
                      locale.toString(record.usage->completionTokens),
                      locale.toString(record.usage->totalTokens));
+    case CostColumn: {
+        const std::optional<double> cost = costOf(record);
+        return cost ? AgentLoop::formatCost(*cost, m_prices.value(exchange.model).currency)
+                    : QString();
+    }
     case ModelColumn:
         return shownCell(exchange.model);
     case ColumnCount:
@@ -149,6 +174,12 @@ QVariant TurnModel::headerData(int section, Qt::Orientation orientation, int rol
         return {};
     if (role == Qt::ToolTipRole && section == TokensColumn)
         return tr("Prompt + completion = total tokens, when the provider reports usage");
+    if (role == Qt::ToolTipRole && section == FirstByteColumn)
+        return tr("Latency: from sending the request to the first byte of the answer");
+    if (role == Qt::ToolTipRole && section == DurationColumn)
+        return tr("Total time: from sending the request to the last byte of the answer");
+    if (role == Qt::ToolTipRole && section == CostColumn)
+        return tr("What the answer's tokens cost at the prices in Settings › Context");
     if (role != Qt::DisplayRole)
         return {};
     switch (Column(section)) {
@@ -157,6 +188,9 @@ QVariant TurnModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("#");
     case StatusColumn:
         return tr("HTTP");
+    case FirstByteColumn:
+        //: Column header: latency to the answer's first byte
+        return tr("First byte");
     case DurationColumn:
         return tr("Time");
     case FinishReasonColumn:
@@ -164,6 +198,8 @@ QVariant TurnModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Finish");
     case TokensColumn:
         return tr("Tokens");
+    case CostColumn:
+        return tr("Cost");
     case ModelColumn:
         //: Column header: the model the request asked for
         return tr("Model");
@@ -195,6 +231,7 @@ int TurnModel::addRequest(const AgentLoop::Exchange &exchange)
     record.exchange = exchange;
     m_records.append(record);
     endInsertRows();
+    updateTotals();
     return record.number;
 }
 
@@ -237,11 +274,86 @@ void TurnModel::clear()
     beginResetModel();
     m_records.clear();
     endResetModel();
+    updateTotals();
 }
 
 void TurnModel::changed(int row)
 {
     emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    updateTotals();
+}
+
+std::optional<double> TurnModel::costOf(const TurnRecord &record) const
+{
+    const auto price = m_prices.constFind(record.exchange.model);
+    if (!record.usage || price == m_prices.cend() || !price->isSet())
+        return std::nullopt;
+    return price->costOf(*record.usage);
+}
+
+void TurnModel::setPrices(const AgentLoop::ModelPrices &prices)
+{
+    if (prices == m_prices)
+        return;
+    m_prices = prices;
+    if (!m_records.isEmpty())
+        emit dataChanged(index(0, CostColumn), index(int(m_records.size()) - 1, CostColumn));
+    emit pricesChanged();
+    updateTotals();
+}
+
+void TurnModel::updateTotals()
+{
+    Totals totals;
+    int lastNumber = 0;
+    for (const TurnRecord &record : std::as_const(m_records)) {
+        if (record.number != lastNumber)
+            ++totals.requests;
+        else
+            ++totals.retries;
+        lastNumber = record.number;
+        if (record.state == TurnRecord::State::Answered)
+            totals.modelMs += record.exchange.durationMs;
+        if (!record.usage)
+            continue;
+        totals.promptTokens += record.usage->promptTokens;
+        totals.completionTokens += record.usage->completionTokens;
+        if (const std::optional<double> cost = costOf(record))
+            totals.costs[m_prices.value(record.exchange.model).currency] += *cost;
+        else
+            ++totals.unpricedAnswers;
+    }
+    if (totals == m_totals)
+        return;
+    m_totals = totals;
+    emit totalsChanged();
+}
+
+QString TurnModel::totalsText() const
+{
+    const Totals &totals = m_totals;
+    if (totals.requests == 0)
+        return tr("No requests yet");
+    const QLocale locale;
+    // English has no catalogue to pick a plural form from: a source for one, %n for more.
+    QStringList parts{totals.requests == 1 ? tr("1 request")
+                                           : tr("%n requests", nullptr, totals.requests)};
+    if (totals.retries > 0)
+        parts << (totals.retries == 1 ? tr("1 retry") : tr("%n retries", nullptr, totals.retries));
+    parts << tr("%1 waiting for the model").arg(durationText(totals.modelMs));
+    parts << tr("%1 tokens in · %2 out")
+                     .arg(locale.toString(totals.promptTokens),
+                          locale.toString(totals.completionTokens));
+    QStringList currencies = totals.costs.keys();
+    currencies.sort();
+    for (const QString &currency : std::as_const(currencies)) {
+        QString cost = AgentLoop::formatCost(totals.costs.value(currency), currency);
+        // Some answers had no price: the figure is a lower bound.
+        if (totals.unpricedAnswers > 0)
+            cost = tr("≥ %1").arg(cost);
+        parts << cost;
+    }
+    return parts.join(u" · "_s);
 }
 
 } // namespace Gui

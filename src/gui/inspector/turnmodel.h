@@ -1,9 +1,11 @@
 #pragma once
 
+#include "context/modelprice.h"
 #include "protocol/completion.h"
 #include "protocol/exchange.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QList>
 
 #include <optional>
@@ -34,9 +36,11 @@ public:
     enum Column {
         NumberColumn,
         StatusColumn,
-        DurationColumn,
+        FirstByteColumn, // latency: from sending to the answer's first byte
+        DurationColumn,  // total time, to the answer's last byte
         FinishReasonColumn,
         TokensColumn,
+        CostColumn,  // from the prices the user entered (hidden while none is)
         ModelColumn, // the model asked (a fallback's once the run went to one)
         ColumnCount
     };
@@ -50,6 +54,29 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     const TurnRecord &record(int row) const { return m_records.at(row); }
+
+    // What the conversation's requests shown here add up to: the inspector's line under the
+    // table.
+    struct Totals
+    {
+        int requests = 0;   // distinct request numbers
+        int retries = 0;    // attempts after the first
+        qint64 modelMs = 0; // time waiting for answers, every attempt
+        qint64 promptTokens = 0;
+        qint64 completionTokens = 0;
+        QHash<QString, double> costs; // by currency
+        int unpricedAnswers = 0;      // answers with usage whose model has no price
+        bool operator==(const Totals &) const = default;
+    };
+    Totals totals() const { return m_totals; }
+    // "3 requests · 1 retry · 4.2 s waiting · 1,234 tokens in · 56 out · $0.0042"
+    QString totalsText() const;
+
+    // Prices by model id; rows show a cost once their usage is known.
+    void setPrices(const AgentLoop::ModelPrices &prices);
+    bool hasPrices() const { return !m_prices.isEmpty(); }
+    // The cost of one row's answer, when its model has a price and it reported usage.
+    std::optional<double> costOf(const TurnRecord &record) const;
     // The row of the last attempt of request number, or -1.
     int rowOfRequest(int number) const;
 
@@ -62,11 +89,18 @@ public:
     void abortPending();
     void clear();
 
+signals:
+    void totalsChanged();
+    void pricesChanged();
+
 private:
     bool isRow(const QModelIndex &index) const;
     void changed(int row);
+    void updateTotals();
 
     QList<TurnRecord> m_records;
+    AgentLoop::ModelPrices m_prices;
+    Totals m_totals;
 };
 
 } // namespace Gui

@@ -89,6 +89,21 @@ void readContext(QSettings &file, AppSettings &settings)
         if (!model.isEmpty() && tokens > 0)
             settings.contextWindows.insert(model, tokens);
     }
+    file.beginGroup(QLatin1String(SettingsFile::modelPrices));
+    for (const QString &key : file.childGroups()) {
+        const QString model = QUrl::fromPercentEncoding(key.toUtf8());
+        // A price is a figure from a price list: negative, NaN or absurd values are not one.
+        const auto price = [&](const QString &name) {
+            const double value = file.value(key + u'/' + name).toDouble();
+            return std::isfinite(value) && value > 0 && value < 1e6 ? value : 0.0;
+        };
+        const AgentLoop::ModelPrice entry{price(u"input"_s),
+                                          price(u"output"_s),
+                                          file.value(key + u"/currency"_s).toString().left(8)};
+        if (!model.isEmpty() && entry.isSet())
+            settings.modelPrices.insert(model, entry);
+    }
+    file.endGroup();
 }
 
 void writeContext(QSettings &file, const AppSettings &settings)
@@ -119,6 +134,16 @@ void writeContext(QSettings &file, const AppSettings &settings)
         const QString key = QString::fromLatin1(QUrl::toPercentEncoding(it.key()));
         if (!it.key().isEmpty() && it.value() > 0)
             file.setValue(group + u'/' + key, SettingsFile::contextWindow.bounded(int(it.value())));
+    }
+    const QString prices = QLatin1String(SettingsFile::modelPrices);
+    file.remove(prices);
+    for (auto it = settings.modelPrices.cbegin(); it != settings.modelPrices.cend(); ++it) {
+        if (it.key().isEmpty() || !it.value().isSet())
+            continue;
+        const QString key = prices + u'/' + QString::fromLatin1(QUrl::toPercentEncoding(it.key()));
+        file.setValue(key + u"/input"_s, it.value().inputPerMillion);
+        file.setValue(key + u"/output"_s, it.value().outputPerMillion);
+        file.setValue(key + u"/currency"_s, it.value().currency);
     }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/agentsession.h"
+#include "context/modelprice.h"
 #include "storage/providerprofiles.h"
 
 #include <QByteArray>
@@ -78,6 +79,9 @@ constexpr SettingSpec<int> maxContinuations{"context/maxContinuations", 3, 0, 10
 // One entry per model under this group, its id percent-encoded ("openai%2Fgpt-4o"); 0 or none:
 // automatic.
 constexpr SettingSpec<int> contextWindow{"context/windows", 0, 0, 100'000'000};
+// One group per model under this one, its id percent-encoded, holding "input" and "output" (per
+// million tokens) and "currency" (Settings › Context; the inspector turns tokens into money).
+constexpr char modelPrices[] = "context/prices";
 // Settings › Context's fallback models, in order: an array of (model, profile) entries.
 constexpr char fallbackModels[] = "context/fallbackModels";
 const SettingSpec<QByteArray> windowGeometry{"window/geometry", {}};
@@ -144,6 +148,8 @@ struct AppSettings
     // The user's window per model id (Settings › Context); a model without one uses the
     // provider's metadata, the built-in table or 128 000.
     QHash<QString, qint64> contextWindows;
+    // The user's price per model id (Settings › Context); a model without one shows no cost.
+    AgentLoop::ModelPrices modelPrices;
     // Tried in order when the model is not found, or stays rate-limited or failing after the
     // retries (Settings › Context).
     QList<FallbackModel> fallbackModels;

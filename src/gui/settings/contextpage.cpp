@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -30,6 +31,18 @@ QSpinBox *newSpin(const SettingSpec<int> &setting, int value, QWidget *parent)
     auto *spin = new QSpinBox(parent);
     spin->setRange(setting.minimum, setting.maximum);
     spin->setValue(setting.bounded(value));
+    return spin;
+}
+
+QDoubleSpinBox *newPriceSpin(const QString &prefix, QWidget *parent)
+{
+    auto *spin = new QDoubleSpinBox(parent);
+    spin->setRange(0, 99'999);
+    spin->setDecimals(4);
+    spin->setSingleStep(0.1);
+    spin->setPrefix(prefix);
+    //: A price field at 0: no cost is shown
+    spin->setSpecialValueText(ContextPage::tr("None"));
     return spin;
 }
 
@@ -74,9 +87,16 @@ ContextPage::ContextPage(const AppSettings &settings,
     : QWidget(parent)
     , m_session(session)
     , m_windows(settings.contextWindows)
+    , m_prices(settings.modelPrices)
     , m_windowLabel(new QLabel(this))
     , m_window(newSpin(SettingsFile::contextWindow, 0, this))
     , m_automatic(newNote(this))
+    , m_priceLabel(new QLabel(this))
+    //: Prefix of the price per million prompt tokens
+    , m_inputPrice(newPriceSpin(tr("In "), this))
+    //: Prefix of the price per million completion tokens
+    , m_outputPrice(newPriceSpin(tr("Out "), this))
+    , m_currency(new QComboBox(this))
     , m_autoCompact(new QCheckBox(tr("Compact the conversation &automatically"), this))
     , m_compactAt(newSpin(SettingsFile::compactAtPercent,
                           int(std::lround(settings.context.compactAt * 100)),
@@ -115,6 +135,28 @@ ContextPage::ContextPage(const AppSettings &settings,
     windowNote->setText(tr("How many tokens the model reads in one request. The status bar shows "
                            "how much of it the next request uses."));
     windowForm->addRow(windowNote);
+    m_inputPrice->setObjectName(u"inputPriceSpin"_s);
+    m_inputPrice->setAccessibleName(tr("Price per million prompt tokens"));
+    m_inputPrice->setToolTip(tr("What the provider charges per million prompt (input) tokens"));
+    m_outputPrice->setObjectName(u"outputPriceSpin"_s);
+    m_outputPrice->setAccessibleName(tr("Price per million completion tokens"));
+    m_outputPrice->setToolTip(
+            tr("What the provider charges per million completion (output) tokens"));
+    m_currency->setObjectName(u"currencyCombo"_s);
+    m_currency->setAccessibleName(tr("Currency"));
+    m_currency->setEditable(true);
+    m_currency->addItems({u"$"_s, u"¥"_s, u"€"_s, u"£"_s});
+    m_currency->lineEdit()->setMaxLength(8);
+    m_priceLabel->setBuddy(m_inputPrice);
+    auto *priceRow = new QHBoxLayout;
+    priceRow->addWidget(m_inputPrice, 1);
+    priceRow->addWidget(m_outputPrice, 1);
+    priceRow->addWidget(m_currency);
+    windowForm->addRow(m_priceLabel, priceRow);
+    auto *priceNote = newNote(windowBox);
+    priceNote->setText(tr("Per million tokens, from your provider's price list: the inspector "
+                          "then shows what each request cost. None: no cost is shown."));
+    windowForm->addRow(priceNote);
 
     auto *compactionBox = new QGroupBox(tr("Compaction"), this);
     auto *compactionForm = new QFormLayout(compactionBox);
@@ -151,6 +193,9 @@ ContextPage::ContextPage(const AppSettings &settings,
             m_windows.remove(m_model);
         showAutomatic();
     });
+    connect(m_inputPrice, &QDoubleSpinBox::valueChanged, this, &ContextPage::keepPrice);
+    connect(m_outputPrice, &QDoubleSpinBox::valueChanged, this, &ContextPage::keepPrice);
+    connect(m_currency, &QComboBox::currentTextChanged, this, &ContextPage::keepPrice);
     connect(m_autoCompact, &QCheckBox::toggled, this, &ContextPage::updateEnabled);
     setModel(settings.currentProfile().model);
     updateEnabled();
@@ -281,6 +326,35 @@ void ContextPage::setModel(const QString &model)
         m_window->setValue(SettingsFile::contextWindow.bounded(int(m_windows.value(m_model, 0))));
     }
     showAutomatic();
+    showPrice();
+}
+
+void ContextPage::showPrice()
+{
+    //: The price fields' label; %1 is the model id
+    m_priceLabel->setText(m_model.isEmpty()
+                                  ? tr("&Price")
+                                  : tr("&Price of %1").arg(AgentLoop::displayedLine(m_model, 80)));
+    const AgentLoop::ModelPrice price = m_prices.value(m_model);
+    const QSignalBlocker blockInput(m_inputPrice);
+    const QSignalBlocker blockOutput(m_outputPrice);
+    const QSignalBlocker blockCurrency(m_currency);
+    m_inputPrice->setValue(price.inputPerMillion);
+    m_outputPrice->setValue(price.outputPerMillion);
+    // A new price is in the currency of the last one entered: one provider, one currency.
+    if (price.isSet())
+        m_currency->setCurrentText(price.currency);
+}
+
+void ContextPage::keepPrice()
+{
+    const AgentLoop::ModelPrice price{m_inputPrice->value(),
+                                      m_outputPrice->value(),
+                                      m_currency->currentText().trimmed()};
+    if (price.isSet())
+        m_prices.insert(m_model, price);
+    else
+        m_prices.remove(m_model);
 }
 
 QString ContextPage::automaticText() const
@@ -317,6 +391,8 @@ void ContextPage::apply(AppSettings &settings) const
     settings.confirmCompaction = m_confirm->isChecked();
     settings.contextWindows = m_windows;
     settings.contextWindows.remove(QString());
+    settings.modelPrices = m_prices;
+    settings.modelPrices.remove(QString());
     settings.fallbackModels.clear();
     for (int row = 0; row < m_fallbackList->count(); ++row) {
         const QListWidgetItem *item = m_fallbackList->item(row);

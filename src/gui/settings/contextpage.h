@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -22,7 +23,8 @@ namespace Gui {
 // The settings' Context page: the context window of the current model (0: automatic, with what
 // automatic resolves to and where that comes from), automatic compaction and its threshold,
 // asking before an automatic compaction, the size above which old tool outputs become stubs,
-// how many recent exchanges stay verbatim, the workspace's AGENTS.md, and how often a cut-off
+// how many recent exchanges stay verbatim, the model's price per million tokens (for the
+// inspector's costs), the workspace's AGENTS.md, and how often a cut-off
 // answer is continued, and the fallback models (each with the profile that reaches it), in order.
 // Every range is the one SettingsFile declares.
 class ContextPage final : public QWidget
@@ -40,12 +42,15 @@ public:
     void setModel(const QString &model);
     QString model() const { return m_model; }
 
-    // The page's fields into settings: context, confirmCompaction, contextWindows and
-    // fallbackModels.
+    // The page's fields into settings: context, confirmCompaction, contextWindows, modelPrices
+    // and fallbackModels.
     void apply(AppSettings &settings) const;
 
     // What the page shows, for the tests and the screenshots.
     QSpinBox *windowSpin() const { return m_window; }
+    QDoubleSpinBox *inputPriceSpin() const { return m_inputPrice; }
+    QDoubleSpinBox *outputPriceSpin() const { return m_outputPrice; }
+    QComboBox *currencyCombo() const { return m_currency; }
     QString automaticText() const;
     QCheckBox *autoCompactCheck() const { return m_autoCompact; }
     QSpinBox *compactAtSpin() const { return m_compactAt; }
@@ -64,6 +69,8 @@ public:
 
 private:
     void showAutomatic();
+    void showPrice();
+    void keepPrice();
     void updateEnabled();
     QWidget *newFallbackBox(const AppSettings &settings);
     void addFallback(const FallbackModel &fallback);
@@ -73,10 +80,15 @@ private:
     const AgentLoop::AgentSession *m_session;
     QString m_model;
     QHash<QString, qint64> m_windows; // as edited, by model id
+    AgentLoop::ModelPrices m_prices;  // as edited, by model id
 
     QLabel *m_windowLabel;
     QSpinBox *m_window;
     QLabel *m_automatic;
+    QLabel *m_priceLabel;
+    QDoubleSpinBox *m_inputPrice;
+    QDoubleSpinBox *m_outputPrice;
+    QComboBox *m_currency;
     QCheckBox *m_autoCompact;
     QSpinBox *m_compactAt;
     QCheckBox *m_confirm;
