@@ -16,6 +16,7 @@
 #include "chat/promptedit.h"
 #include "chat/runfeed.h"
 #include "compactionprompt.h"
+#include "provider/demoprovider.h"
 #include "fakechatserver.h"
 #include "inspector/auditmodel.h"
 #include "inspector/auditpage.h"
@@ -800,6 +801,9 @@ int main(int argc, char *argv[])
     Gui::AppSettings settings;
     settings.demoMode = true;
     settings.workspace = workspace;
+    // A price for the demo model: the inspector shows what each request cost.
+    settings.modelPrices = {{QString::fromLatin1(AgentLoop::demoModelName),
+                             AgentLoop::ModelPrice{0.27, 1.10, zh ? u"¥"_s : u"$"_s}}};
     AgentLoop::KeyStore keyStore(AgentLoop::KeyStore::Backend::SessionOnly,
                                  u"agentloop-screenshots"_s);
     Gui::MainWindow::Options options;
@@ -837,6 +841,7 @@ int main(int argc, char *argv[])
                      [&] {
                          window.chatView()->scrollToBottom();
                          save(&window, outDir + u"/main"_s + suffix);
+                         save(window.inspector(), outDir + u"/inspector-costs"_s + suffix);
                          savePermissionScreens(settings, &window, outDir, suffix);
                          // 3. The settings dialog, filled in as a user would.
                          Gui::AppSettings filled = settings;
