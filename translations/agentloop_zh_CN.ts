@@ -906,6 +906,14 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Context window: %1 tokens (the model is not known; set it with --context-window).</source>
         <translation>上下文窗口：%1 个 token（模型未知；请用 --context-window 设置）。</translation>
     </message>
+    <message>
+        <source>request %1: HTTP %2, first byte %3 ms, %4 ms</source>
+        <translation>请求 %1：HTTP %2，首字节 %3 毫秒，共 %4 毫秒</translation>
+    </message>
+    <message>
+        <source>request %1: HTTP %2, no answer, %3 ms</source>
+        <translation>请求 %1：HTTP %2，无应答，%3 毫秒</translation>
+    </message>
 </context>
 <context>
     <name>Cli::TerminalApprover</name>
@@ -2374,6 +2382,54 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>Your setting is used instead.</source>
         <translation>将改用您的设置。</translation>
     </message>
+    <message>
+        <source>None</source>
+        <extracomment>A price field at 0: no cost is shown</extracomment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>In </source>
+        <extracomment>Prefix of the price per million prompt tokens</extracomment>
+        <translation>输入 </translation>
+    </message>
+    <message>
+        <source>Out </source>
+        <extracomment>Prefix of the price per million completion tokens</extracomment>
+        <translation>输出 </translation>
+    </message>
+    <message>
+        <source>Price per million prompt tokens</source>
+        <translation>每百万提示 token 的价格</translation>
+    </message>
+    <message>
+        <source>What the provider charges per million prompt (input) tokens</source>
+        <translation>提供方对每百万提示（输入）token 的收费</translation>
+    </message>
+    <message>
+        <source>Price per million completion tokens</source>
+        <translation>每百万补全 token 的价格</translation>
+    </message>
+    <message>
+        <source>What the provider charges per million completion (output) tokens</source>
+        <translation>提供方对每百万补全（输出）token 的收费</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <source>Per million tokens, from your provider&apos;s price list: the inspector then shows what each request cost. None: no cost is shown.</source>
+        <translation>按每百万 token 计，取自提供方的价目表：检查器随后会显示每个请求的费用。无：不显示费用。</translation>
+    </message>
+    <message>
+        <source>&amp;Price</source>
+        <extracomment>The price fields&apos; label; %1 is the model id</extracomment>
+        <translation>价格(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Price of %1</source>
+        <translation>%1 的价格(&amp;P)</translation>
+    </message>
 </context>
 <context>
     <name>Gui::ConversationActions</name>
@@ -2682,6 +2738,14 @@ Started %2
     <message>
         <source>Every call of this conversation: what was decided, by which rule or by you, and how it ended</source>
         <translation>本对话的每个调用：作出了什么决定、由哪条规则或由你决定，以及最终结果如何</translation>
+    </message>
+    <message>
+        <source>Conversation totals</source>
+        <translation>对话合计</translation>
+    </message>
+    <message>
+        <source>This conversation&apos;s requests since it was opened in this window: how many, the time spent waiting for answers, the tokens the provider reported and, with prices in Settings › Context, what they cost</source>
+        <translation>本对话自在此窗口中打开以来的请求：数量、等待回答所用的时间、提供方报告的 token 数，以及（在“设置 › 上下文”中设置价格后）费用</translation>
     </message>
 </context>
 <context>
@@ -3457,6 +3521,71 @@ Total: %3 tokens</source>
         <source>Model</source>
         <extracomment>Column header: the model the request asked for</extracomment>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>No price for %1 (Settings › Context)</source>
+        <translation>%1 没有价格（设置 › 上下文）</translation>
+    </message>
+    <message>
+        <source>%1 prompt tokens at %2 per million + %3 completion tokens at %4 per million</source>
+        <translation>%1 个提示 token，每百万 %2 + %3 个补全 token，每百万 %4</translation>
+    </message>
+    <message>
+        <source>Latency: from sending the request to the first byte of the answer</source>
+        <translation>延迟：从发出请求到收到回答的第一个字节</translation>
+    </message>
+    <message>
+        <source>Total time: from sending the request to the last byte of the answer</source>
+        <translation>总时间：从发出请求到收到回答的最后一个字节</translation>
+    </message>
+    <message>
+        <source>What the answer&apos;s tokens cost at the prices in Settings › Context</source>
+        <translation>按“设置 › 上下文”中的价格，此回答的 token 费用</translation>
+    </message>
+    <message>
+        <source>First byte</source>
+        <extracomment>Column header: latency to the answer&apos;s first byte</extracomment>
+        <translation>首字节</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>No requests yet</source>
+        <translation>尚无请求</translation>
+    </message>
+    <message>
+        <source>1 request</source>
+        <translation>1 个请求</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n requests</source>
+        <translation>
+            <numerusform>%n 个请求</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>1 retry</source>
+        <translation>1 次重试</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n retries</source>
+        <translation>
+            <numerusform>%n 次重试</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 waiting for the model</source>
+        <translation>等待模型 %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens in · %2 out</source>
+        <translation>输入 %1 token · 输出 %2</translation>
+    </message>
+    <message>
+        <source>≥ %1</source>
+        <translation>≥ %1</translation>
     </message>
 </context>
 <context>
