@@ -229,13 +229,14 @@ void CliRun::finish(int exitCode)
             if (exitCode == Answered)
                 exitCode = UsageError;
         } else {
-            contents->history = m_controller.history();
-            contents->compactions = m_controller.compactions();
-            contents->audit = m_session.auditTrail();
-            contents->exchanges = m_exchanges;
-            if (contents->conversation.id.isEmpty())
-                contents->conversation = m_session.recorder().header();
-            const int written = writeBundle(*contents, m_options.bundlePath, m_err, m_err);
+            BugBundleContents bundle = *contents;
+            bundle.history = m_controller.history();
+            bundle.compactions = m_controller.compactions();
+            bundle.audit = m_session.auditTrail();
+            bundle.exchanges = m_exchanges;
+            if (bundle.conversation.id.isEmpty())
+                bundle.conversation = m_session.recorder().header();
+            const int written = writeBundle(bundle, m_options.bundlePath, m_err, m_err);
             if (exitCode == Answered)
                 exitCode = written;
         }

@@ -210,7 +210,8 @@ int main(int argc, char *argv[])
     const bool bundlesOnly = !options.bundlePath.isEmpty() && options.prompt.isEmpty();
     AgentLoop::ProviderSettings keyOnly;
     if (bundlesOnly && !config) {
-        keyOnly.apiKey = QProcessEnvironment::systemEnvironment().value(AgentLoop::apiKeyVariable);
+        keyOnly.apiKey = QProcessEnvironment::systemEnvironment().value(
+                QString::fromLatin1(AgentLoop::apiKeyVariable));
         const auto dotEnv = AgentLoop::readDotEnv(QDir(QDir::currentPath()).filePath(u".env"_s));
         if (keyOnly.apiKey.trimmed().isEmpty() && dotEnv)
             keyOnly.apiKey = dotEnv->value(QString::fromLatin1(AgentLoop::apiKeyVariable));
