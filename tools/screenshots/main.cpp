@@ -712,6 +712,24 @@ void savePermissionScreens(const Gui::AppSettings &settings,
     });
 }
 
+// 8. File › Save bug bundle…: the files the bundle of the demo's requests will hold, listed
+// before the save dialog.
+void saveBugBundleList(Gui::MainWindow *window, const QString &outDir, const QString &suffix)
+{
+    window->bugBundles()->save();
+    when(
+            [window] {
+                const QDialog *dialog = window->bugBundles()->listDialog();
+                return dialog && dialog->isVisible();
+            },
+            [window, outDir, suffix] {
+                QDialog *dialog = window->bugBundles()->listDialog();
+                save(dialog, outDir + u"/bug-bundle"_s + suffix);
+                dialog->reject();
+            },
+            u"the bug bundle's file list"_s);
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -838,6 +856,7 @@ int main(int argc, char *argv[])
                          window.chatView()->scrollToBottom();
                          save(&window, outDir + u"/main"_s + suffix);
                          savePermissionScreens(settings, &window, outDir, suffix);
+                         saveBugBundleList(&window, outDir, suffix);
                          // 3. The settings dialog, filled in as a user would.
                          Gui::AppSettings filled = settings;
                          filled.demoMode = false;
