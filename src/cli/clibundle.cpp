@@ -44,14 +44,6 @@ QJsonObject optionsJson(const CliOptions &options)
 
 } // namespace
 
-QString conversationFilePath(const QString &pathOrId)
-{
-    if (QFileInfo::exists(pathOrId) || pathOrId.contains(u'/') || pathOrId.contains(u'\\'))
-        return pathOrId;
-    const QString stored = ConversationStore().pathFor(pathOrId);
-    return QFileInfo::exists(stored) ? stored : pathOrId;
-}
-
 Result<BugBundleContents> bundleContents(const CliOptions &options, const ProviderSettings &provider)
 {
     BugBundleContents contents;
@@ -60,7 +52,7 @@ Result<BugBundleContents> bundleContents(const CliOptions &options, const Provid
     contents.model = provider.model;
     contents.secrets = {provider.apiKey};
     if (!options.conversationPath.isEmpty()) {
-        const QString path = conversationFilePath(options.conversationPath);
+        const QString &path = options.conversationPath;
         if (!QFileInfo(path).isFile()) {
             return Error(Error::Configuration,
                          BundleText::tr("The conversation %1 does not exist.")

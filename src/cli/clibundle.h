@@ -9,9 +9,6 @@
 
 namespace Cli {
 
-// The saved conversation --conversation names: a file, or the id of one in the app's store.
-QString conversationFilePath(const QString &pathOrId);
-
 // --bundle: what the bundle holds besides the run's exchanges: the conversation saved at
 // conversationPath (its messages, tool runs, compactions and audit lines; nothing when empty),
 // the versions, and the settings (this run's provider and options, the app's settings file)

@@ -108,6 +108,8 @@ void BugBundles::save()
     m_busy = true;
     m_action->setEnabled(false);
     BugBundleContents made = contents();
+    m_requestsIncluded = int(made.exchanges.size());
+    m_requestsShown = m_inspector->model() ? m_inspector->model()->rowCount() : 0;
     const ProviderSettings provider = m_session.configuration().provider;
     const QString settingsPath = AppSettings::settingsFilePath();
     // The settings file and the removal of the key from tens of megabytes of responses: not on
@@ -151,6 +153,15 @@ void BugBundles::showList()
     intro->setObjectName(u"bugBundleIntro"_s);
     intro->setWordWrap(true);
     layout->addWidget(intro);
+    auto *requests = new QLabel(tr("Requests: %1 of the %2 in the inspector, as selected there "
+                                   "(none selected: all of them; Ctrl+click or Shift+click "
+                                   "selects several).")
+                                        .arg(m_requestsIncluded)
+                                        .arg(m_requestsShown),
+                                dialog);
+    requests->setObjectName(u"bugBundleRequests"_s);
+    requests->setWordWrap(true);
+    layout->addWidget(requests);
     auto *list = new QTreeWidget(dialog);
     list->setObjectName(u"bugBundleFiles"_s);
     list->setAccessibleName(tr("Files in the bug bundle"));

@@ -62,6 +62,8 @@ private:
     QStringList m_knownKeys;
     QList<AgentLoop::ZipEntry> m_entries;
     QStringList m_secrets;
+    int m_requestsIncluded = 0; // of m_requestsShown, the inspector's rows
+    int m_requestsShown = 0;
     QPointer<QDialog> m_list;
     QPointer<QFileDialog> m_saveDialog;
     bool m_busy = false;

@@ -20,6 +20,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -102,6 +103,8 @@ void tst_BugBundleGui::savesTheSelectedRequestsWithoutTheKey()
     QVERIFY(list->findChild<QLabel *>(u"bugBundleIntro"_s)
                     ->text()
                     .contains(u"The API key has been removed"_s));
+    QCOMPARE(list->findChild<QLabel *>(u"bugBundleRequests"_s)->text().left(38),
+             u"Requests: 1 of the 2 in the inspector,"_s);
     // Sizes are shown beside the names.
     auto *tree = list->findChild<QTreeWidget *>(u"bugBundleFiles"_s);
     QVERIFY(!tree->topLevelItem(0)->text(1).isEmpty());
@@ -113,8 +116,8 @@ void tst_BugBundleGui::savesTheSelectedRequestsWithoutTheKey()
     QCOMPARE(dialog->acceptMode(), QFileDialog::AcceptSave);
     QTemporaryDir out;
     const QString path = out.filePath(u"bundle.zip"_s);
-    emit dialog->fileSelected(path);
-    dialog->reject();
+    dialog->selectFile(path);
+    static_cast<QDialog *>(dialog)->accept(); // Save, as the user clicks it
     QTRY_VERIFY2(f.window->statusText().contains(u"Bug bundle saved to"_s),
                  qPrintable(f.window->statusText()));
 
@@ -137,6 +140,22 @@ void tst_BugBundleGui::savesTheSelectedRequestsWithoutTheKey()
     const QJsonObject manifest = QJsonDocument::fromJson(entries->first().data).object();
     QCOMPARE(manifest[u"application"_s][u"name"_s].toString(), u"agentloop"_s);
     QCOMPARE(manifest[u"provider"_s][u"model"_s].toString(), u"gpt-test"_s);
+
+    // Where it cannot be written: a warning, and nothing kept.
+    const QString unwritable = out.filePath(u"missing/bundle.zip"_s);
+    f.window->bugBundles()->save();
+    QTRY_VERIFY(f.window->bugBundles()->listDialog()
+                && f.window->bugBundles()->listDialog()->isVisible());
+    f.window->bugBundles()->listDialog()->accept();
+    QTRY_VERIFY(f.window->bugBundles()->saveDialog()
+                && f.window->bugBundles()->saveDialog()->isVisible());
+    emit f.window->bugBundles()->saveDialog()->fileSelected(unwritable);
+    f.window->bugBundles()->saveDialog()->reject();
+    QTRY_VERIFY(visibleMessageBox());
+    QVERIFY2(visibleMessageBox()->text().contains(u"Cannot write the bug bundle"_s),
+             qPrintable(visibleMessageBox()->text()));
+    QVERIFY(!QFile::exists(unwritable));
+    rejectVisibleMessageBoxes();
 }
 
 void tst_BugBundleGui::allRequestsWhenNoneIsSelected()

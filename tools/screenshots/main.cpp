@@ -716,6 +716,7 @@ void savePermissionScreens(const Gui::AppSettings &settings,
 // before the save dialog.
 void saveBugBundleList(Gui::MainWindow *window, const QString &outDir, const QString &suffix)
 {
+    window->inspector()->table()->selectAll();
     window->bugBundles()->save();
     when(
             [window] {
