@@ -143,6 +143,14 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                         "message to it as it happens."),
             //: The value an option takes, as shown in --help: --option <value>
             CliText::tr("file"));
+    const QCommandLineOption bundleOption(
+            u"bundle"_s,
+            CliText::tr("Write a bug bundle to this zip file: the requests and responses of the "
+                        "run, its tool runs, audit lines, versions and settings, the API key "
+                        "removed. Without --prompt, of the --conversation alone, without "
+                        "contacting a model."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("file"));
     const QCommandLineOption profileOption(
             u"profile"_s,
             CliText::tr("Use this provider profile of the app (its name or id) instead of the "
@@ -234,6 +242,7 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        maxAnswerTimeOption,
                        transcriptOption,
                        conversationOption,
+                       bundleOption,
                        profileOption,
                        checkOption,
                        allowOption,
@@ -297,7 +306,25 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        + u'\n' + tryHelp;
         return result;
     }
-    if (!options.check && !checksPermissions && options.prompt.trimmed().isEmpty()) {
+    options.bundlePath = parser.value(bundleOption);
+    if (parser.isSet(bundleOption)) {
+        if (options.bundlePath.trimmed().isEmpty()) {
+            result.error = CliText::tr("--bundle needs the name of a zip file.") + u'\n' + tryHelp;
+            return result;
+        }
+        if (options.check || checksPermissions) {
+            result.error = CliText::tr("--bundle does not go with --check or --permissions-check.")
+                           + u'\n' + tryHelp;
+            return result;
+        }
+        if (!parser.isSet(promptOption) && !parser.isSet(conversationOption)) {
+            result.error = CliText::tr("--bundle needs --conversation, --prompt or both.") + u'\n'
+                           + tryHelp;
+            return result;
+        }
+    }
+    const bool bundlesOnly = parser.isSet(bundleOption) && !parser.isSet(promptOption);
+    if (!options.check && !checksPermissions && !bundlesOnly && options.prompt.trimmed().isEmpty()) {
         result.error = CliText::tr("--prompt is required and must not be blank.") + u'\n' + tryHelp;
         return result;
     }

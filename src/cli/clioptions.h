@@ -22,8 +22,11 @@ struct CliOptions
     int maxAnswerMinutes = 10;     // the most one answer may take
     QString transcriptPath;        // empty: no transcript
     QString conversationPath;      // a saved conversation to continue and extend; empty: none
-    QString profile;               // --profile: the app's profile to use; empty: OPENAI_* settings
-    bool check = false;            // --check: test what the provider can do instead of a task
+    // --bundle FILE: a bug bundle (storage/bugbundle.h) written there; without a prompt, of the
+    // saved conversation alone, nothing sent.
+    QString bundlePath;
+    QString profile;    // --profile: the app's profile to use; empty: OPENAI_* settings
+    bool check = false; // --check: test what the provider can do instead of a task
     // --allow, --ask and --deny, then the rules of --permissions FILE (origin CommandLine).
     QList<AgentLoop::PermissionRule> rules;
     bool readOnlyCommands = false; // --read-only-commands: the built-in list allows without asking

@@ -1,5 +1,6 @@
 #include "clirun.h"
 
+#include "clibundle.h"
 #include "clipermissions.h"
 #include "cliprofile.h"
 
@@ -62,6 +63,7 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     , m_session(std::make_shared<ProcessCommandRunner>(), ConversationStore())
     , m_controller(m_session.controller())
     , m_approver(m_err)
+    , m_provider(provider)
 {
     // The key is blanked out of everything printed: a command that prints the environment, a
     // model that repeats the key, arguments that contain it.
@@ -182,12 +184,12 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     connect(&m_controller, &AgentController::responseReceived, this, &CliRun::writeTranscript);
     connect(&m_controller, &AgentController::finished, this, [this](const QString &answer) {
         m_out.writeLine(answer); // with its line breaks
-        emit done(Answered);
+        finish(Answered);
     });
     connect(&m_controller, &AgentController::failed, this, [this](const Error &error) {
         if (error.kind == Error::Cancelled || m_interrupted) {
             printProgress(tr("Interrupted."));
-            emit done(Interrupted);
+            finish(Interrupted);
             return;
         }
         const QString label = error.kind == Error::Configuration ? tr("Configuration error: %1")
@@ -196,8 +198,16 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
         m_err.writeLine(label.arg(m_err.line(error.message)));
         if (!error.hint.isEmpty())
             m_err.writeLine(tr("How to fix: %1").arg(m_err.line(error.hint)));
-        emit done(exitCodeFor(error));
+        finish(exitCodeFor(error));
     });
+    if (!m_options.bundlePath.isEmpty()) {
+        connect(&m_controller,
+                &AgentController::responseReceived,
+                this,
+                [this](const Exchange &exchange) {
+                    m_exchanges.append({exchange.turn, exchange});
+                });
+    }
 }
 
 void CliRun::start()
@@ -223,6 +233,31 @@ void CliRun::start()
     if (m_options.verbose)
         printContextWindow(m_controller.budget().window);
     m_controller.run(m_options.prompt);
+}
+
+void CliRun::finish(int exitCode)
+{
+    if (!m_options.bundlePath.isEmpty()) {
+        Result<BugBundleContents> contents = bundleContents(m_options, m_provider);
+        if (!contents) {
+            m_err.writeLine(
+                    tr("Bug bundle not written: %1").arg(m_err.line(contents.error().message)));
+            if (exitCode == Answered)
+                exitCode = UsageError;
+        } else {
+            BugBundleContents bundle = *contents;
+            bundle.history = m_controller.history();
+            bundle.compactions = m_controller.compactions();
+            bundle.audit = m_session.auditTrail();
+            bundle.exchanges = m_exchanges;
+            if (bundle.conversation.id.isEmpty())
+                bundle.conversation = m_session.recorder().header();
+            const int written = writeBundle(bundle, m_options.bundlePath, m_err, m_err);
+            if (exitCode == Answered)
+                exitCode = written;
+        }
+    }
+    emit done(exitCode);
 }
 
 void CliRun::interrupt()

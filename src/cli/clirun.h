@@ -3,6 +3,7 @@
 #include "agent/agentsession.h"
 #include "clioptions.h"
 #include "provider/transcript.h"
+#include "storage/bugbundle.h"
 #include "terminalapprover.h"
 #include "terminalwriter.h"
 
@@ -53,6 +54,8 @@ private:
     // False, with the reason printed, when a rules file cannot be read: a broken file must not
     // loosen anything, and nothing is sent.
     bool rulesAreReadable();
+    // The run is over: writes the bug bundle when --bundle asks for one, then done(exitCode).
+    void finish(int exitCode);
 
     CliOptions m_options;
     TerminalWriter m_out;
@@ -64,6 +67,8 @@ private:
     std::optional<AgentLoop::Error> m_rulesError; // of the app's rules file
     bool m_interrupted = false;
     std::optional<AgentLoop::ContextWindow> m_printedWindow;
+    AgentLoop::ProviderSettings m_provider;
+    QList<AgentLoop::BundleExchange> m_exchanges; // with --bundle, every exchange answered
 };
 
 } // namespace Cli

@@ -1,5 +1,6 @@
 // agentloop-cli: the agent loop without a window, approving each call at the terminal.
 
+#include "clibundle.h"
 #include "clicheck.h"
 #include "clioptions.h"
 #include "clipermissions.h"
@@ -28,6 +29,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #endif
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -114,6 +117,16 @@ void startTask(std::unique_ptr<QObject> &task,
                const Cli::CliOptions &options,
                const AgentLoop::ProviderSettings &provider)
 {
+    if (!options.bundlePath.isEmpty() && options.prompt.isEmpty()) {
+        Cli::TerminalWriter out(stdout);
+        Cli::TerminalWriter err(stderr);
+        out.setSecret(provider.apiKey);
+        err.setSecret(provider.apiKey);
+        const int code = Cli::bundleConversation(options, provider, out, err);
+        QMetaObject::invokeMethod(
+                qApp, [code] { QCoreApplication::exit(code); }, Qt::QueuedConnection);
+        return;
+    }
     if (options.check) {
         auto check = std::make_unique<Cli::CliCheck>(options, provider);
         QObject::connect(check.get(),
@@ -193,9 +206,23 @@ int main(int argc, char *argv[])
 
     const AgentLoop::Result<AgentLoop::LoadedConfig> config
             = AgentLoop::loadConfig(QProcessEnvironment::systemEnvironment(), QDir::currentPath());
+    // A bundle of a saved conversation needs no provider, but it must know the key to remove it.
+    const bool bundlesOnly = !options.bundlePath.isEmpty() && options.prompt.isEmpty();
+    AgentLoop::ProviderSettings keyOnly;
+    if (bundlesOnly && !config) {
+        keyOnly.apiKey = QProcessEnvironment::systemEnvironment().value(
+                QString::fromLatin1(AgentLoop::apiKeyVariable));
+        const auto dotEnv = AgentLoop::readDotEnv(QDir(QDir::currentPath()).filePath(u".env"_s));
+        if (keyOnly.apiKey.trimmed().isEmpty() && dotEnv)
+            keyOnly.apiKey = dotEnv->value(QString::fromLatin1(AgentLoop::apiKeyVariable));
+    }
     // The key is copied into config now, and nothing reads it from the environment again: out
     // of it, so that a command cannot read it back from /proc/<this process>/environ.
     AgentLoop::removeFromOwnEnvironment(AgentLoop::apiKeyVariable);
+    if (!config && bundlesOnly) {
+        startTask(task, options, keyOnly);
+        return application.exec();
+    }
     if (!config) {
         printConfigurationError(err, config.error());
         return Cli::UsageError;

@@ -66,6 +66,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
               dock(tr("Conversations"), u"conversationsDock"_s, m_conversationPanel, this))
     , m_approvals(new Approvals(m_session, this))
     , m_compactions(new Compactions(m_session, m_chatView, this))
+    , m_bugBundles(new BugBundles(m_session, m_inspector, this))
     , m_conversationActions(
               new ConversationActions(m_session, m_conversations, m_conversationPanel, this))
     , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))
@@ -136,6 +137,9 @@ void MainWindow::createDocks()
     connect(m_conversationActions, &ConversationActions::exported, this, [this](const QString &path) {
         setIdleStatus(tr("Exported to %1").arg(QDir::toNativeSeparators(path)));
     });
+    connect(m_bugBundles, &BugBundles::saved, this, [this](const QString &path) {
+        setIdleStatus(tr("Bug bundle saved to %1").arg(QDir::toNativeSeparators(path)));
+    });
 }
 
 void MainWindow::createActions()
@@ -150,6 +154,7 @@ void MainWindow::createActions()
     settings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     settings->setMenuRole(QAction::PreferencesRole);
     m_conversationActions->addExportActions(file->addMenu(tr("&Export conversation")));
+    m_bugBundles->addAction(file);
     file->addSeparator();
     m_compactions->addActions(file);
     file->addSeparator();
@@ -249,6 +254,7 @@ void MainWindow::showConfiguration()
     m_statusBar->showConfiguration(m_session.configuration());
     m_compactions->setConfirms(m_settings.confirmCompaction);
     m_feed->turnModel()->setPrices(m_settings.modelPrices);
+    m_bugBundles->setKnownKeys(QStringList(m_settings.profileKeys.values()) << m_settings.apiKey);
     m_profileSwitcher->showProfiles(m_settings);
     m_chatView->setDemoMode(m_settings.demoMode);
     m_promptBar->setReady(m_settings.demoMode || m_settings.isConfigured());
@@ -332,6 +338,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     if (m_settingsDialog)
         m_settingsDialog->reject();
     m_conversationActions->closeDialogs();
+    m_bugBundles->closeDialogs();
     saveLayout();
     event->accept();
 }

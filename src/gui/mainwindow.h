@@ -5,6 +5,7 @@
 #include "agentstatusbar.h"
 #include "approvals.h"
 #include "base/elevation.h"
+#include "bugbundles.h"
 #include "chat/promptbar.h"
 #include "chat/runfeed.h"
 #include "compactions.h"
@@ -97,6 +98,8 @@ public:
     ApprovalPrompt *pendingApproval() const { return m_approvals->pending(); }
     // "Compact now", "Undo compaction" and the box that asks before an automatic compaction.
     Compactions *compactions() const { return m_compactions; }
+    // File › Save bug bundle…
+    BugBundles *bugBundles() const { return m_bugBundles; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -170,6 +173,7 @@ private:
     QDockWidget *m_conversationsDock;
     Approvals *m_approvals;
     Compactions *m_compactions;
+    BugBundles *m_bugBundles;
     ConversationActions *m_conversationActions;
     QPointer<SettingsDialog> m_settingsDialog;
     ProfileSwitcher *m_profileSwitcher;

@@ -3,9 +3,12 @@
 // The server lives on this process's event loop, so every wait here spins the event loop
 // (QTest::qWaitFor / QTRY_*), never QProcess::waitForFinished().
 
+#include "agent/audittrail.h"
 #include "base/displaytext.h"
 #include "base/elevation.h"
+#include "base/ziparchive.h"
 #include "fakechatserver.h"
+#include "leaksearch.h"
 #include "longoutput.h"
 #include "permissions/permissionrules.h"
 #include "permissions/workspacerules.h"
@@ -498,6 +501,11 @@ private slots:
     // Saved conversations.
     void conversationIsContinuedAndExtended();
     void unreadableConversationIsAUsageError();
+
+    // Bug bundles.
+    void bundleOfASavedConversationSendsNothing();
+    void bundleOfARunHoldsItsExchanges();
+    void bundleErrors();
 
     // Bounds on one answer.
     void answerLimitFlagsInHelp();
@@ -1980,6 +1988,152 @@ void tst_Cli::unreadableConversationIsAUsageError()
     COMPARE_EXIT(missing, 2);
     QCOMPARE(server.requests().size(), 0);
     QVERIFY(!QFileInfo::exists(workPath(u"missing.jsonl"_s)));
+}
+
+namespace {
+
+// The files of a bug bundle the CLI wrote, read with the zip reader (which checks every CRC).
+QMap<QString, QByteArray> bundleFiles(const QString &path)
+{
+    const Result<QList<ZipEntry>> entries = readZipArchive(readFile(path));
+    QMap<QString, QByteArray> files;
+    if (!entries) {
+        qWarning() << entries.error().message;
+        return files;
+    }
+    for (const ZipEntry &entry : *entries)
+        files.insert(entry.name, entry.data);
+    return files;
+}
+
+QStringList keyHitsInBundle(const QMap<QString, QByteArray> &files, const QString &key)
+{
+    QStringList hits;
+    const KeyNeedles needles = keyNeedles(key);
+    for (auto it = files.cbegin(); it != files.cend(); ++it)
+        hits << keyHits(it.value(), it.key(), needles);
+    return hits;
+}
+
+} // namespace
+
+void tst_Cli::bundleOfASavedConversationSendsNothing()
+{
+    ConversationStore store(workPath(u"conversations"_s));
+    ConversationWriter writer;
+    const auto header = writer.create(store,
+                                      u"leaky"_s,
+                                      testModel,
+                                      QUrl(u"http://127.0.0.1:1/v1"_s));
+    QVERIFY(header);
+    const QString base64 = QString::fromLatin1(("Bearer " + testKey.toUtf8()).toBase64());
+    const QList<Message> saved{
+            Message::user(u"print my key"_s),
+            Message::assistant(std::nullopt,
+                               {ToolCall{u"call_1"_s, u"shell"_s, shellArguments(u"env"_s)}}),
+            Message::tool(u"call_1"_s, u"OPENAI_API_KEY="_s + testKey + u"\nAUTH="_s + base64),
+            Message::assistant(u"Done."_s),
+    };
+    for (const Message &message : saved)
+        QVERIFY(writer.append(message));
+    const QString path = writer.path();
+    writer.close();
+    QJsonObject line{{u"tool_call_id"_s, u"call_1"_s},
+                     {u"tool"_s, u"shell"_s},
+                     {u"arguments"_s, u"{\"command\":\"env\"}"_s},
+                     {u"decision"_s, u"allow"_s}};
+    QVERIFY(appendAuditEntry(ConversationStore::auditPathFor(path), line));
+
+    FakeChatServer server;
+    const QString bundle = workPath(u"bundle.zip"_s);
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--bundle"_s, bundle, u"--conversation"_s, path}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(server.requests().size(), 0);
+    const QString listed = cli.standardOutput();
+    for (const QString &name : {u"manifest.json"_s,
+                                u"conversation/messages.json"_s,
+                                u"tool-runs.json"_s,
+                                u"audit.jsonl"_s,
+                                u"settings.json"_s})
+        QVERIFY2(listed.contains(u"  "_s + name + u"  "_s), cli.describe().constData());
+    QVERIFY2(listed.contains(u"Written to "_s + QDir::toNativeSeparators(bundle)),
+             cli.describe().constData());
+
+    const QMap<QString, QByteArray> files = bundleFiles(bundle);
+    QVERIFY(files.contains(u"audit.jsonl"_s));
+    QVERIFY(!files.keys().filter(u"requests/"_s).size());
+    const QStringList hits = keyHitsInBundle(files, testKey);
+    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+    QVERIFY(files.value(u"tool-runs.json"_s).contains("OPENAI_API_KEY=[REDACTED]"));
+    const QJsonObject manifest = QJsonDocument::fromJson(files.value(u"manifest.json"_s)).object();
+    QCOMPARE(manifest[u"application"_s][u"name"_s].toString(), u"agentloop-cli"_s);
+    QCOMPARE(manifest[u"application"_s][u"version"_s].toString(), QStringLiteral(AGENTLOOP_VERSION));
+    QCOMPARE(manifest[u"conversation"_s][u"id"_s].toString(), header->id);
+    QCOMPARE(manifest[u"conversation"_s][u"messages"_s].toInt(), 4);
+    QVERIFY(!manifest[u"qt"_s][u"runtime"_s].toString().isEmpty());
+}
+
+void tst_Cli::bundleOfARunHoldsItsExchanges()
+{
+    FakeChatServer server;
+    // The provider repeats the key: the answer at the terminal and the bundle show neither.
+    server.script({FakeResponse::streamedAnswer({u"Your key is "_s, testKey})});
+    const QString bundle = workPath(u"run.zip"_s);
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--prompt"_s, u"what is my key?"_s, u"--bundle"_s, bundle}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Your key is [REDACTED]\n"_s);
+    QVERIFY2(cli.standardError().contains(u"  requests/001-request.json  "_s),
+             cli.describe().constData());
+    const QMap<QString, QByteArray> files = bundleFiles(bundle);
+    QVERIFY2(files.contains(u"responses/001-response.sse"_s), qPrintable(files.keys().join(u' ')));
+    QCOMPARE(QJsonDocument::fromJson(files.value(u"requests/001-request.json"_s)).object(),
+             QJsonDocument::fromJson(server.requests().at(0).body).object());
+    QVERIFY(files.value(u"responses/001-response.sse"_s).startsWith("data: "));
+    QVERIFY(files.value(u"responses/001-response.sse"_s).contains("\"content\":\"[REDACTED]\""));
+    QVERIFY(files.value(u"responses/001-response.sse"_s).endsWith("data: [DONE]\n\n"));
+    QVERIFY(files.value(u"responses/001-assembled.json"_s).contains("Your key is [REDACTED]"));
+    const QJsonObject headers = QJsonDocument::fromJson(files.value(u"requests/001-headers.json"_s))
+                                        .object();
+    QCOMPARE(headers[u"http_status"_s].toInt(), 200);
+    const QStringList hits = keyHitsInBundle(files, testKey);
+    QVERIFY2(hits.isEmpty(), qPrintable(hits.join(u'\n')));
+}
+
+void tst_Cli::bundleErrors()
+{
+    FakeChatServer server;
+    CliProcess missing(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(missing.start({u"--bundle"_s,
+                           workPath(u"b.zip"_s),
+                           u"--conversation"_s,
+                           workPath(u"missing.jsonl"_s)}));
+    COMPARE_EXIT(missing, 2);
+    QVERIFY2(missing.standardError().contains(u"does not exist"_s), missing.describe().constData());
+    QVERIFY(!QFileInfo::exists(workPath(u"b.zip"_s)));
+
+    ConversationStore store(workPath(u"conversations"_s));
+    ConversationWriter writer;
+    QVERIFY(writer.create(store, u"t"_s, testModel, QUrl(u"http://127.0.0.1:1/v1"_s)));
+    QVERIFY(writer.append(Message::user(u"hello"_s)));
+    const QString path = writer.path();
+    writer.close();
+    const QString unwritable = workPath(u"no/such/folder/b.zip"_s);
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--bundle"_s, unwritable, u"--conversation"_s, path}));
+    COMPARE_EXIT(cli, 2);
+    QVERIFY2(cli.standardError().contains(u"Cannot write the bug bundle"_s),
+             cli.describe().constData());
+    QVERIFY2(cli.standardError().contains(QDir::toNativeSeparators(unwritable)),
+             cli.describe().constData());
+    QCOMPARE(server.requests().size(), 0);
+
+    CliProcess alone(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(alone.start({u"--bundle"_s, workPath(u"b.zip"_s)}));
+    COMPARE_EXIT(alone, 2);
+    QVERIFY2(alone.standardError().contains(u"--bundle needs --conversation, --prompt or both."_s),
+             alone.describe().constData());
 }
 
 void tst_Cli::answerLimitFlagsInHelp()

@@ -713,6 +713,25 @@ void savePermissionScreens(const Gui::AppSettings &settings,
     });
 }
 
+// 8. File › Save bug bundle…: the files the bundle of the demo's requests will hold, listed
+// before the save dialog.
+void saveBugBundleList(Gui::MainWindow *window, const QString &outDir, const QString &suffix)
+{
+    window->inspector()->table()->selectAll();
+    window->bugBundles()->save();
+    when(
+            [window] {
+                const QDialog *dialog = window->bugBundles()->listDialog();
+                return dialog && dialog->isVisible();
+            },
+            [window, outDir, suffix] {
+                QDialog *dialog = window->bugBundles()->listDialog();
+                save(dialog, outDir + u"/bug-bundle"_s + suffix);
+                dialog->reject();
+            },
+            u"the bug bundle's file list"_s);
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -843,6 +862,7 @@ int main(int argc, char *argv[])
                          save(&window, outDir + u"/main"_s + suffix);
                          save(window.inspector(), outDir + u"/inspector-costs"_s + suffix);
                          savePermissionScreens(settings, &window, outDir, suffix);
+                         saveBugBundleList(&window, outDir, suffix);
                          // 3. The settings dialog, filled in as a user would.
                          Gui::AppSettings filled = settings;
                          filled.demoMode = false;

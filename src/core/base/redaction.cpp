@@ -562,6 +562,12 @@ QByteArray redacted(QByteArray bytes, const QString &secret)
     return result.append(bytes.constData() + done, bytes.size() - done);
 }
 
+bool containsSecret(const QByteArray &bytes, const QString &secret)
+{
+    return worthRedacting(secret) && !bytes.isEmpty()
+           && !patternFor<char>(secret)->find(bytes.constData(), bytes.size()).empty();
+}
+
 QString redacted(QString text, const QString &secret)
 {
     if (!worthRedacting(secret) || text.isEmpty())

@@ -22,5 +22,7 @@ inline constexpr char redactedMarker[] = "[REDACTED]";
 // Text without the secret is returned as it came, not copied. Linear in the text's size.
 QByteArray redacted(QByteArray bytes, const QString &secret);
 QString redacted(QString text, const QString &secret);
+// Whether redacted() would replace anything: the secret is in bytes in one of those encodings.
+bool containsSecret(const QByteArray &bytes, const QString &secret);
 
 } // namespace AgentLoop

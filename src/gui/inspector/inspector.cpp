@@ -101,6 +101,9 @@ Inspector::Inspector(QWidget *parent)
     m_table->setObjectName(u"turnTable"_s);
     m_table->setAccessibleName(tr("Requests"));
     setUpRecordTable(m_table);
+    // Several requests at once for File › Save bug bundle… (Ctrl+click, Shift+click); the
+    // current one is the one shown.
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->horizontalHeader()->setStretchLastSection(true);
 
     m_request = newTextView(u"requestView"_s, tr("Request body"), this);
