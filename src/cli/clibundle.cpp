@@ -91,7 +91,7 @@ int writeBundle(const BugBundleContents &contents,
             err.writeLine(BundleText::tr("How to fix: %1").arg(err.line(written.error().hint)));
         return UsageError;
     }
-    terminal.writeLine(BundleText::tr("Bug bundle (%n file(s), the API key removed):",
+    terminal.writeLine(BundleText::tr("Bug bundle (%n files, the API key removed):",
                                       nullptr,
                                       int(entries.size())));
     for (const ZipEntry &entry : entries) {

@@ -142,7 +142,7 @@ void BugBundles::showList()
     qint64 total = 0;
     for (const ZipEntry &entry : std::as_const(m_entries))
         total += entry.data.size();
-    auto *intro = new QLabel(tr("The bug bundle will hold these %n file(s), %1 in all. The API "
+    auto *intro = new QLabel(tr("The bug bundle will hold these %n files, %1 in all. The API "
                                 "key has been removed from every one of them (also URL-encoded, "
                                 "base64, UTF-16 and JSON-escaped), and the zip is checked for it "
                                 "again before it is kept.",
