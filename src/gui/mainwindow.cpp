@@ -10,6 +10,7 @@
 #include "conversations/conversationpanel.h"
 #include "elevationbar.h"
 #include "inspector/inspector.h"
+#include "inspector/replayactions.h"
 #include "settings/settingsdialog.h"
 #include "showntext.h"
 #include "storage/keystore.h"
@@ -68,6 +69,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_conversationActions(
               new ConversationActions(m_session, m_conversations, m_conversationPanel, this))
     , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))
+    , m_replayActions(new ReplayActions(m_session, m_inspector, this))
 {
     setObjectName(u"mainWindow"_s);
     if (!m_keyStore)
@@ -132,6 +134,13 @@ void MainWindow::createDocks()
             &ConversationActions::currentDeleted,
             this,
             &MainWindow::newConversation);
+    connect(m_replayActions,
+            &ReplayActions::forked,
+            this,
+            [this](const AgentLoop::ConversationHeader &header) {
+                reloadConversations();
+                openConversation(header.id);
+            });
     connect(m_conversationActions, &ConversationActions::exported, this, [this](const QString &path) {
         setIdleStatus(tr("Exported to %1").arg(QDir::toNativeSeparators(path)));
     });
@@ -330,6 +339,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     if (m_settingsDialog)
         m_settingsDialog->reject();
     m_conversationActions->closeDialogs();
+    m_replayActions->closeDialogs();
     saveLayout();
     event->accept();
 }

@@ -33,6 +33,7 @@ class ConversationListModel;
 class ConversationPanel;
 class Inspector;
 class PromptEdit;
+class ReplayActions;
 class SettingsDialog;
 
 // The desktop app's window: the conversation in the middle, the prompt bar below it, the
@@ -97,6 +98,8 @@ public:
     ApprovalPrompt *pendingApproval() const { return m_approvals->pending(); }
     // "Compact now", "Undo compaction" and the box that asks before an automatic compaction.
     Compactions *compactions() const { return m_compactions; }
+    // The inspector's "Edit and resend…" and "Fork from here".
+    ReplayActions *replayActions() const { return m_replayActions; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -173,6 +176,7 @@ private:
     ConversationActions *m_conversationActions;
     QPointer<SettingsDialog> m_settingsDialog;
     ProfileSwitcher *m_profileSwitcher;
+    ReplayActions *m_replayActions;
 
     bool m_started = false;
 };

@@ -20,6 +20,8 @@
 #include "inspector/auditmodel.h"
 #include "inspector/auditpage.h"
 #include "inspector/inspector.h"
+#include "inspector/jsonformat.h"
+#include "inspector/replaydialog.h"
 #include "inspector/turnmodel.h"
 #include "mainwindow.h"
 #include "permissions/workspacerules.h"
@@ -39,7 +41,9 @@
 #include <QDir>
 #include <QFile>
 #include <QIcon>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
@@ -712,6 +716,79 @@ void savePermissionScreens(const Gui::AppSettings &settings,
     });
 }
 
+
+// 12. "Edit and resend": a request of the conversation edited (a stricter system prompt) and
+// sent again as a side request; the original answer (a tool call) beside the new one (text),
+// and the paths that differ.
+void saveReplay(QWidget *window, const QString &outDir, const QString &suffix, bool chinese)
+{
+    using AgentLoop::FakeResponse;
+    auto *server = new AgentLoop::FakeChatServer(window);
+    server->script({FakeResponse::answer(
+            chinese ? u"工作区里有 README.md、main.cpp 和 CMakeLists.txt。"_s
+                    : u"Your workspace has README.md, main.cpp and CMakeLists.txt."_s)});
+    const QString question = chinese ? u"看看我的工作区里有哪些文件。"_s
+                                     : u"What files are in my workspace?"_s;
+    const auto body = [&](const QString &system) {
+        return QJsonDocument(
+                       QJsonObject{{u"model"_s, u"gpt-4.1"_s},
+                                   {u"messages"_s,
+                                    QJsonArray{QJsonObject{{u"role"_s, u"system"_s},
+                                                           {u"content"_s, system}},
+                                               QJsonObject{{u"role"_s, u"user"_s},
+                                                           {u"content"_s, question}}}},
+                                   {u"stream"_s, false}})
+                .toJson(QJsonDocument::Compact);
+    };
+    AgentLoop::Exchange original;
+    original.turn = 1;
+    original.method = "POST";
+    original.url = QUrl(server->baseUrl().toString() + u"/chat/completions"_s);
+    original.requestBody = body(u"You are a coding agent. Use the shell tool to look around."_s);
+    original.httpStatus = 200;
+    original.responseBody = QJsonDocument(QJsonObject{
+            {u"id"_s, u"chatcmpl-7f3a"_s},
+            {u"object"_s, u"chat.completion"_s},
+            {u"model"_s, u"gpt-4.1"_s},
+            {u"choices"_s,
+             QJsonArray{QJsonObject{
+                     {u"index"_s, 0},
+                     {u"finish_reason"_s, u"tool_calls"_s},
+                     {u"message"_s,
+                      QJsonObject{{u"role"_s, u"assistant"_s},
+                                  {u"content"_s, QJsonValue::Null},
+                                  {u"tool_calls"_s,
+                                   QJsonArray{QJsonObject{
+                                           {u"id"_s, u"call_1"_s},
+                                           {u"type"_s, u"function"_s},
+                                           {u"function"_s,
+                                            QJsonObject{{u"name"_s, u"shell"_s},
+                                                        {u"arguments"_s,
+                                                         u"{\"command\":\"ls\"}"_s}}}}}}}}}}},
+            {u"usage"_s,
+             QJsonObject{{u"prompt_tokens"_s, 96},
+                         {u"completion_tokens"_s, 14},
+                         {u"total_tokens"_s, 110}}}})
+                                    .toJson(QJsonDocument::Compact);
+    AgentLoop::ProviderSettings provider;
+    provider.baseUrl = server->baseUrl();
+    provider.model = u"gpt-4.1"_s;
+    provider.stream = false;
+    auto *dialog = new Gui::ReplayDialog(original, provider, false, window);
+    dialog->resize(1180, 860);
+    const QString edited = QString::fromUtf8(original.requestBody)
+                                   .replace(u"Use the shell tool to look around."_s,
+                                            u"Answer from what you know; run nothing."_s);
+    dialog->editor()->setPlainText(Gui::prettyJson(edited));
+    dialog->show();
+    QObject::connect(dialog, &Gui::ReplayDialog::replyShown, window, [=] {
+        QTimer::singleShot(300, window, [=] {
+            save(dialog, outDir + u"/inspector-replay"_s + suffix);
+            dialog->close();
+        });
+    });
+    QTimer::singleShot(500, dialog, [dialog] { dialog->send(); });
+}
 } // namespace
 
 int main(int argc, char *argv[])
@@ -838,6 +915,7 @@ int main(int argc, char *argv[])
                          window.chatView()->scrollToBottom();
                          save(&window, outDir + u"/main"_s + suffix);
                          savePermissionScreens(settings, &window, outDir, suffix);
+                         saveReplay(&window, outDir, suffix, zh);
                          // 3. The settings dialog, filled in as a user would.
                          Gui::AppSettings filled = settings;
                          filled.demoMode = false;
