@@ -716,7 +716,6 @@ void savePermissionScreens(const Gui::AppSettings &settings,
     });
 }
 
-
 // 12. "Edit and resend": a request of the conversation edited (a stricter system prompt) and
 // sent again as a side request; the original answer (a tool call) beside the new one (text),
 // and the paths that differ.
@@ -729,16 +728,11 @@ void saveReplay(QWidget *window, const QString &outDir, const QString &suffix, b
                     : u"Your workspace has README.md, main.cpp and CMakeLists.txt."_s)});
     const QString question = chinese ? u"看看我的工作区里有哪些文件。"_s
                                      : u"What files are in my workspace?"_s;
+    // As the loop and the provider write them: model first, the provider's own order.
     const auto body = [&](const QString &system) {
-        return QJsonDocument(
-                       QJsonObject{{u"model"_s, u"gpt-4.1"_s},
-                                   {u"messages"_s,
-                                    QJsonArray{QJsonObject{{u"role"_s, u"system"_s},
-                                                           {u"content"_s, system}},
-                                               QJsonObject{{u"role"_s, u"user"_s},
-                                                           {u"content"_s, question}}}},
-                                   {u"stream"_s, false}})
-                .toJson(QJsonDocument::Compact);
+        return u"{\"model\":\"gpt-4.1\",\"messages\":[{\"role\":\"system\",\"content\":\"%1\"},"
+               "{\"role\":\"user\",\"content\":\"%2\"}],\"stream\":false}"_s.arg(system, question)
+                       .toUtf8();
     };
     AgentLoop::Exchange original;
     original.turn = 1;
@@ -746,30 +740,14 @@ void saveReplay(QWidget *window, const QString &outDir, const QString &suffix, b
     original.url = QUrl(server->baseUrl().toString() + u"/chat/completions"_s);
     original.requestBody = body(u"You are a coding agent. Use the shell tool to look around."_s);
     original.httpStatus = 200;
-    original.responseBody = QJsonDocument(QJsonObject{
-            {u"id"_s, u"chatcmpl-7f3a"_s},
-            {u"object"_s, u"chat.completion"_s},
-            {u"model"_s, u"gpt-4.1"_s},
-            {u"choices"_s,
-             QJsonArray{QJsonObject{
-                     {u"index"_s, 0},
-                     {u"finish_reason"_s, u"tool_calls"_s},
-                     {u"message"_s,
-                      QJsonObject{{u"role"_s, u"assistant"_s},
-                                  {u"content"_s, QJsonValue::Null},
-                                  {u"tool_calls"_s,
-                                   QJsonArray{QJsonObject{
-                                           {u"id"_s, u"call_1"_s},
-                                           {u"type"_s, u"function"_s},
-                                           {u"function"_s,
-                                            QJsonObject{{u"name"_s, u"shell"_s},
-                                                        {u"arguments"_s,
-                                                         u"{\"command\":\"ls\"}"_s}}}}}}}}}}},
-            {u"usage"_s,
-             QJsonObject{{u"prompt_tokens"_s, 96},
-                         {u"completion_tokens"_s, 14},
-                         {u"total_tokens"_s, 110}}}})
-                                    .toJson(QJsonDocument::Compact);
+    original.responseBody
+            = "{\"id\":\"chatcmpl-7f3a\",\"object\":\"chat.completion\",\"created\":1764756000,"
+              "\"model\":\"gpt-4.1\",\"choices\":[{\"index\":0,\"message\":{\"role\":"
+              "\"assistant\",\"content\":null,\"refusal\":null,\"tool_calls\":[{\"id\":"
+              "\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"shell\","
+              "\"arguments\":\"{\\\"command\\\":\\\"ls\\\"}\"}}]},\"logprobs\":null,"
+              "\"finish_reason\":\"tool_calls\"}],\"usage\":{\"prompt_tokens\":96,"
+              "\"completion_tokens\":14,\"total_tokens\":110}}";
     AgentLoop::ProviderSettings provider;
     provider.baseUrl = server->baseUrl();
     provider.model = u"gpt-4.1"_s;
