@@ -40,6 +40,8 @@ private slots:
     void init();
     void editedResendSendsTheBodyAndLeavesTheConversation();
     void editorReportsProblemsAsYouType();
+    void streamedReplyIsComparedByItsMessageAndShownEscaped();
+    void largeBodyIsCheckedToo();
     void forkStartsANewConversationFromTheRequest();
     void forkWaitsForTheRun();
 
@@ -240,6 +242,54 @@ void tst_Replay::editorReportsProblemsAsYouType()
     QVERIFY2(dialog->resultLabel()->text().startsWith(u"The side request failed: "_s),
              qPrintable(dialog->resultLabel()->text()));
     QVERIFY(dialog->resendView()->toPlainText().contains(u"did not have response messages"_s));
+    dialog->close();
+}
+
+void tst_Replay::streamedReplyIsComparedByItsMessageAndShownEscaped()
+{
+    MainWindowFixture f(savingInTheWorkspace());
+    QVERIFY(runFirstTurn(f));
+    ReplayDialog *dialog = openReplay(f);
+    QVERIFY(dialog);
+    QTRY_VERIFY(dialog->check().has_value());
+
+    // The answer hides a right-to-left override in its text.
+    f.server.script({FakeResponse::streamedAnswer({u"Fo"_s, u"ur\u202E!"_s})});
+    QSignalSpy shown(dialog, &ReplayDialog::replyShown);
+    QTest::mouseClick(dialog->sendButton(), Qt::LeftButton);
+    QVERIFY(shown.wait(10000));
+
+    // Compared by the assembled message, not by the events: the content changed, and the
+    // original's `refusal: null` is not in the assembled message.
+    const QAbstractItemModel *diff = dialog->diffTable()->model();
+    QStringList rows;
+    for (int row = 0; row < diff->rowCount(); ++row)
+        rows << diffRow(diff, row).join(u" | "_s);
+    QCOMPARE(rows.size(), 2);
+    QVERIFY2(rows.at(0).startsWith(u"content | Changed | \"Four.\" | \"Four⟨U+202E⟩!\""_s),
+             qPrintable(rows.join(u'\n')));
+    QCOMPARE(rows.at(1), u"refusal | Removed | null | "_s);
+    QVERIFY(!rows.join(u'\n').contains(QChar(0x202E)));
+    QVERIFY(dialog->resultLabel()->text().contains(u"compared by its assembled message"_s));
+    QVERIFY(dialog->resendView()->toPlainText().contains(u"⟨U+202E⟩"_s));
+    QVERIFY(!dialog->resendView()->toPlainText().contains(QChar(0x202E)));
+    dialog->close();
+}
+
+void tst_Replay::largeBodyIsCheckedToo()
+{
+    MainWindowFixture f(savingInTheWorkspace());
+    QVERIFY(runFirstTurn(f));
+    ReplayDialog *dialog = openReplay(f);
+    QVERIFY(dialog);
+    // Over the size checked on another thread, with a tool result nobody asked for at its end.
+    const QString big = QString(ReplayDialog::backgroundCheckBytes, u'x');
+    const QString body = uR"({"model": "gpt-test", "messages": [{"role": "user", "content": "%1"},
+        {"role": "tool", "tool_call_id": "call_9", "content": "?"}]})"_s.arg(big);
+    QVERIFY(typeBody(dialog, body));
+    QVERIFY2(dialog->problemsLabel()->text().contains(uR"(["call_9"])"_s),
+             qPrintable(dialog->problemsLabel()->text().left(300)));
+    QVERIFY(dialog->sendButton()->isEnabled());
     dialog->close();
 }
 

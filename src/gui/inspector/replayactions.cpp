@@ -133,8 +133,9 @@ void ReplayActions::forkFromHere()
 
 void ReplayActions::closeDialogs()
 {
-    if (m_dialog)
-        m_dialog->close();
+    // Each "Edit and resend" has a dialog of its own, to compare several edits.
+    for (ReplayDialog *dialog : m_window->findChildren<ReplayDialog *>(Qt::FindDirectChildrenOnly))
+        dialog->close();
 }
 
 } // namespace Gui

@@ -29,7 +29,8 @@ public:
 
     QAction *editAndResendAction() const { return m_resend; }
     QAction *forkAction() const { return m_fork; }
-    // The latest "Edit and resend" dialog, while it is open.
+    // The latest "Edit and resend" dialog, while it is open (each has its own, so that several
+    // edits can be compared side by side).
     ReplayDialog *dialog() const;
     bool isForking() const { return m_forking; }
 
@@ -37,6 +38,7 @@ public:
     void forkFromHere();
     // Enables the actions for the request shown and the state of the run.
     void updateActions();
+    // Closes every "Edit and resend" dialog, abandoning their side requests.
     void closeDialogs();
 
 signals:

@@ -12,7 +12,6 @@
 #include <QDialogButtonBox>
 #include <QEvent>
 #include <QFontDatabase>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
