@@ -11,6 +11,7 @@
 #include "elevationbar.h"
 #include "inspector/inspector.h"
 #include "inspector/turnmodel.h"
+#include "inspector/replayactions.h"
 #include "settings/settingsdialog.h"
 #include "showntext.h"
 #include "storage/keystore.h"
@@ -70,6 +71,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_conversationActions(
               new ConversationActions(m_session, m_conversations, m_conversationPanel, this))
     , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))
+    , m_replayActions(new ReplayActions(m_session, m_inspector, this))
 {
     setObjectName(u"mainWindow"_s);
     if (!m_keyStore)
@@ -134,6 +136,13 @@ void MainWindow::createDocks()
             &ConversationActions::currentDeleted,
             this,
             &MainWindow::newConversation);
+    connect(m_replayActions,
+            &ReplayActions::forked,
+            this,
+            [this](const AgentLoop::ConversationHeader &header) {
+                reloadConversations();
+                openConversation(header.id);
+            });
     connect(m_conversationActions, &ConversationActions::exported, this, [this](const QString &path) {
         setIdleStatus(tr("Exported to %1").arg(QDir::toNativeSeparators(path)));
     });
@@ -339,6 +348,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         m_settingsDialog->reject();
     m_conversationActions->closeDialogs();
     m_bugBundles->closeDialogs();
+    m_replayActions->closeDialogs();
     saveLayout();
     event->accept();
 }

@@ -34,6 +34,7 @@ class ConversationListModel;
 class ConversationPanel;
 class Inspector;
 class PromptEdit;
+class ReplayActions;
 class SettingsDialog;
 
 // The desktop app's window: the conversation in the middle, the prompt bar below it, the
@@ -100,6 +101,8 @@ public:
     Compactions *compactions() const { return m_compactions; }
     // File › Save bug bundle…
     BugBundles *bugBundles() const { return m_bugBundles; }
+    // The inspector's "Edit and resend…" and "Fork from here".
+    ReplayActions *replayActions() const { return m_replayActions; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -177,6 +180,7 @@ private:
     ConversationActions *m_conversationActions;
     QPointer<SettingsDialog> m_settingsDialog;
     ProfileSwitcher *m_profileSwitcher;
+    ReplayActions *m_replayActions;
 
     bool m_started = false;
 };

@@ -3,6 +3,7 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "protocol/jsonschema.h"
+#include "protocol/requestcheck.h"
 #include "testpaths.h"
 
 #include <QFile>
@@ -814,6 +815,12 @@ void tst_OpenApiRequest::specAcceptsTheseVariants()
     const QJsonValue mutated = withValueAt(base, tokens, 0, replacement);
     const QList<SchemaViolation> violations = m_request.validate(mutated);
     QVERIFY2(violations.isEmpty(), qPrintable(describe(violations)));
+
+    // What the spec allows, the inspector's check of an edited request allows too.
+    const RequestCheck check = checkRequestBody(
+            QJsonDocument(mutated.toObject()).toJson(QJsonDocument::Compact));
+    QVERIFY2(check.isValid(),
+             qPrintable(check.problems.isEmpty() ? QString() : check.problems.first().message));
 }
 
 void tst_OpenApiRequest::specRejectsTheseMutations_data()

@@ -21,6 +21,8 @@
 #include "inspector/auditmodel.h"
 #include "inspector/auditpage.h"
 #include "inspector/inspector.h"
+#include "inspector/jsonformat.h"
+#include "inspector/replaydialog.h"
 #include "inspector/turnmodel.h"
 #include "mainwindow.h"
 #include "permissions/workspacerules.h"
@@ -40,7 +42,9 @@
 #include <QDir>
 #include <QFile>
 #include <QIcon>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
@@ -732,6 +736,57 @@ void saveBugBundleList(Gui::MainWindow *window, const QString &outDir, const QSt
             u"the bug bundle's file list"_s);
 }
 
+// 12. "Edit and resend": a request of the conversation edited (a stricter system prompt) and
+// sent again as a side request; the original answer (a tool call) beside the new one (text),
+// and the paths that differ.
+void saveReplay(QWidget *window, const QString &outDir, const QString &suffix, bool chinese)
+{
+    using AgentLoop::FakeResponse;
+    auto *server = new AgentLoop::FakeChatServer(window);
+    server->script({FakeResponse::answer(
+            chinese ? u"工作区里有 README.md、main.cpp 和 CMakeLists.txt。"_s
+                    : u"Your workspace has README.md, main.cpp and CMakeLists.txt."_s)});
+    const QString question = chinese ? u"看看我的工作区里有哪些文件。"_s
+                                     : u"What files are in my workspace?"_s;
+    // As the loop and the provider write them: model first, the provider's own order.
+    const auto body = [&](const QString &system) {
+        return u"{\"model\":\"gpt-4.1\",\"messages\":[{\"role\":\"system\",\"content\":\"%1\"},"
+               "{\"role\":\"user\",\"content\":\"%2\"}],\"stream\":false}"_s.arg(system, question)
+                       .toUtf8();
+    };
+    AgentLoop::Exchange original;
+    original.turn = 1;
+    original.method = "POST";
+    original.url = QUrl(server->baseUrl().toString() + u"/chat/completions"_s);
+    original.requestBody = body(u"You are a coding agent. Use the shell tool to look around."_s);
+    original.httpStatus = 200;
+    original.responseBody
+            = "{\"id\":\"chatcmpl-7f3a\",\"object\":\"chat.completion\",\"created\":1764756000,"
+              "\"model\":\"gpt-4.1\",\"choices\":[{\"index\":0,\"message\":{\"role\":"
+              "\"assistant\",\"content\":null,\"refusal\":null,\"tool_calls\":[{\"id\":"
+              "\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"shell\","
+              "\"arguments\":\"{\\\"command\\\":\\\"ls\\\"}\"}}]},\"logprobs\":null,"
+              "\"finish_reason\":\"tool_calls\"}],\"usage\":{\"prompt_tokens\":96,"
+              "\"completion_tokens\":14,\"total_tokens\":110}}";
+    AgentLoop::ProviderSettings provider;
+    provider.baseUrl = server->baseUrl();
+    provider.model = u"gpt-4.1"_s;
+    provider.stream = false;
+    auto *dialog = new Gui::ReplayDialog(original, provider, false, window);
+    dialog->resize(1180, 860);
+    const QString edited = QString::fromUtf8(original.requestBody)
+                                   .replace(u"Use the shell tool to look around."_s,
+                                            u"Answer from what you know; run nothing."_s);
+    dialog->editor()->setPlainText(Gui::prettyJson(edited));
+    dialog->show();
+    QObject::connect(dialog, &Gui::ReplayDialog::replyShown, window, [=] {
+        QTimer::singleShot(300, window, [=] {
+            save(dialog, outDir + u"/inspector-replay"_s + suffix);
+            dialog->close();
+        });
+    });
+    QTimer::singleShot(500, dialog, [dialog] { dialog->send(); });
+}
 } // namespace
 
 int main(int argc, char *argv[])
@@ -863,6 +918,7 @@ int main(int argc, char *argv[])
                          save(window.inspector(), outDir + u"/inspector-costs"_s + suffix);
                          savePermissionScreens(settings, &window, outDir, suffix);
                          saveBugBundleList(&window, outDir, suffix);
+                         saveReplay(&window, outDir, suffix, zh);
                          // 3. The settings dialog, filled in as a user would.
                          Gui::AppSettings filled = settings;
                          filled.demoMode = false;

@@ -9,6 +9,7 @@
 #include "inspector/turnmodel.h"
 #include "showntext.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -22,6 +23,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -95,6 +97,7 @@ Inspector::Inspector(QWidget *parent)
     , m_wrap(new QCheckBox(tr("&Wrap lines"), this))
     , m_summary(new QLabel(this))
     , m_totals(new QLabel(this))
+    , m_buttons(new QHBoxLayout)
 {
     setObjectName(u"inspector"_s);
 
@@ -191,13 +194,12 @@ Inspector::Inspector(QWidget *parent)
     detailsLayout->setContentsMargins(0, 0, 0, 0);
     detailsLayout->addWidget(m_summary);
     detailsLayout->addWidget(m_tabs, 1);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_copyRequest);
-    buttons->addWidget(m_copyResponse);
-    buttons->addWidget(m_copyCurl);
-    buttons->addStretch();
-    buttons->addWidget(m_wrap);
-    detailsLayout->addLayout(buttons);
+    m_buttons->addWidget(m_copyRequest);
+    m_buttons->addWidget(m_copyResponse);
+    m_buttons->addWidget(m_copyCurl);
+    m_buttons->addStretch();
+    m_buttons->addWidget(m_wrap);
+    detailsLayout->addLayout(m_buttons);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(u"inspectorSplitter"_s);
@@ -360,6 +362,7 @@ void Inspector::showRow(int row)
         m_copyRequest->setEnabled(false);
         m_copyResponse->setEnabled(false);
         m_copyCurl->setEnabled(false);
+        emit rowShown(-1);
         return;
     }
     const TurnRecord &record = m_model->record(row);
@@ -412,6 +415,7 @@ void Inspector::showRow(int row)
     m_copyRequest->setEnabled(true);
     m_copyResponse->setEnabled(!exchange.responseBody.isEmpty());
     m_copyCurl->setEnabled(true);
+    emit rowShown(row);
 }
 
 void Inspector::fillResponsePages(bool evenIfHidden)
@@ -544,6 +548,21 @@ void Inspector::copyCurl()
     if (m_model && m_shownRow >= 0)
         QGuiApplication::clipboard()->setText(
                 AgentLoop::curlCommand(m_model->record(m_shownRow).exchange));
+}
+
+void Inspector::addRequestActions(const QList<QAction *> &actions)
+{
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    for (QAction *action : actions) {
+        m_table->addAction(action);
+        addAction(action); // its shortcut, anywhere in the inspector
+        auto *button = new QToolButton(this);
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        button->setObjectName(action->objectName() + u"Button"_s);
+        // Before the stretch and the wrap box.
+        m_buttons->insertWidget(m_buttons->count() - 2, button);
+    }
 }
 
 void Inspector::changeEvent(QEvent *event)

@@ -2,7 +2,9 @@
 
 #include <QWidget>
 
+class QAction;
 class QCheckBox;
+class QHBoxLayout;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -70,6 +72,14 @@ public:
     // Request line and headers, a blank line, status line and response headers.
     static QString headersText(const TurnRecord &record);
 
+    // Actions on the request shown: in the request table's context menu, and as buttons under
+    // the request (they work with their shortcuts anywhere in the inspector).
+    void addRequestActions(const QList<QAction *> &actions);
+
+signals:
+    // The request shown changed (row -1: none), or what it shows did.
+    void rowShown(int row);
+
 protected:
     void changeEvent(QEvent *event) override;
 
@@ -105,6 +115,7 @@ private:
     QCheckBox *m_wrap;
     QLabel *m_summary;
     QLabel *m_totals;
+    QHBoxLayout *m_buttons;
     int m_shownRow = -1;
     int m_shownState = -1;
     // The TurnRecord::State the response pages were last set for, and whether they hold it.
