@@ -34,6 +34,7 @@ class ConversationPanel;
 class Inspector;
 class PromptEdit;
 class SettingsDialog;
+class TimelineDock;
 
 // The desktop app's window: the conversation in the middle, the prompt bar below it, the
 // inspector and the saved conversations as docks, and a status bar that always says what the
@@ -97,6 +98,8 @@ public:
     ApprovalPrompt *pendingApproval() const { return m_approvals->pending(); }
     // "Compact now", "Undo compaction" and the box that asks before an automatic compaction.
     Compactions *compactions() const { return m_compactions; }
+    // The Timeline dock (View › Timeline).
+    TimelineDock *timelineDock() const { return m_timeline; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -173,6 +176,7 @@ private:
     ConversationActions *m_conversationActions;
     QPointer<SettingsDialog> m_settingsDialog;
     ProfileSwitcher *m_profileSwitcher;
+    TimelineDock *m_timeline = nullptr;
 
     bool m_started = false;
 };
