@@ -507,12 +507,16 @@ void TimelineView::paintEvent(QPaintEvent *)
                                  box.bottomRight() - QPointF(1, 1));
             }
             if (box.width() > 30 && box.height() >= metrics.height()) {
-                const QString label = span.kind == TimelineSpan::Request
-                                              ? tr("#%1").arg(span.turn)
-                                              : shownText(span.label.isEmpty() ? kindName(span.kind)
-                                                                               : span.label,
-                                                          labelLength)
-                                                        .text;
+                QString label;
+                if (span.kind == TimelineSpan::Request)
+                    label = tr("#%1").arg(span.turn);
+                else if (span.label.isEmpty())
+                    label = kindName(span.kind);
+                else if (span.kind == TimelineSpan::Approval)
+                    label = tr("%1: %2").arg(kindName(span.kind),
+                                             shownText(span.label, labelLength).text);
+                else
+                    label = shownText(span.label, labelLength).text;
                 painter.setPen(text);
                 painter.drawText(box.adjusted(4, 0, -2, 0),
                                  Qt::AlignVCenter | Qt::AlignLeft,
