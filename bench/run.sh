@@ -209,7 +209,7 @@ want 10 && setup "Case 10: start-up (process start to the first shown main windo
 1 000 saved conversations of 5 MB each (5 GB, a header and 1 kB user messages, in the page cache \
 after the first start) vs an empty conversations folder, alternating ($runs runs); the first \
 start, which reads every file whole and writes the index, is reported apart."
-want 12 && setup "Case 12: the main window's Timeline dock with 1 000 turns (4 700 boxes: \
+want 12 && setup "Case 12: the main window's Timeline dock with 1 000 turns (about 2 600 boxes: \
 requests with their first byte, approvals, one or two tool runs, arrows), offscreen: 60 pages \
 scrolled, Ctrl+wheel out to the whole session, 20 scrolls, back in, 30 pages back, one input per \
 16 ms while a new turn joins every 100 ms; the stall is the longest gap of a 1 ms timer \

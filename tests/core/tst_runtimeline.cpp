@@ -8,6 +8,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <cstdlib>
 #include <memory>
 
 using namespace AgentLoop;
@@ -104,6 +105,7 @@ public:
     QSignalSpy finished{&agent, &AgentController::finished};
     QSignalSpy failed{&agent, &AgentController::failed};
     QSignalSpy received{&agent, &AgentController::responseReceived};
+    QSignalSpy retries{&agent, &AgentController::retryScheduled};
 };
 
 QList<TimelineSpan::Kind> kindsOf(const QList<TimelineSpan> &spans)
@@ -205,18 +207,22 @@ void tst_RunTimeline::recordsTheRunAsItWent()
                                     .arg(spans[i].startMs)
                                     .arg(spans[i - 1].endMs)));
     // The wait before the retry is the retry's delay, the approval the user's time.
-    QVERIFY2(retry.endMs - retry.startMs >= 25,
-             qPrintable(QString::number(retry.endMs - retry.startMs)));
+    QCOMPARE(h.retries.size(), 1);
+    const qint64 delayMs = h.retries[0].at(1).toLongLong();
+    QVERIFY2(retry.endMs - retry.startMs >= delayMs - 1,
+             qPrintable(u"%1 vs %2"_s.arg(retry.endMs - retry.startMs).arg(delayMs)));
     QVERIFY2(approval.endMs - approval.startMs >= approvalMs - 5,
              qPrintable(QString::number(approval.endMs - approval.startMs)));
 
-    // Each request's box is its exchange: the duration and the first byte it recorded.
+    // Each request's box is its exchange: the duration and the first byte it recorded (the
+    // client's clock starts a moment before the signal that opens the box, which never ends
+    // after the answer arrived).
     QCOMPARE(h.received.size(), 3);
     const QList<const TimelineSpan *> requests{&failedAttempt, &first, &second};
     for (int i = 0; i < 3; ++i) {
         const auto exchange = h.received[i].first().value<Exchange>();
         const TimelineSpan &request = *requests[i];
-        QVERIFY2(std::abs((request.endMs - request.startMs) - exchange.durationMs) <= 1,
+        QVERIFY2(std::abs((request.endMs - request.startMs) - exchange.durationMs) <= 5,
                  qPrintable(u"%1 vs %2"_s.arg(request.endMs - request.startMs)
                                     .arg(exchange.durationMs)));
         QVERIFY(exchange.firstByteMs >= 0);
@@ -316,12 +322,12 @@ void tst_RunTimeline::idleTimeBetweenRunsIsShort()
     const qint64 firstEnd = h.timeline.spans()[0].endMs;
     // The user reads for a while.
     QTest::qWait(int(RunTimeline::idleGapMs) + 400);
-    QVERIFY(h.timeline.now() <= firstEnd + RunTimeline::idleGapMs + 50);
+    QVERIFY(h.timeline.now() <= firstEnd + RunTimeline::idleGapMs + 200);
     h.finished.clear();
     QVERIFY(h.agent.run(u"Second"_s));
     WAIT_FOR_END(h);
     const qint64 gap = h.timeline.spans()[1].startMs - firstEnd;
-    QVERIFY2(gap >= RunTimeline::idleGapMs - 50 && gap <= RunTimeline::idleGapMs + 100,
+    QVERIFY2(gap >= RunTimeline::idleGapMs && gap <= RunTimeline::idleGapMs + 250,
              qPrintable(QString::number(gap)));
 }
 
