@@ -26,6 +26,8 @@ private slots:
     void recordsTheRunAsItWent();
     // Reads that run together take rows of their own, and count once in the tool time.
     void parallelReadsTakeRowsOfTheirOwn();
+    // "Compact now": a box on the app's lane around the summary request on the model's.
+    void compactionIsABoxAroundItsSummaryRequest();
     void clearStartsOver();
     // Idle time between runs shows as at most idleGapMs.
     void idleTimeBetweenRunsIsShort();
@@ -290,6 +292,40 @@ void tst_RunTimeline::parallelReadsTakeRowsOfTheirOwn()
     const QRectF lower = geometry.spanRect(spans[2], h.timeline.now());
     QVERIFY(upper.bottom() <= lower.top());
     QVERIFY(lower.bottom() <= geometry.laneTop(TimelineSpan::Tools) + geometry.laneHeight);
+}
+
+void tst_RunTimeline::compactionIsABoxAroundItsSummaryRequest()
+{
+    Harness h;
+    History history;
+    history.append(Message::system(u"You are a coding agent."_s));
+    for (int i = 0; i < 12; ++i) {
+        history.append(Message::user(u"Step %1: %2"_s.arg(i).arg(QString(400, u'x'))));
+        history.append(Message::assistant(u"Done %1: %2"_s.arg(i).arg(QString(400, u'y'))));
+    }
+    h.agent.setHistory(history);
+    h.server.script({FakeResponse::answer(u"SUMMARY of the steps."_s).withDelay(80)});
+    QSignalSpy compacted(&h.agent, &AgentController::compacted);
+    QVERIFY(h.agent.compactNow());
+    QTRY_COMPARE_WITH_TIMEOUT(compacted.size(), 1, endTimeoutMs);
+    QTRY_COMPARE(h.agent.state(), AgentController::State::Idle);
+
+    const QList<TimelineSpan> &spans = h.timeline.spans();
+    QCOMPARE(kindsOf(spans),
+             (QList<TimelineSpan::Kind>{TimelineSpan::Compaction, TimelineSpan::Request}));
+    const TimelineSpan &compaction = spans[0];
+    const TimelineSpan &summary = spans[1];
+    QCOMPARE(compaction.lane, TimelineSpan::App);
+    QCOMPARE(summary.lane, TimelineSpan::Model);
+    QCOMPARE(summary.purpose, ExchangePurpose::Compaction);
+    QVERIFY(!compaction.isRunning() && !summary.isRunning());
+    QVERIFY(compaction.startMs <= summary.startMs);
+    QVERIFY(compaction.endMs >= summary.endMs);
+    QVERIFY(summary.endMs - summary.startMs >= 75);
+    // The inspector lists the summary request as request 1 too.
+    QCOMPARE(summary.turn, 1);
+    QCOMPARE(h.timeline.summary().requests, 1);
+    QVERIFY(h.timeline.arrows().isEmpty());
 }
 
 void tst_RunTimeline::clearStartsOver()
