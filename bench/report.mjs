@@ -198,6 +198,19 @@ const rows = [
     id: 'open-large-all', what: '11. Opening a 100 MB conversation: every message in the chat, reported',
     a: ['11-open-large-conversation', 'time to every message'], aName: 'Agent Loop',
   },
+  {
+    id: 'timeline-stall', what: '12. Timeline of 1 000 turns shown, scrolled and zoomed: longest stall',
+    a: ['12-timeline', 'longest event-loop stall'], aName: 'Agent Loop',
+    op: '<=', target: 16, unitTarget: 'ms',
+  },
+  {
+    id: 'timeline-stall-p99', what: '12. Timeline of 1 000 turns: p99 stall, reported',
+    a: ['12-timeline', 'p99 event-loop stall'], aName: 'Agent Loop',
+  },
+  {
+    id: 'timeline-paint', what: '12. Timeline of 1 000 turns: one paint of all of it (fit), reported',
+    a: ['12-timeline', 'paint of every turn'], aName: 'Agent Loop',
+  },
 ];
 
 // Why a target is missed, from the profile of the run these notes were written with; printed

@@ -3,7 +3,7 @@
 # several times next to its peer and writes docs/benchmarks.md. See bench/README.md.
 #
 # Environment: STREAM_RUNS (5), RUNS (5), TOOL_RUNS (7), STREAM_BYTES (67108864), JOBS (nproc),
-# CASES ("1 2 3 4 5 6 7 8 9 10 11": the cases to run; a run of only some of them writes its report to
+# CASES ("1 2 3 4 5 6 7 8 9 10 11 12": the cases to run; a run of only some of them writes its report to
 # build/bench/benchmarks.md and leaves docs/benchmarks.md alone).
 set -euo pipefail
 
@@ -14,7 +14,7 @@ runs=${RUNS:-5}
 tool_runs=${TOOL_RUNS:-7}
 stream_bytes=${STREAM_BYTES:-67108864}
 jobs=${JOBS:-$(nproc)}
-all_cases="1 2 3 4 5 6 7 8 9 10 11"
+all_cases="1 2 3 4 5 6 7 8 9 10 11 12"
 cases=${CASES:-$all_cases}
 want() { [[ " $cases " == *" $1 "* ]]; }
 
@@ -36,7 +36,7 @@ cmake --build "$build" --parallel "$jobs" --target agentloop-bench
 bench="$build/bench/core/agentloop-bench"
 gui_bench=
 # (grep reads all of it: with pipefail, grep -q closing the pipe early would fail the test)
-if { want 3 || want 4 || want 5 || want 10 || want 11; } \
+if { want 3 || want 4 || want 5 || want 10 || want 11 || want 12; } \
     && cmake --build "$build" --target help | grep '^agentloop-bench-gui:' >/dev/null; then
     if cmake --build "$build" --parallel "$jobs" --target agentloop-bench-gui; then
         gui_bench="$build/bench/gui/agentloop-bench-gui"
@@ -147,6 +147,12 @@ if want 11 && [[ -n $gui_bench ]]; then
         >>"$samples" || log "case 11 failed (exit $?): its rows say not measured"
 fi
 
+if want 12 && [[ -n $gui_bench ]]; then
+    log "case 12: the Timeline of 1 000 turns shown, scrolled and zoomed, $runs runs"
+    QT_QPA_PLATFORM=offscreen "$gui_bench" --case 12-timeline --samples "$runs" \
+        >>"$samples" || log "case 12 failed (exit $?): its rows say not measured"
+fi
+
 qt_dir=$(grep -m1 '^Qt6Core_DIR:' "$build/CMakeCache.txt" | cut -d= -f2-)
 gui_note=" (offscreen)"
 [[ -n $gui_bench ]] || gui_note=": agentloop-bench-gui was not built in this run"
@@ -203,6 +209,11 @@ want 10 && setup "Case 10: start-up (process start to the first shown main windo
 1 000 saved conversations of 5 MB each (5 GB, a header and 1 kB user messages, in the page cache \
 after the first start) vs an empty conversations folder, alternating ($runs runs); the first \
 start, which reads every file whole and writes the index, is reported apart."
+want 12 && setup "Case 12: the main window's Timeline dock with 1 000 turns (about 2 600 boxes: \
+requests with their first byte, approvals, one or two tool runs, arrows), offscreen: 60 pages \
+scrolled, Ctrl+wheel out to the whole session, 20 scrolls, back in, 30 pages back, one input per \
+16 ms while a new turn joins every 100 ms; the stall is the longest gap of a 1 ms timer \
+meanwhile. Then one paint of the whole session fitted to the view ($runs runs)."
 setup "Medians are the figures to read: on a shared machine the max of a figure can show other load."
 node -e '
 const e = process.env;

@@ -9,10 +9,13 @@
 //                     the figures; not part of --case all, for its size)
 //   11-open-large-conversation  opening a conversation of 100 MB: time to its last screen, to
 //                     every message, stalls meanwhile (AGENTLOOP_BENCH_OPEN_MB; not in --case all)
+//   12-timeline       the Timeline of 1 000 turns shown, scrolled and zoomed while turns are
+//                     added: the longest event-loop stall, one paint of all of it (fit to the view)
 // Usage: agentloop-bench-gui --case NAME [--samples N]; one JSON line per figure and sample on
 // stdout, diagnostics on stderr. --startup [--conversations DIR] is the child mode of 5-startup
 // and 10-many-conversations.
 
+#include "agent/runtimeline.h"
 #include "applicationicon.h"
 #include "base/i18n.h"
 #include "benchcommon.h"
@@ -24,6 +27,9 @@
 #include "mainwindow.h"
 #include "settings/appsettings.h"
 #include "storage/keystore.h"
+#include "timeline/timelinedock.h"
+#include "timeline/timelinepanel.h"
+#include "timeline/timelineview.h"
 #include "tools/commandrunner.h"
 #include "tools/shelltool.h"
 
@@ -41,6 +47,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QWheelEvent>
 
 #include <atomic>
 #include <chrono>
@@ -776,6 +783,150 @@ int startupChild(QApplication &app)
     return app.exec();
 }
 
+// One turn of a long session on the timeline, from t (ms) on: the request and its streamed
+// answer, an approval every fifth turn, one or two commands (two reads together every third
+// turn), and the arrows carrying the results back with the next request. Returns the end.
+qint64 addTimelineTurn(AgentLoop::RunTimeline &timeline, int turn, qint64 t)
+{
+    using AgentLoop::TimelineSpan;
+    TimelineSpan request;
+    request.lane = TimelineSpan::Model;
+    request.kind = TimelineSpan::Request;
+    request.startMs = t;
+    request.endMs = t + 900 + (turn * 37) % 2400;
+    request.firstByteMs = t + 300 + (turn * 13) % 500;
+    request.turn = turn;
+    request.label = u"gpt-bench"_s;
+    request.promptTokens = 2000 + turn * 40;
+    request.completionTokens = 150 + turn % 200;
+    const int requestIndex = timeline.addSpan(request);
+    // The previous turn's tools hand their results to this request.
+    for (int i = requestIndex - 1; i >= 0 && i >= requestIndex - 3; --i) {
+        if (timeline.spans().at(i).kind == TimelineSpan::ToolRun)
+            timeline.addArrow({i, requestIndex});
+        else if (timeline.spans().at(i).kind == TimelineSpan::Request)
+            break;
+    }
+    t = request.endMs;
+    if (turn % 5 == 0) {
+        TimelineSpan approval;
+        approval.lane = TimelineSpan::App;
+        approval.kind = TimelineSpan::Approval;
+        approval.startMs = t;
+        approval.endMs = t + 1500 + (turn * 71) % 4000;
+        approval.turn = turn;
+        approval.label = u"shell"_s;
+        timeline.addSpan(approval);
+        t = approval.endMs;
+    }
+    const int tools = turn % 3 == 0 ? 2 : 1;
+    qint64 end = t;
+    for (int i = 0; i < tools; ++i) {
+        TimelineSpan tool;
+        tool.lane = TimelineSpan::Tools;
+        tool.kind = TimelineSpan::ToolRun;
+        tool.startMs = t;
+        tool.endMs = t + 40 + (turn * 97 + i * 53) % 3000;
+        tool.turn = turn;
+        tool.slot = i;
+        tool.label = tools == 2 ? u"read_file"_s : u"shell"_s;
+        timeline.addSpan(tool);
+        end = std::max(end, tool.endMs);
+    }
+    return end;
+}
+
+// The Timeline of 1 000 turns in the main window's dock: scrolled page by page, zoomed out with
+// Ctrl+wheel to the whole session and in again, while a new turn joins every 100 ms (as a live
+// run's would); the longest gap of a 1 ms timer meanwhile. Then one paint of all of it, fitted to
+// the view (every box on screen at once).
+void timelineStalls(int samples)
+{
+    const QString id = u"12-timeline"_s;
+    constexpr int turns = 1000;
+    for (int s = 0; s < samples; ++s) {
+        Window w(Window::demoSettings());
+        AgentLoop::RunTimeline *timeline = w.window->runFeed()->timeline();
+        qint64 t = 0;
+        int turn = 1;
+        for (; turn <= turns; ++turn)
+            t = addTimelineTurn(*timeline, turn, t + 200);
+        timeline->setNow(t);
+        Gui::TimelineDock *dock = w.window->timelineDock();
+        dock->toggleAction()->trigger();
+        settle(std::chrono::milliseconds(300));
+        Gui::TimelineView *view = dock->panel()->view();
+        if (!view->isVisible()) {
+            diag(u"%1: the timeline is not shown: not measured"_s.arg(id));
+            return;
+        }
+        QScrollBar *bar = view->horizontalScrollBar();
+        const auto wheel = [view](int angle) {
+            const QPointF at(view->viewport()->width() / 2.0, view->viewport()->height() / 2.0);
+            QWheelEvent event(at,
+                              view->viewport()->mapToGlobal(at),
+                              QPoint(),
+                              QPoint(0, angle),
+                              Qt::NoButton,
+                              Qt::ControlModifier,
+                              Qt::NoScrollPhase,
+                              false);
+            QCoreApplication::sendEvent(view->viewport(), &event);
+        };
+
+        Bench::StallProbe probe;
+        probe.start();
+        QElapsedTimer sinceLiveTurn;
+        sinceLiveTurn.start();
+        // Each step is what a user's one input does, then the loop runs (and paints) as it would
+        // between two inputs.
+        const auto step = [&](const std::function<void()> &input) {
+            input();
+            if (sinceLiveTurn.elapsed() >= 100) {
+                t = addTimelineTurn(*timeline, turn++, t + 200);
+                timeline->setNow(t);
+                sinceLiveTurn.restart();
+            }
+            settle(std::chrono::milliseconds(16));
+        };
+        bar->setValue(0);
+        for (int i = 0; i < 60; ++i)
+            step([&] { bar->setValue(bar->value() + bar->pageStep()); });
+        // Out to the whole session (1.5x per notch), and in again.
+        int notches = 0;
+        while (view->pixelsPerMs() * double(t) > view->viewport()->width() / 2.0 && notches < 40) {
+            step([&] { wheel(-120); });
+            ++notches;
+        }
+        for (int i = 0; i < 20; ++i)
+            step([&] { bar->setValue(bar->value() - bar->pageStep() / 3); });
+        for (int i = 0; i < notches; ++i)
+            step([&] { wheel(120); });
+        for (int i = 0; i < 30; ++i)
+            step([&] { bar->setValue(bar->value() - bar->pageStep()); });
+        probe.stop();
+
+        view->zoomToFit();
+        settle(std::chrono::milliseconds(50));
+        QElapsedTimer paint;
+        paint.start();
+        view->viewport()->repaint();
+        const double paintMs = double(paint.nsecsElapsed()) / 1e6;
+
+        diag(u"%1: %2 turns, %3 spans, %4 ticks, longest stall %5 ms, p99 %6 ms, paint at fit %7 ms"_s
+                     .arg(id)
+                     .arg(turn - 1)
+                     .arg(timeline->spans().size())
+                     .arg(probe.ticks())
+                     .arg(probe.longestMs(), 0, 'f', 2)
+                     .arg(probe.p99Ms(), 0, 'f', 2)
+                     .arg(paintMs, 0, 'f', 2));
+        Bench::report(id, u"longest event-loop stall"_s, u"ms"_s, probe.longestMs());
+        Bench::report(id, u"p99 event-loop stall"_s, u"ms"_s, probe.p99Ms());
+        Bench::report(id, u"paint of every turn"_s, u"ms"_s, paintMs);
+    }
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -809,10 +960,12 @@ int main(int argc, char *argv[])
             {u"5-startup"_s, startup},
             {u"10-many-conversations"_s, manyConversations},
             {u"11-open-large-conversation"_s, openLargeConversation},
+            {u"12-timeline"_s, timelineStalls},
     };
     bool ran = false;
     for (const auto &[caseName, function] : cases) {
-        const bool inAll = !caseName.startsWith(u"10-"_s) && !caseName.startsWith(u"11-"_s);
+        const bool inAll = !caseName.startsWith(u"10-"_s) && !caseName.startsWith(u"11-"_s)
+                           && !caseName.startsWith(u"12-"_s);
         if (name == caseName || (name == u"all"_s && inAll)) {
             function(samples);
             ran = true;

@@ -15,6 +15,7 @@
 #include "settings/settingsdialog.h"
 #include "showntext.h"
 #include "storage/keystore.h"
+#include "timeline/timelinedock.h"
 
 #include <QCloseEvent>
 #include <QDir>
@@ -122,6 +123,7 @@ void MainWindow::createDocks()
 {
     addDockWidget(Qt::LeftDockWidgetArea, m_conversationsDock);
     addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
+    m_timeline = new TimelineDock(m_feed->timeline(), m_inspector, m_inspectorDock, m_chatView, this);
     connect(m_chatView, &ChatView::turnActivated, m_inspector, &Inspector::selectTurn);
     connect(m_chatView, &ChatView::inspectRequested, this, [this](int turn) {
         m_inspectorDock->show();
@@ -182,6 +184,7 @@ void MainWindow::createActions()
     conversations->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     conversations->setStatusTip(tr("Show or hide the list of saved conversations"));
     view->addAction(conversations);
+    view->addAction(m_timeline->toggleAction());
     menuBar()->addMenu(m_profileSwitcher->menu());
     addAction(m_profileSwitcher->popupAction()); // Ctrl+Shift+P, also while the menu is rebuilt
 

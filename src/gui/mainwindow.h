@@ -36,6 +36,7 @@ class Inspector;
 class PromptEdit;
 class ReplayActions;
 class SettingsDialog;
+class TimelineDock;
 
 // The desktop app's window: the conversation in the middle, the prompt bar below it, the
 // inspector and the saved conversations as docks, and a status bar that always says what the
@@ -103,6 +104,8 @@ public:
     BugBundles *bugBundles() const { return m_bugBundles; }
     // The inspector's "Edit and resend…" and "Fork from here".
     ReplayActions *replayActions() const { return m_replayActions; }
+    // The Timeline dock (View › Timeline).
+    TimelineDock *timelineDock() const { return m_timeline; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -181,6 +184,7 @@ private:
     QPointer<SettingsDialog> m_settingsDialog;
     ProfileSwitcher *m_profileSwitcher;
     ReplayActions *m_replayActions;
+    TimelineDock *m_timeline = nullptr;
 
     bool m_started = false;
 };

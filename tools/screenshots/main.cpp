@@ -9,6 +9,7 @@
 // divider, folded and unfolded. Run it through make-screenshots.sh.
 
 #include "agent/agentsession.h"
+#include "agent/runtimeline.h"
 #include "approvalprompt.h"
 #include "base/i18n.h"
 #include "chat/chatmodel.h"
@@ -33,6 +34,8 @@
 #include "settings/settingsdialog.h"
 #include "storage/conversationstore.h"
 #include "storage/keystore.h"
+#include "timeline/timelinepanel.h"
+#include "timeline/timelineview.h"
 #include "tools/shelltool.h"
 
 #include <QAbstractButton>
@@ -361,6 +364,82 @@ void saveFileChanges(const QString &path, bool chinese)
         view.scrollToTop();
         save(&view, path);
         QApplication::quit();
+    });
+    QApplication::exec();
+}
+
+// 11. The Timeline: a session of four requests, one retried, with an approval, a command, two
+// reads run together and a compaction, fitted to the panel, one box chosen.
+void saveTimeline(const QString &path)
+{
+    using AgentLoop::TimelineSpan;
+    auto *timeline = new AgentLoop::RunTimeline(qApp);
+    const auto add = [timeline](TimelineSpan::Lane lane,
+                                TimelineSpan::Kind kind,
+                                qint64 start,
+                                qint64 end,
+                                int turn,
+                                const QString &label,
+                                int slot = 0) {
+        TimelineSpan span;
+        span.lane = lane;
+        span.kind = kind;
+        span.startMs = start;
+        span.endMs = end;
+        span.turn = turn;
+        span.label = label;
+        span.slot = slot;
+        return timeline->addSpan(span);
+    };
+    const auto request = [timeline](qint64 start,
+                                    qint64 firstByte,
+                                    qint64 end,
+                                    int turn,
+                                    int attempt,
+                                    qint64 in,
+                                    qint64 out) {
+        TimelineSpan span;
+        span.lane = TimelineSpan::Model;
+        span.kind = TimelineSpan::Request;
+        span.startMs = start;
+        span.endMs = end;
+        span.firstByteMs = firstByte;
+        span.turn = turn;
+        span.attempt = attempt;
+        span.ok = firstByte >= 0;
+        span.label = u"gpt-4.1"_s;
+        span.promptTokens = in;
+        span.completionTokens = out;
+        return timeline->addSpan(span);
+    };
+    request(0, -1, 420, 1, 1, -1, -1);
+    add(TimelineSpan::App, TimelineSpan::Retry, 420, 2420, 1, u"Retrying in 2 s (attempt 2 of 4)."_s);
+    request(2420, 3300, 4100, 1, 2, 1840, 96);
+    add(TimelineSpan::App, TimelineSpan::Approval, 4100, 7600, 1, u"shell"_s);
+    const int build = add(TimelineSpan::Tools, TimelineSpan::ToolRun, 7600, 11800, 1, u"shell"_s);
+    const int second = request(11800, 12600, 13900, 2, 1, 2410, 140);
+    timeline->addArrow({build, second});
+    const int readA
+            = add(TimelineSpan::Tools, TimelineSpan::ToolRun, 13900, 14500, 2, u"read_file"_s);
+    const int readB = add(TimelineSpan::Tools, TimelineSpan::ToolRun, 13900, 15100, 2, u"grep"_s, 1);
+    add(TimelineSpan::App, TimelineSpan::Compaction, 15100, 15400, 2, QString());
+    const int third = request(15400, 16100, 18700, 3, 1, 3020, 410);
+    timeline->addArrow({readA, third});
+    timeline->addArrow({readB, third});
+    timeline->setNow(18700);
+
+    auto *panel = new Gui::TimelinePanel;
+    panel->setTimeline(timeline);
+    panel->resize(900, 230);
+    panel->show();
+    QTimer::singleShot(400, qApp, [panel, path] {
+        panel->view()->zoomToFit();
+        panel->view()->selectSpan(2);
+        QTimer::singleShot(300, qApp, [panel, path] {
+            save(panel, path);
+            delete panel;
+            QApplication::quit();
+        });
     });
     QApplication::exec();
 }
@@ -827,6 +906,7 @@ int main(int argc, char *argv[])
         saveGallery(outDir + u"/chat-items"_s + suffix, lang.startsWith(u"zh"));
         saveFileChanges(outDir + u"/chat-file-changes"_s + suffix, lang.startsWith(u"zh"));
         saveCompaction(outDir, suffix, lang.startsWith(u"zh"));
+        saveTimeline(outDir + u"/timeline"_s + suffix);
         return 0;
     }
 

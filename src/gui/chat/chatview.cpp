@@ -485,6 +485,22 @@ void ChatView::currentChanged(const QModelIndex &current, const QModelIndex &pre
         emit turnActivated(turn);
 }
 
+bool ChatView::scrollToTurn(int turn)
+{
+    if (!m_model || turn <= 0)
+        return false;
+    const int rows = m_model->rowCount();
+    for (int row = 0; row < rows; ++row) {
+        if (m_model->item(row).turn != turn)
+            continue;
+        const QModelIndex index = m_model->index(row, 0);
+        setCurrentIndex(index);
+        scrollTo(index, PositionAtTop);
+        return true;
+    }
+    return false;
+}
+
 QString ChatView::selectedText() const
 {
     if (!m_model)

@@ -41,6 +41,9 @@ public:
     // The text "Copy" puts on the clipboard for the selected items.
     QString selectedText() const;
     void copySelection() const;
+    // Makes the first item of this request (the inspector's number) current and scrolls it to the
+    // top of the view; false when no item belongs to it.
+    bool scrollToTurn(int turn);
 
     // The geometry is the view's own (RowStack), not QListView's: QListView lays out every row
     // again whenever one is added or changes, which made the 10 000th message cost twice the

@@ -1,6 +1,7 @@
 #include "chat/runfeed.h"
 
 #include "agent/agentsession.h"
+#include "agent/runtimeline.h"
 #include "base/background.h"
 #include "chat/liveanswer.h"
 #include "inspector/auditmodel.h"
@@ -151,6 +152,7 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
     , m_liveAnswer(new LiveAnswer(m_chatModel, this))
     , m_turnModel(new TurnModel(this))
     , m_auditModel(new AuditModel(this))
+    , m_timeline(new AgentLoop::RunTimeline(session.controller(), this))
 {
     m_earlierTimer.setSingleShot(true);
     m_earlierTimer.setInterval(0);
@@ -528,6 +530,7 @@ void RunFeed::clear(ChatRows rows)
     if (rows == ClearChat)
         m_chatModel->clear();
     m_turnModel->clear();
+    m_timeline->clear();
     // The session's trail is the new conversation's by now: empty, or the opened one's.
     m_auditModel->setEntries(m_session.auditTrail());
     m_callTurns.clear();

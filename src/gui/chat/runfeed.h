@@ -8,6 +8,10 @@
 #include <QObject>
 #include <QTimer>
 
+namespace AgentLoop {
+class RunTimeline;
+}
+
 namespace Gui {
 
 class AuditModel;
@@ -41,6 +45,8 @@ public:
     ChatModel *chatModel() const { return m_chatModel; }
     TurnModel *turnModel() const { return m_turnModel; }
     AuditModel *auditModel() const { return m_auditModel; }
+    // What the runs of this conversation spent their time on, for the Timeline.
+    AgentLoop::RunTimeline *timeline() const { return m_timeline; }
     LiveAnswer *liveAnswer() const { return m_liveAnswer; }
     // The inspector row of the request in flight or last answered; 0 before the first.
     int currentRequest() const { return m_currentRequest; }
@@ -98,6 +104,7 @@ private:
     LiveAnswer *m_liveAnswer;
     TurnModel *m_turnModel;
     AuditModel *m_auditModel;
+    AgentLoop::RunTimeline *m_timeline;
     int m_currentRequest = 0;
     QHash<QString, int> m_callTurns; // tool_call id -> the request that asked for it
     bool m_newConversationPending = false;
