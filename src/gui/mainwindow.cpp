@@ -68,6 +68,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_conversationActions(
               new ConversationActions(m_session, m_conversations, m_conversationPanel, this))
     , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))
+    , m_rawOutputs(new RawOutputs(m_chatView, m_promptBar, this))
 {
     setObjectName(u"mainWindow"_s);
     if (!m_keyStore)

@@ -10,6 +10,7 @@
 #include "compactions.h"
 #include "conversations/conversationactions.h"
 #include "profileswitcher.h"
+#include "rawoutputs.h"
 #include "settings/appsettings.h"
 
 #include <QMainWindow>
@@ -97,6 +98,7 @@ public:
     ApprovalPrompt *pendingApproval() const { return m_approvals->pending(); }
     // "Compact now", "Undo compaction" and the box that asks before an automatic compaction.
     Compactions *compactions() const { return m_compactions; }
+    RawOutputs *rawOutputs() const { return m_rawOutputs; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -173,6 +175,7 @@ private:
     ConversationActions *m_conversationActions;
     QPointer<SettingsDialog> m_settingsDialog;
     ProfileSwitcher *m_profileSwitcher;
+    RawOutputs *m_rawOutputs;
 
     bool m_started = false;
 };
