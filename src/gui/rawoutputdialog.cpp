@@ -303,9 +303,7 @@ QString RawOutputDialog::launchText() const
         lines << tr("Command line (as given to the process, unquoted):")
               << u"  "_s + AgentLoop::displayedLine(r.nativeArguments);
     } else {
-        lines << tr("Arguments (%n, each as given to the process):",
-                    nullptr,
-                    int(r.arguments.size()));
+        lines << tr("Arguments, each as given to the process:");
         for (qsizetype i = 0; i < r.arguments.size(); ++i)
             lines << u"  [%1] %2"_s.arg(i).arg(AgentLoop::displayedLine(r.arguments.at(i)));
     }
@@ -352,11 +350,18 @@ void RawOutputDialog::decode()
     for (int i = 0; i < 2; ++i) {
         Stream &stream = m_streams[i];
         const RawStream &raw = *stream.raw;
-        QString summary = raw.totalBytes == 0 ? QString()
-                                              : tr("%n byte(s) in %1 read(s).",
-                                                   nullptr,
-                                                   int(std::min<qint64>(raw.totalBytes, INT_MAX)))
-                                                        .arg(raw.chunks.size());
+        // Two sources rather than %n: English has no catalogue to pick a plural form from.
+        QString summary;
+        if (raw.totalBytes > 0)
+            summary = tr("Printed %1 in %2.")
+                              .arg(QLocale().formattedDataSize(raw.totalBytes,
+                                                               2,
+                                                               QLocale::DataSizeTraditionalFormat),
+                                   raw.chunks.size() == 1
+                                           ? tr("one read")
+                                           : tr("%1 reads")
+                                                     .arg(QLocale().toString(
+                                                             qsizetype(raw.chunks.size()))));
         if (raw.droppedBytes > 0)
             summary += u" "_s
                        + tr("Only the first %1 are kept here; %2 more were not (the full output "
