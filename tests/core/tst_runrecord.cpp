@@ -35,6 +35,7 @@ private slots:
     void utf16LEWithBomDecodes();
     void utf16LEWithoutBomIsRecognisedByItsZeros();
     void utf16ArrivingByteByByteDecodes();
+    void nulSeparatedNamesAreNotUtf16();
     void utf8WithBomDropsTheMark();
     void validUtf8IsUtf8();
     void invalidUtf8WithoutACodePageShowsReplacements();
@@ -83,6 +84,15 @@ void tst_RunRecord::utf16ArrivingByteByByteDecodes()
     const CapturedText text = capture.finish();
     QCOMPARE(text.render(), u"a中\U0001F600"_s);
     QCOMPARE(text.decoding.basis, Basis::Utf16Bom);
+}
+
+void tst_RunRecord::nulSeparatedNamesAreNotUtf16()
+{
+    // find -print0, git ls-files -z: NULs, but not every other byte.
+    const QByteArray bytes("./src/main.cpp\0./README.md\0./a\0", 31);
+    const DecodedOutput decoded = decodeOutput(bytes, {});
+    QCOMPARE(decoded.text, QString::fromUtf8(bytes));
+    QCOMPARE(decoded.decoding.basis, Basis::ValidUtf8);
 }
 
 void tst_RunRecord::utf8WithBomDropsTheMark()

@@ -93,7 +93,8 @@ void OutputCapture::decide(bool streamEnded)
             if (bytes.at(2 * i + zeroAt) == 0 && bytes.at(2 * i + 1 - zeroAt) != 0)
                 ++zeros;
         }
-        return pairs >= 2 && zeros * 2 >= pairs;
+        // Nine pairs in ten: NUL-separated names (find -print0, git ls-files -z) are not UTF-16.
+        return pairs >= 2 && zeros * 10 >= pairs * 9;
     };
     if (bytes.startsWith("\xFF\xFE") || bytes.startsWith("\xFE\xFF")) {
         m_mode = bytes.startsWith("\xFF") ? Mode::Utf16LE : Mode::Utf16BE;

@@ -47,7 +47,7 @@ struct CaptureOptions
 // Deciding per line keeps both kinds readable when one command mixes them; a line break is never
 // a byte of a multi-byte character in UTF-8 or the East Asian code pages, so cutting there is
 // safe. A stream that begins with a UTF-16 byte order mark, or whose first bytes are every other
-// one zero (ASCII in UTF-16, as wsl.exe and cmd /u write it), is UTF-16 throughout instead. Only
+// one zero (ASCII in UTF-16, as wsl.exe and cmd /u write it; nine pairs of bytes in ten), is UTF-16 throughout instead. Only
 // the head and the tail of the text are kept.
 class OutputCapture
 {

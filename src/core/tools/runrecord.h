@@ -68,7 +68,7 @@ struct EnvironmentChange
 struct RunRecord
 {
     // Bytes kept of each stream.
-    static constexpr qint64 defaultKeptBytes = qint64(2) << 20;
+    static constexpr qint64 defaultKeptBytes = qint64(1) << 20; // the chat keeps every record
 
     QString command;         // as the model asked for it
     QString shellName;       // "PowerShell 7 (pwsh)", "/bin/sh"
