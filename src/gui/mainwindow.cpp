@@ -73,6 +73,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
               new ConversationActions(m_session, m_conversations, m_conversationPanel, this))
     , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))
     , m_replayActions(new ReplayActions(m_session, m_inspector, this))
+    , m_rawOutputs(new RawOutputs(m_chatView, m_promptBar, this))
 {
     setObjectName(u"mainWindow"_s);
     if (!m_keyStore)

@@ -11,6 +11,7 @@
 #include "compactions.h"
 #include "conversations/conversationactions.h"
 #include "profileswitcher.h"
+#include "rawoutputs.h"
 #include "settings/appsettings.h"
 
 #include <QMainWindow>
@@ -106,6 +107,8 @@ public:
     ReplayActions *replayActions() const { return m_replayActions; }
     // The Timeline dock (View › Timeline).
     TimelineDock *timelineDock() const { return m_timeline; }
+    // "Show raw output…" of a command result in the chat.
+    RawOutputs *rawOutputs() const { return m_rawOutputs; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -185,6 +188,7 @@ private:
     ProfileSwitcher *m_profileSwitcher;
     ReplayActions *m_replayActions;
     TimelineDock *m_timeline = nullptr;
+    RawOutputs *m_rawOutputs;
 
     bool m_started = false;
 };

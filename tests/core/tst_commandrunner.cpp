@@ -243,6 +243,8 @@ private slots:
 
     // Real processes through testShell(): /bin/sh, or cmd.exe on Windows.
     void echoExitsZero();
+    void recordKeepsTheLaunchAndTheBytesAsTheyArrived();
+    void recordKeepsOnlyItsLimit();
     void exitCodeIsKept();
     void commandsDoNotSeeTheApiKey();
     void standardOutputAndErrorAreSeparate();
@@ -313,6 +315,71 @@ void tst_CommandRunner::commandsDoNotSeeTheApiKey()
     // The rest of the environment is inherited; only the key is withheld.
     QCOMPARE(spy.first().first().value<CommandOutcome>().standardOutput.render(),
              spelled(u"unset/inherited"_s, u"%OPENAI_API_KEY%/inherited\r\n"_s));
+}
+
+void tst_CommandRunner::recordKeepsTheLaunchAndTheBytesAsTheyArrived()
+{
+    if (testShellIsCmd())
+        QSKIP("printf of raw bytes is a POSIX shell's");
+    if (!canConvert(u"CP936"_s))
+        QSKIP("This system has no CP936 converter");
+    // "中文" in GBK, which is no UTF-8, then a pause, so that the last line is a read of its own.
+    const QString command = u"printf 'ok\\n\\326\\320\\316\\304\\n'; printf 'err\\377\\n' >&2; "
+                            u"sleep 0.3; printf 'end\\n'"_s;
+    qputenv("OPENAI_API_KEY", "sk-record-test-key-7d1f");
+    ProcessCommandRunner runner(testShell(), u"CP936"_s);
+    const auto outcome = runToEnd(runner, request(command));
+    qunsetenv("OPENAI_API_KEY");
+    QVERIFY(outcome);
+    QVERIFY(outcome->record);
+    const RunRecord &record = *outcome->record;
+    QCOMPARE(record.command, command);
+    QCOMPARE(record.program, testShell().program);
+    QCOMPARE(record.arguments, (QStringList{u"-c"_s, command}));
+    QCOMPARE(record.workingDirectory, QDir::tempPath());
+    QVERIFY(record.script.isEmpty());
+    // The key was withheld, and its value is nowhere in the record.
+    bool keyRemoved = false;
+    for (const EnvironmentChange &change : record.environment) {
+        QVERIFY(!change.value.contains(u"sk-record-test-key"_s));
+        keyRemoved = keyRemoved
+                     || (change.name == u"OPENAI_API_KEY"_s
+                         && change.kind == EnvironmentChange::Removed);
+    }
+    QVERIFY(keyRemoved);
+
+    // The bytes as they came, in their reads, with their times.
+    QCOMPARE(record.standardOutput.bytes(), QByteArray("ok\n\xD6\xD0\xCE\xC4\nend\n"));
+    QCOMPARE(record.standardOutput.totalBytes, 12);
+    QCOMPARE(record.standardOutput.droppedBytes, 0);
+    const QList<RawChunk> &chunks = record.standardOutput.chunks;
+    QVERIFY(chunks.size() >= 2);
+    QCOMPARE(chunks.constLast().bytes, QByteArray("end\n"));
+    QVERIFY2(chunks.constLast().atMs >= chunks.constFirst().atMs + 250,
+             qPrintable(
+                     u"%1 ms, %2 ms"_s.arg(chunks.constFirst().atMs).arg(chunks.constLast().atMs)));
+    QCOMPARE(record.standardError.bytes(), QByteArray("err\xFF\n"));
+    // How the model's text was decoded, and why.
+    QCOMPARE(record.standardOutput.decoding.basis, StreamDecoding::Basis::LegacyLines);
+    QCOMPARE(record.standardOutput.decoding.encoding, u"CP936"_s);
+    QCOMPARE(outcome->standardOutput.render(), u"ok\n中文\nend\n"_s);
+    QCOMPARE(record.legacyEncoding, u"CP936"_s);
+}
+
+void tst_CommandRunner::recordKeepsOnlyItsLimit()
+{
+    ProcessCommandRunner runner(testShell());
+    CommandRequest r = request(
+            spelled(u"printf 0123456789abcdef"_s, u"<nul set /p =0123456789abcdef"_s));
+    r.recordLimit = 10;
+    const auto outcome = runToEnd(runner, r);
+    QVERIFY(outcome);
+    QVERIFY(outcome->record);
+    QCOMPARE(outcome->record->standardOutput.bytes(), QByteArray("0123456789"));
+    QCOMPARE(outcome->record->standardOutput.totalBytes, 16);
+    QCOMPARE(outcome->record->standardOutput.droppedBytes, 6);
+    // The model's text is not affected.
+    QCOMPARE(outcome->standardOutput.render(), u"0123456789abcdef"_s);
 }
 
 void tst_CommandRunner::echoExitsZero()

@@ -28,6 +28,7 @@
 #include "mainwindow.h"
 #include "permissions/workspacerules.h"
 #include "protocol/providerpresets.h"
+#include "rawoutputdialog.h"
 #include "ruledialog.h"
 #include "settings/appsettings.h"
 #include "settings/permissionspage.h"
@@ -40,9 +41,11 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QIcon>
 #include <QJsonArray>
@@ -868,6 +871,47 @@ void saveReplay(QWidget *window, const QString &outDir, const QString &suffix, b
 }
 } // namespace
 
+// "Show raw output…" of a Python script on Chinese Windows whose GBK lines were not UTF-8: the
+// hex dump and the text, re-decoded as GBK.
+void saveRawOutput(const QString &path)
+{
+    auto record = std::make_shared<AgentLoop::RunRecord>();
+    record->command = u"python tools\\report.py"_s;
+    record->shellName = u"PowerShell 7 (pwsh)"_s;
+    record->program = u"C:\\Program Files\\PowerShell\\7\\pwsh.exe"_s;
+    record->arguments = {u"-NoProfile"_s,
+                         u"-NonInteractive"_s,
+                         u"-ExecutionPolicy"_s,
+                         u"Bypass"_s,
+                         u"-File"_s,
+                         u"C:\\Users\\li\\AppData\\Local\\Temp\\agentloop-command-a81Qz.ps1"_s};
+    record->script = u"$ProgressPreference = 'SilentlyContinue'\npython tools\\report.py\n"_s;
+    record->workingDirectory = u"C:/Users/li/my-project"_s;
+    record->environment
+            = {{AgentLoop::EnvironmentChange::Removed, u"OPENAI_API_KEY"_s, {}, false},
+               {AgentLoop::EnvironmentChange::Added, u"PYTHONIOENCODING"_s, u"utf-8"_s, false},
+               {AgentLoop::EnvironmentChange::Added, u"PYTHONUTF8"_s, u"1"_s, false}};
+    // "Report: 3 files\n" in UTF-8, then "报告已生成：3 个文件" and "完成" in GBK.
+    const QByteArray first("Report: 3 files\r\n");
+    const QByteArray second("\xB1\xA8\xB8\xE6\xD2\xD1\xC9\xFA\xB3\xC9\xA3\xBA"
+                            "3 \xB8\xF6\xCE\xC4\xBC\xFE\r\n\xCD\xEA\xB3\xC9\r\n");
+    record->standardOutput.append(412, first, AgentLoop::RunRecord::defaultKeptBytes);
+    record->standardOutput.append(655, second, AgentLoop::RunRecord::defaultKeptBytes);
+    record->standardOutput.decoding = AgentLoop::decodeOutput(first + second, {}).decoding;
+    Gui::RawOutputDialog dialog(record, u"call_7"_s);
+    dialog.resize(940, 520);
+    dialog.show();
+    const int gbk = dialog.encodingBox()->findData(u"CP936"_s);
+    if (gbk >= 0)
+        dialog.encodingBox()->setCurrentIndex(gbk);
+    QElapsedTimer waited;
+    waited.start();
+    while (!dialog.isDecoded() && waited.elapsed() < 10000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    QCoreApplication::processEvents();
+    save(&dialog, path);
+}
+
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
@@ -907,6 +951,7 @@ int main(int argc, char *argv[])
         saveFileChanges(outDir + u"/chat-file-changes"_s + suffix, lang.startsWith(u"zh"));
         saveCompaction(outDir, suffix, lang.startsWith(u"zh"));
         saveTimeline(outDir + u"/timeline"_s + suffix);
+        saveRawOutput(outDir + u"/raw-output"_s + suffix);
         return 0;
     }
 

@@ -137,7 +137,7 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
     void onErrorOccurred(QProcess::ProcessError error);
     void complete(CommandOutcome::Status status, int exitCode, const QString &errorString);
-    void collect(OutputCapture &capture, const QByteArray &bytes);
+    void collect(OutputCapture &capture, RawStream &raw, const QByteArray &bytes);
     bool writeScriptFile(const QByteArray &contents);
     bool terminateTree();
     void killTree();
@@ -155,6 +155,7 @@ private:
     OutputCapture m_stdout;
     OutputCapture m_stderr;
     OutputFileWriter m_outputFile;
+    std::shared_ptr<RunRecord> m_record = std::make_shared<RunRecord>();
     std::unique_ptr<QTemporaryFile> m_scriptFile; // PowerShell's script, removed at the end
     std::optional<CommandOutcome::Status> m_stopReason;
     bool m_completed = false;
@@ -178,6 +179,11 @@ ProcessCommandRun::ProcessCommandRun(const ShellInfo &shell,
     , m_stderr({request.outputLimit, legacyEncoding, shell.isPowerShell()})
     , m_outputFile(request.outputDirectory, request.outputFileStem, request.outputFileLimit)
 {
+    m_record->command = request.command;
+    m_record->shellName = shell.displayName;
+    m_record->workingDirectory = request.workingDirectory;
+    m_record->legacyEncoding = legacyEncoding;
+    m_record->standardError.clixml = shell.isPowerShell();
     m_timeoutTimer.setSingleShot(true);
     m_killTimer.setSingleShot(true);
     m_killTimer.setInterval(terminateGrace);
@@ -185,10 +191,10 @@ ProcessCommandRun::ProcessCommandRun(const ShellInfo &shell,
     connect(&m_killTimer, &QTimer::timeout, this, &ProcessCommandRun::killTree);
 
     connect(m_process, &QProcess::readyReadStandardOutput, this, [this] {
-        collect(m_stdout, m_process->readAllStandardOutput());
+        collect(m_stdout, m_record->standardOutput, m_process->readAllStandardOutput());
     });
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        collect(m_stderr, m_process->readAllStandardError());
+        collect(m_stderr, m_record->standardError, m_process->readAllStandardError());
     });
     connect(m_process, &QProcess::finished, this, &ProcessCommandRun::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, &ProcessCommandRun::onErrorOccurred);
@@ -257,6 +263,12 @@ void ProcessCommandRun::start()
             environment.insert(name, value);
     }
     m_process->setProcessEnvironment(environment);
+    m_record->environment = environmentChanges(QProcessEnvironment::systemEnvironment(),
+                                               environment);
+    if (!launch.scriptFile.isEmpty())
+        m_record->script = QString::fromUtf8(launch.scriptFile.startsWith("\xEF\xBB\xBF")
+                                                     ? launch.scriptFile.sliced(3)
+                                                     : launch.scriptFile);
 
 #if defined(Q_OS_WIN)
     if (m_shell.kind == ShellInfo::Cmd) {
@@ -273,7 +285,14 @@ void ProcessCommandRun::start()
         if (state == QProcess::Running)
             adoptStartedProcess();
     });
-#elif defined(Q_OS_UNIX)
+#endif
+    // Exactly what QProcess is given (on Windows cmd.exe: the command line as native arguments).
+    m_record->program = m_process->program();
+    m_record->arguments = m_process->arguments();
+#ifdef Q_OS_WIN
+    m_record->nativeArguments = m_process->nativeArguments();
+#endif
+#if defined(Q_OS_UNIX)
     // Its own process group, so that one signal reaches everything the command starts (unless
     // a program deliberately leaves the group, e.g. with setsid). Runs between fork and exec:
     // async-signal-safe calls only.
@@ -360,8 +379,8 @@ void ProcessCommandRun::complete(CommandOutcome::Status status,
     m_timeoutTimer.stop();
     m_killTimer.stop();
     if (m_process->isOpen()) {
-        collect(m_stdout, m_process->readAllStandardOutput());
-        collect(m_stderr, m_process->readAllStandardError());
+        collect(m_stdout, m_record->standardOutput, m_process->readAllStandardOutput());
+        collect(m_stderr, m_record->standardError, m_process->readAllStandardError());
     }
 
     CommandOutcome outcome;
@@ -377,6 +396,11 @@ void ProcessCommandRun::complete(CommandOutcome::Status status,
     outcome.outputFile = m_outputFile.finish();
     outcome.errorString = errorString;
     outcome.durationMs = m_elapsed.isValid() ? m_elapsed.elapsed() : 0;
+    m_record->standardOutput.decoding = outcome.standardOutput.decoding;
+    m_record->standardError.decoding = outcome.standardError.decoding;
+    m_record->standardError.clixml = outcome.standardError.clixmlDecoded;
+    if (!m_record->program.isEmpty())
+        outcome.record = m_record;
     m_scriptFile.reset();
     // Always queued: never from inside start() or cancel(), whatever completed the run.
     QMetaObject::invokeMethod(
@@ -398,8 +422,9 @@ bool ProcessCommandRun::writeScriptFile(const QByteArray &contents)
     return false;
 }
 
-void ProcessCommandRun::collect(OutputCapture &capture, const QByteArray &bytes)
+void ProcessCommandRun::collect(OutputCapture &capture, RawStream &raw, const QByteArray &bytes)
 {
+    raw.append(m_elapsed.isValid() ? m_elapsed.elapsed() : 0, bytes, m_request.recordLimit);
     capture.append(bytes);
     m_outputFile.append(bytes);
     // The file starts when the result can no longer show everything; shorter output needs none.

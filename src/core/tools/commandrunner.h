@@ -3,6 +3,7 @@
 #include "base/codepage.h"
 #include "tools/outputcapture.h"
 #include "tools/outputfile.h"
+#include "tools/runrecord.h"
 
 #include <QList>
 #include <QObject>
@@ -10,6 +11,7 @@
 #include <QStringList>
 
 #include <chrono>
+#include <memory>
 #include <utility>
 
 namespace AgentLoop {
@@ -42,6 +44,8 @@ struct CommandRequest
     QString outputDirectory;
     QString outputFileStem;
     qint64 outputFileLimit = qint64(1) << 30;
+    // Bytes of each stream the run's record keeps as they arrived (the rest is only counted).
+    qint64 recordLimit = RunRecord::defaultKeptBytes;
 };
 
 struct CommandOutcome
@@ -61,6 +65,9 @@ struct CommandOutcome
     OutputFile outputFile; // the whole output, when it was longer than the captures
     QString errorString;   // why, for every status but Exited
     qint64 durationMs = 0;
+    // What was launched and the bytes that came back, for the user; null for runners that start
+    // no process (fakes).
+    std::shared_ptr<const RunRecord> record;
 };
 
 // One running command. Emits finished() exactly once, asynchronously (never from inside start()

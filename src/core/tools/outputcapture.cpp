@@ -3,6 +3,7 @@
 #include <QStringDecoder>
 
 #include <algorithm>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -64,6 +65,61 @@ OutputCapture::~OutputCapture() = default;
 
 void OutputCapture::append(const QByteArray &bytes)
 {
+    if (m_mode == Mode::Undecided) {
+        m_line.append(bytes);
+        // A BOM, or the zeros of UTF-16, show in the first four bytes.
+        if (m_line.size() < 4)
+            return;
+        decide(false);
+        return;
+    }
+    if (m_utf16) {
+        m_utf16Bytes += bytes.size();
+        pass(m_utf16->decode(bytes));
+        return;
+    }
+    appendLines(bytes);
+}
+
+void OutputCapture::decide(bool streamEnded)
+{
+    const QByteArray bytes = std::exchange(m_line, {});
+    if (bytes.isEmpty() && streamEnded)
+        return;
+    const auto zeroShare = [&bytes](int zeroAt) {
+        const qsizetype pairs = std::min<qsizetype>(bytes.size(), 512) / 2;
+        qsizetype zeros = 0;
+        for (qsizetype i = 0; i < pairs; ++i) {
+            if (bytes.at(2 * i + zeroAt) == 0 && bytes.at(2 * i + 1 - zeroAt) != 0)
+                ++zeros;
+        }
+        // Nine pairs in ten: NUL-separated names (find -print0, git ls-files -z) are not UTF-16.
+        return pairs >= 2 && zeros * 10 >= pairs * 9;
+    };
+    if (bytes.startsWith("\xFF\xFE") || bytes.startsWith("\xFE\xFF")) {
+        m_mode = bytes.startsWith("\xFF") ? Mode::Utf16LE : Mode::Utf16BE;
+        m_basis = StreamDecoding::Basis::Utf16Bom;
+    } else if (zeroShare(1) || zeroShare(0)) {
+        m_mode = zeroShare(1) ? Mode::Utf16LE : Mode::Utf16BE;
+        m_basis = StreamDecoding::Basis::Utf16Zeros;
+    } else {
+        m_mode = Mode::Lines;
+        m_basis = bytes.startsWith("\xEF\xBB\xBF") ? StreamDecoding::Basis::Utf8Bom
+                                                   : StreamDecoding::Basis::ValidUtf8;
+    }
+    if (m_mode != Mode::Lines) {
+        // The decoder drops the byte order mark itself.
+        m_utf16 = std::make_unique<QStringDecoder>(
+                m_mode == Mode::Utf16LE ? QStringDecoder::Utf16LE : QStringDecoder::Utf16BE);
+        m_utf16Bytes = bytes.size();
+        pass(m_utf16->decode(bytes));
+        return;
+    }
+    appendLines(bytes);
+}
+
+void OutputCapture::appendLines(const QByteArray &bytes)
+{
     const qsizetype lastBreak = bytes.lastIndexOf('\n');
     if (lastBreak >= 0) {
         m_line.append(QByteArrayView(bytes).first(lastBreak + 1));
@@ -100,6 +156,7 @@ void OutputCapture::decodeLines(QByteArrayView lines)
     bool valid = false;
     const QString text = decodeUtf8(lines, &valid);
     if (valid || !m_legacy) {
+        m_sawInvalidUtf8 = m_sawInvalidUtf8 || !valid;
         pass(text);
         return;
     }
@@ -122,6 +179,8 @@ void OutputCapture::decodeLine(QByteArrayView line, bool streamEnded)
         if (streamEnded)
             text += m_legacy->finish();
         m_usedLegacy = true;
+    } else if (!valid) {
+        m_sawInvalidUtf8 = true;
     }
     pass(text);
 }
@@ -133,7 +192,15 @@ void OutputCapture::pass(const QString &text)
 
 CapturedText OutputCapture::finish()
 {
-    decodeLine(m_line, true);
+    if (m_mode == Mode::Undecided)
+        decide(true);
+    if (m_utf16) {
+        // A stream that ended inside a character.
+        if (m_utf16Bytes % 2 != 0)
+            pass(QString(QChar::ReplacementCharacter));
+    } else {
+        decodeLine(m_line, true);
+    }
     m_line.clear();
     if (m_clixml)
         keep(m_clixml->finish());
@@ -144,6 +211,26 @@ CapturedText OutputCapture::finish()
     text.totalChars = m_total;
     text.legacyEncoding = m_usedLegacy ? m_legacy->name() : QString();
     text.clixmlDecoded = m_clixml && m_clixml->decodedAny();
+    text.decoding.basis = m_basis;
+    switch (m_mode) {
+    case Mode::Undecided:
+        break;
+    case Mode::Utf16LE:
+        text.decoding.encoding = u"UTF-16LE"_s;
+        break;
+    case Mode::Utf16BE:
+        text.decoding.encoding = u"UTF-16BE"_s;
+        break;
+    case Mode::Lines:
+        text.decoding.encoding = u"UTF-8"_s;
+        if (m_usedLegacy) {
+            text.decoding.basis = StreamDecoding::Basis::LegacyLines;
+            text.decoding.encoding = m_legacy->name();
+        } else if (m_sawInvalidUtf8) {
+            text.decoding.basis = StreamDecoding::Basis::InvalidUtf8;
+        }
+        break;
+    }
     if (m_total == m_head.size() + m_tail.size()) {
         text.head = m_head + m_tail;
         return text;

@@ -2,9 +2,11 @@
 
 #include "base/codepage.h"
 #include "tools/clixml.h"
+#include "tools/runrecord.h"
 
 #include <QByteArray>
 #include <QString>
+#include <QStringDecoder>
 
 #include <memory>
 
@@ -21,6 +23,7 @@ struct CapturedText
     // "CP936"); empty when every line was UTF-8.
     QString legacyEncoding;
     bool clixmlDecoded = false; // PowerShell's CLIXML records were turned into plain lines
+    StreamDecoding decoding;    // the encoding the text was decoded from, and why
 
     bool isTruncated() const { return totalChars > head.size() + tail.size(); }
     qint64 cutChars() const { return totalChars - head.size() - tail.size(); }
@@ -43,7 +46,9 @@ struct CaptureOptions
 // writing in the system's legacy code page (Python on Chinese Windows writes CP936 to pipes).
 // Deciding per line keeps both kinds readable when one command mixes them; a line break is never
 // a byte of a multi-byte character in UTF-8 or the East Asian code pages, so cutting there is
-// safe. Only the head and the tail of the text are kept.
+// safe. A stream that begins with a UTF-16 byte order mark, or whose first bytes are every other
+// one zero (ASCII in UTF-16, as wsl.exe and cmd /u write it; nine pairs of bytes in ten), is UTF-16 throughout instead. Only
+// the head and the tail of the text are kept.
 class OutputCapture
 {
 public:
@@ -55,6 +60,10 @@ public:
     CapturedText finish();
 
 private:
+    enum class Mode { Undecided, Lines, Utf16LE, Utf16BE };
+
+    void decide(bool streamEnded);
+    void appendLines(const QByteArray &bytes);
     QString decodeUtf8(QByteArrayView bytes, bool *valid);
     void decodeLines(QByteArrayView lines);
     void decodeLine(QByteArrayView line, bool streamEnded);
@@ -65,7 +74,12 @@ private:
     const qsizetype m_tailLimit;
     std::unique_ptr<LegacyDecoder> m_legacy;
     std::unique_ptr<ClixmlFilter> m_clixml;
-    QByteArray m_line; // bytes of the line not yet ended
+    QByteArray m_line; // bytes of the line not yet ended (Undecided: all bytes so far)
+    Mode m_mode = Mode::Undecided;
+    StreamDecoding::Basis m_basis = StreamDecoding::Basis::NoOutput;
+    std::unique_ptr<QStringDecoder> m_utf16;
+    qint64 m_utf16Bytes = 0;
+    bool m_sawInvalidUtf8 = false;
     bool m_atStart = true;
     bool m_usedLegacy = false;
     QString m_head;

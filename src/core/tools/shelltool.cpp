@@ -269,6 +269,7 @@ ToolResult ShellTool::resultFor(const CommandOutcome &outcome,
     result.exitCode = outcome.status == CommandOutcome::Exited ? outcome.exitCode : -1;
     result.durationMs = outcome.durationMs;
     result.outputFile = outcome.outputFile;
+    result.runRecord = outcome.record;
     return result;
 }
 

@@ -3,6 +3,7 @@
 #include "protocol/jsonschema.h"
 #include "protocol/message.h"
 #include "tools/outputfile.h"
+#include "tools/runrecord.h"
 #include "tools/shellsyntax.h"
 
 #include <QFuture>
@@ -56,8 +57,13 @@ struct ToolResult
     qint64 durationMs = 0;
     OutputFile outputFile; // the whole output, when content has only part of it
     FileChange fileChange; // what a write_file or edit_file call changed, for the chat
+    // A command's launch and raw output, for the user's "Show raw output"; never sent.
+    std::shared_ptr<const RunRecord> runRecord;
 
-    static ToolResult success(const QString &content) { return {content, true, {}, -1, 0, {}, {}}; }
+    static ToolResult success(const QString &content)
+    {
+        return {content, true, {}, -1, 0, {}, {}, {}};
+    }
     // content becomes "<code>: <detail>"
     static ToolResult failure(const QString &code, const QString &detail);
 };

@@ -8,6 +8,8 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
+
 namespace Gui {
 
 // One entry of the chat view, in the user's terms.
@@ -46,6 +48,8 @@ struct ChatItem
     bool ok = true;
     qint64 durationMs = -1;
     AgentLoop::OutputFile outputFile; // ToolResult: the whole output, when text has only part of it
+    // ToolResult of a command that ran: what was launched and its bytes ("Show raw output…").
+    std::shared_ptr<const AgentLoop::RunRecord> runRecord;
     // FileChange: the file (its path and encoding as shown; absolutePath as it came, never
     // shown, for opening it) and the counts; the diff itself is text.
     AgentLoop::FileChange fileChange;

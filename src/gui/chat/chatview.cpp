@@ -613,6 +613,13 @@ void ChatView::contextMenuEvent(QContextMenuEvent *event)
                 showInFolder(path);
             });
         }
+        if (item.runRecord) {
+            QAction *raw = menu->addAction(tr("Show &raw output…"), this, [this, persistent] {
+                if (persistent.isValid())
+                    emit rawOutputRequested(persistent);
+            });
+            raw->setShortcut(rawOutputShortcut());
+        }
         if (item.kind == ChatItem::FileChange && !item.fileChange.absolutePath.isEmpty()) {
             const QString path = item.fileChange.absolutePath;
             if (opensAsDocument(path))

@@ -2,6 +2,7 @@
 
 #include "chat/rowstack.h"
 
+#include <QKeySequence>
 #include <QListView>
 #include <QMenu>
 #include <QPointer>
@@ -38,6 +39,12 @@ public:
     // The context menu while it is open, or null.
     QMenu *contextMenu() const { return m_contextMenu; }
 
+    // "Show raw output…" of the current tool result (the wiring is RawOutputs').
+    static QKeySequence rawOutputShortcut()
+    {
+        return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R);
+    }
+
     // The text "Copy" puts on the clipboard for the selected items.
     QString selectedText() const;
     void copySelection() const;
@@ -59,6 +66,8 @@ signals:
     void turnActivated(int turn);
     // The user asked to see that request in the inspector.
     void inspectRequested(int turn);
+    // The user asked for the launch and the raw bytes of the command behind this tool result.
+    void rawOutputRequested(const QModelIndex &index);
 
 protected:
     void paintEvent(QPaintEvent *event) override;

@@ -204,6 +204,7 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
                 item.durationMs = result.exitCode >= 0 || result.durationMs > 0 ? result.durationMs
                                                                                 : -1;
                 item.outputFile = result.outputFile;
+                item.runRecord = result.runRecord;
                 // A file the call changed is shown as what changed in it (a call that failed
                 // after changing it too: the file is changed all the same).
                 if (!result.fileChange.isEmpty()) {
