@@ -214,6 +214,8 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
                 }
                 item.turn = m_callTurns.value(call.id, m_currentRequest);
                 m_chatModel->append(item);
+                if (result.runRecord)
+                    keepRawBytesWithinBudget(result.runRecord);
             });
     connect(&controller, &AgentController::failed, this, [this](const AgentLoop::Error &error) {
         m_turnModel->abortPending();
@@ -522,6 +524,45 @@ void RunFeed::showNotice(const QString &text)
     m_chatModel->append(item);
 }
 
+namespace {
+
+qint64 rawBytesOf(const AgentLoop::RunRecord &record)
+{
+    return record.standardOutput.totalBytes - record.standardOutput.droppedBytes
+           + record.standardError.totalBytes - record.standardError.droppedBytes;
+}
+
+// The stream without its bytes: they count as dropped.
+void dropBytes(AgentLoop::RawStream &stream)
+{
+    stream.chunks.clear();
+    stream.droppedBytes = stream.totalBytes;
+}
+
+} // namespace
+
+void RunFeed::keepRawBytesWithinBudget(const std::shared_ptr<const AgentLoop::RunRecord> &newest)
+{
+    m_rawRecords.append(newest);
+    m_rawBytes += rawBytesOf(*newest);
+    while (m_rawBytes > rawBytesBudget && m_rawRecords.size() > 1) {
+        const std::shared_ptr<const AgentLoop::RunRecord> oldest = m_rawRecords.takeFirst();
+        m_rawBytes -= rawBytesOf(*oldest);
+        // The oldest records are near the top of the chat. An open dialog keeps its own copy.
+        for (int row = 0; row < m_chatModel->rowCount(); ++row) {
+            ChatItem item = m_chatModel->item(row);
+            if (item.runRecord != oldest)
+                continue;
+            auto trimmed = std::make_shared<AgentLoop::RunRecord>(*oldest);
+            dropBytes(trimmed->standardOutput);
+            dropBytes(trimmed->standardError);
+            item.runRecord = std::move(trimmed);
+            m_chatModel->replace(row, std::move(item));
+            break;
+        }
+    }
+}
+
 void RunFeed::clear(ChatRows rows)
 {
     m_earlierTimer.stop();
@@ -535,6 +576,8 @@ void RunFeed::clear(ChatRows rows)
     // The session's trail is the new conversation's by now: empty, or the opened one's.
     m_auditModel->setEntries(m_session.auditTrail());
     m_callTurns.clear();
+    m_rawRecords.clear();
+    m_rawBytes = 0;
     m_currentRequest = 0;
     emit cleared();
 }

@@ -107,6 +107,13 @@ private:
     AgentLoop::RunTimeline *m_timeline;
     int m_currentRequest = 0;
     QHash<QString, int> m_callTurns; // tool_call id -> the request that asked for it
+    // The raw bytes of the commands' records the chat keeps ("Show raw output…"), newest last,
+    // within rawBytesBudget: an older record beyond it keeps what ran and how it was decoded,
+    // and its bytes are dropped (a long session of builds would otherwise keep them all).
+    static constexpr qint64 rawBytesBudget = qint64(64) << 20;
+    void keepRawBytesWithinBudget(const std::shared_ptr<const AgentLoop::RunRecord> &newest);
+    QList<std::shared_ptr<const AgentLoop::RunRecord>> m_rawRecords;
+    qint64 m_rawBytes = 0;
     bool m_newConversationPending = false;
     QString m_openingId;
     quint64 m_openGeneration = 0;
