@@ -9,6 +9,7 @@
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationpanel.h"
 #include "elevationbar.h"
+#include "experiments.h"
 #include "inspector/inspector.h"
 #include "settings/settingsdialog.h"
 #include "showntext.h"
@@ -68,6 +69,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_conversationActions(
               new ConversationActions(m_session, m_conversations, m_conversationPanel, this))
     , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))
+    , m_experiments(new Experiments(m_session, m_feed, this))
 {
     setObjectName(u"mainWindow"_s);
     if (!m_keyStore)
@@ -171,6 +173,8 @@ void MainWindow::createActions()
     addAction(m_profileSwitcher->popupAction()); // Ctrl+Shift+P, also while the menu is rebuilt
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_experiments->action());
+    help->addSeparator();
     QAction *about = help->addAction(tr("&About Agent Loop"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
 }

@@ -31,6 +31,7 @@ class ApprovalPrompt;
 class ChatView;
 class ConversationListModel;
 class ConversationPanel;
+class Experiments;
 class Inspector;
 class PromptEdit;
 class SettingsDialog;
@@ -97,6 +98,8 @@ public:
     ApprovalPrompt *pendingApproval() const { return m_approvals->pending(); }
     // "Compact now", "Undo compaction" and the box that asks before an automatic compaction.
     Compactions *compactions() const { return m_compactions; }
+    // Help › Experiments…: the course's experiments on the scripted model.
+    Experiments *experiments() const { return m_experiments; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -173,6 +176,7 @@ private:
     ConversationActions *m_conversationActions;
     QPointer<SettingsDialog> m_settingsDialog;
     ProfileSwitcher *m_profileSwitcher;
+    Experiments *m_experiments;
 
     bool m_started = false;
 };

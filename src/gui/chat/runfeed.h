@@ -100,6 +100,8 @@ private:
     AuditModel *m_auditModel;
     int m_currentRequest = 0;
     QHash<QString, int> m_callTurns; // tool_call id -> the request that asked for it
+    // The protocol check of the turn's request about to go out (and of its retries).
+    std::optional<AgentLoop::ProtocolReport> m_pendingProtocol;
     bool m_newConversationPending = false;
     QString m_openingId;
     quint64 m_openGeneration = 0;
