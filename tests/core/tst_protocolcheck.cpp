@@ -48,7 +48,8 @@ History historyOf(const QList<Message> &messages)
     return history;
 }
 
-const ProtocolCheck &checkOf(const QList<ProtocolCheck> &checks, ProtocolCheck::Rule rule)
+// A copy: the list is often a temporary.
+ProtocolCheck checkOf(const QList<ProtocolCheck> &checks, ProtocolCheck::Rule rule)
 {
     for (const ProtocolCheck &check : checks) {
         if (check.rule == rule)
@@ -119,7 +120,7 @@ void TestProtocolCheck::missingResultBreaksPairing()
              Message::user(u"go on"_s)});
     const QList<ProtocolCheck> checks = checkProtocol(history, oneTool());
     QCOMPARE(failedRules(checks), QStringList{u"pairing"_s});
-    const ProtocolCheck &pairing = checkOf(checks, ProtocolCheck::Pairing);
+    const ProtocolCheck pairing = checkOf(checks, ProtocolCheck::Pairing);
     QCOMPARE(pairing.messageIndex, 1);
     QCOMPARE(pairing.toolCallId, u"call_2"_s);
     QCOMPARE(pairing.detail,
@@ -134,15 +135,15 @@ void TestProtocolCheck::orphanResult()
                                        Message::tool(u"call_9"_s, u"stray"_s)});
     const QList<ProtocolCheck> checks = checkProtocol(history, oneTool());
     QCOMPARE(failedRules(checks), QStringList{u"no orphan results"_s});
-    const ProtocolCheck &orphans = checkOf(checks, ProtocolCheck::NoOrphans);
+    const ProtocolCheck orphans = checkOf(checks, ProtocolCheck::NoOrphans);
     QCOMPARE(orphans.messageIndex, 3);
     QCOMPARE(orphans.toolCallId, u"call_9"_s);
     QCOMPARE(orphans.detail, u"Message 4 (tool) answers call_9, which message 2 did not call."_s);
 
     const History afterUser = historyOf(
             {Message::user(u"hi"_s), Message::tool(u"call_1"_s, u"x"_s)});
-    const ProtocolCheck &after = checkOf(checkProtocol(afterUser, oneTool()),
-                                         ProtocolCheck::NoOrphans);
+    const ProtocolCheck after = checkOf(checkProtocol(afterUser, oneTool()),
+                                        ProtocolCheck::NoOrphans);
     QVERIFY(!after.ok);
     QCOMPARE(after.detail,
              u"Message 2 (tool) answers call_1, but the message before it asked for no tool call."_s);
@@ -154,8 +155,8 @@ void TestProtocolCheck::duplicateResult()
                                        Message::assistant(std::nullopt, {shellCall(u"call_1"_s)}),
                                        Message::tool(u"call_1"_s, u"hi"_s),
                                        Message::tool(u"call_1"_s, u"again"_s)});
-    const ProtocolCheck &orphans = checkOf(checkProtocol(history, oneTool()),
-                                           ProtocolCheck::NoOrphans);
+    const ProtocolCheck orphans = checkOf(checkProtocol(history, oneTool()),
+                                          ProtocolCheck::NoOrphans);
     QVERIFY(!orphans.ok);
     QCOMPARE(orphans.messageIndex, 3);
     QCOMPARE(orphans.detail, u"Message 4 (tool) answers call_1 a second time."_s);
@@ -165,7 +166,7 @@ void TestProtocolCheck::toolBeforeAnyPrompt()
 {
     const History history = historyOf({Message::system(u"s"_s), Message::tool(u"call_1"_s, u"x"_s)});
     const QList<ProtocolCheck> checks = checkProtocol(history, oneTool());
-    const ProtocolCheck &roles = checkOf(checks, ProtocolCheck::RoleOrder);
+    const ProtocolCheck roles = checkOf(checks, ProtocolCheck::RoleOrder);
     QVERIFY(!roles.ok);
     QCOMPARE(roles.messageIndex, 1);
     QCOMPARE(roles.detail, u"Message 2 is a tool message before any prompt."_s);
@@ -184,8 +185,7 @@ void TestProtocolCheck::systemAfterTheStart()
 void TestProtocolCheck::lastMessageAnswersNothing()
 {
     const History history = historyOf({Message::user(u"hi"_s), Message::assistant(u"done"_s)});
-    const ProtocolCheck &roles = checkOf(checkProtocol(history, oneTool()),
-                                         ProtocolCheck::RoleOrder);
+    const ProtocolCheck roles = checkOf(checkProtocol(history, oneTool()), ProtocolCheck::RoleOrder);
     QVERIFY(!roles.ok);
     QCOMPARE(roles.messageIndex, 1);
     QVERIFY2(roles.detail.startsWith(u"The last message (2, assistant)"_s),
@@ -200,7 +200,7 @@ void TestProtocolCheck::duplicateCallIds()
              Message::tool(u"call_1"_s, u"hi"_s)});
     const QList<ProtocolCheck> checks = checkProtocol(history, oneTool());
     QCOMPARE(failedRules(checks), QStringList{u"unique call ids"_s});
-    const ProtocolCheck &unique = checkOf(checks, ProtocolCheck::UniqueIds);
+    const ProtocolCheck unique = checkOf(checks, ProtocolCheck::UniqueIds);
     QCOMPARE(unique.messageIndex, 1);
     QCOMPARE(unique.toolCallId, u"call_1"_s);
     QCOMPARE(unique.detail, u"Message 2 (assistant) uses the call id call_1 twice."_s);
@@ -211,18 +211,18 @@ void TestProtocolCheck::toolSnapshot()
     const History history = historyOf({Message::user(u"hi"_s)});
     QJsonArray twice = oneTool();
     twice.append(oneTool().first());
-    const ProtocolCheck &doubled = checkOf(checkProtocol(history, twice),
-                                           ProtocolCheck::ToolSnapshot);
+    const ProtocolCheck doubled = checkOf(checkProtocol(history, twice),
+                                          ProtocolCheck::ToolSnapshot);
     QVERIFY(!doubled.ok);
     QCOMPARE(doubled.detail, u"The snapshot names the tool shell twice."_s);
 
     QJsonArray nameless{QJsonObject{{u"type"_s, u"function"_s}, {u"function"_s, QJsonObject()}}};
-    const ProtocolCheck &noName = checkOf(checkProtocol(history, nameless),
-                                          ProtocolCheck::ToolSnapshot);
+    const ProtocolCheck noName = checkOf(checkProtocol(history, nameless),
+                                         ProtocolCheck::ToolSnapshot);
     QVERIFY(!noName.ok);
     QCOMPARE(noName.detail, u"Tool 1 of the snapshot is not a function with a name."_s);
 
-    const ProtocolCheck &none = checkOf(checkProtocol(history, {}), ProtocolCheck::ToolSnapshot);
+    const ProtocolCheck none = checkOf(checkProtocol(history, {}), ProtocolCheck::ToolSnapshot);
     QVERIFY(none.ok);
     QCOMPARE(none.detail, u"No tools are offered: the model can only answer in text."_s);
 }
@@ -283,7 +283,7 @@ void TestProtocolCheck::controllerReportsEveryRequest()
         QVERIFY(report.sent);
         QVERIFY(report.ok());
         QVERIFY(report.repairs.isEmpty());
-        const ProtocolCheck &snapshot = checkOf(report.checks, ProtocolCheck::ToolSnapshot);
+        const ProtocolCheck snapshot = checkOf(report.checks, ProtocolCheck::ToolSnapshot);
         QVERIFY2(snapshot.detail.contains(u"shell, "_s), qPrintable(snapshot.detail));
     }
     QCOMPARE(checkOf(reports.at(1).checks, ProtocolCheck::Pairing).detail,
