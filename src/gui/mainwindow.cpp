@@ -9,6 +9,7 @@
 #include "conversations/conversationlistmodel.h"
 #include "conversations/conversationpanel.h"
 #include "elevationbar.h"
+#include "experiments.h"
 #include "inspector/inspector.h"
 #include "inspector/turnmodel.h"
 #include "inspector/replayactions.h"
@@ -74,6 +75,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_profileSwitcher(new ProfileSwitcher(m_statusBar, this))
     , m_replayActions(new ReplayActions(m_session, m_inspector, this))
     , m_rawOutputs(new RawOutputs(m_chatView, m_promptBar, this))
+    , m_experiments(new Experiments(m_session, m_feed, this))
 {
     setObjectName(u"mainWindow"_s);
     if (!m_keyStore)
@@ -190,6 +192,8 @@ void MainWindow::createActions()
     addAction(m_profileSwitcher->popupAction()); // Ctrl+Shift+P, also while the menu is rebuilt
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_experiments->action());
+    help->addSeparator();
     QAction *about = help->addAction(tr("&About Agent Loop"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
 }

@@ -33,6 +33,7 @@ class ApprovalPrompt;
 class ChatView;
 class ConversationListModel;
 class ConversationPanel;
+class Experiments;
 class Inspector;
 class PromptEdit;
 class ReplayActions;
@@ -109,6 +110,8 @@ public:
     TimelineDock *timelineDock() const { return m_timeline; }
     // "Show raw output…" of a command result in the chat.
     RawOutputs *rawOutputs() const { return m_rawOutputs; }
+    // Help › Experiments…: the course's experiments on the scripted model.
+    Experiments *experiments() const { return m_experiments; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -189,6 +192,7 @@ private:
     ReplayActions *m_replayActions;
     TimelineDock *m_timeline = nullptr;
     RawOutputs *m_rawOutputs;
+    Experiments *m_experiments;
 
     bool m_started = false;
 };

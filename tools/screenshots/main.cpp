@@ -18,12 +18,14 @@
 #include "chat/runfeed.h"
 #include "compactionprompt.h"
 #include "provider/demoprovider.h"
+#include "experiments.h"
 #include "fakechatserver.h"
 #include "inspector/auditmodel.h"
 #include "inspector/auditpage.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
 #include "inspector/replaydialog.h"
+#include "inspector/protocolstrip.h"
 #include "inspector/turnmodel.h"
 #include "mainwindow.h"
 #include "permissions/workspacerules.h"
@@ -542,6 +544,45 @@ void saveCompaction(const QString &outDir, const QString &suffix, bool chinese)
     QApplication::exec();
 }
 
+// Help › Experiments…: its dialog, and the window after experiment 2 (a tool result missing):
+// the chat's contract error and the inspector's "not sent" row with its protocol strip.
+void saveExperiments(const QString &outDir, const QString &suffix)
+{
+    QTemporaryDir temporary;
+    const QString workspace = temporary.filePath(u"my-project"_s);
+    QDir().mkpath(workspace);
+    Gui::AppSettings settings;
+    settings.demoMode = true;
+    settings.workspace = workspace;
+    AgentLoop::KeyStore keyStore(AgentLoop::KeyStore::Backend::SessionOnly,
+                                 u"agentloop-screenshots"_s);
+    Gui::MainWindow::Options options;
+    options.keyStore = &keyStore;
+    options.persist = false;
+    options.conversationDirectory = temporary.filePath(u"conversations"_s);
+    options.outputDirectory = temporary.filePath(u"outputs"_s);
+    options.runsElevated = false;
+    Gui::MainWindow window(settings, options);
+    window.resize(1360, 860);
+    window.show();
+    window.experiments()->openDialog();
+    QTimer::singleShot(500, qApp, [&window, outDir, suffix] {
+        Gui::ExperimentsDialog *dialog = window.experiments()->dialog();
+        save(dialog, outDir + u"/experiments"_s + suffix);
+        dialog->runButton(AgentLoop::Experiment::MissingResult)->click();
+        QTimer::singleShot(500, qApp, [&window, outDir, suffix] {
+            window.inspector()->selectRow(0);
+            window.chatView()->scrollToBottom();
+            QTimer::singleShot(300, qApp, [&window, outDir, suffix] {
+                save(&window, outDir + u"/experiment-missing-result"_s + suffix);
+                save(window.inspector(), outDir + u"/protocol-strip"_s + suffix);
+                QApplication::quit();
+            });
+        });
+    });
+    QApplication::exec();
+}
+
 // True once the box is as the user sees it after its first moments: Allow is enabled.
 bool isSettled(QMessageBox *box)
 {
@@ -952,6 +993,7 @@ int main(int argc, char *argv[])
         saveCompaction(outDir, suffix, lang.startsWith(u"zh"));
         saveTimeline(outDir + u"/timeline"_s + suffix);
         saveRawOutput(outDir + u"/raw-output"_s + suffix);
+        saveExperiments(outDir, suffix);
         return 0;
     }
 

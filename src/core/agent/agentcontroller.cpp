@@ -129,6 +129,7 @@ void AgentController::setHistory(PreparedHistory prepared)
     // What the user allowed "for this conversation" ends with it.
     m_conversationAllowances.clear();
     m_conversationRules.clear();
+    m_repairs.clear();
     updateEffectivePolicy();
     const ToolSnapshot tools = m_tools.snapshot();
     for (const auto &tool : tools.tools())
@@ -209,6 +210,7 @@ void AgentController::setNetworkAccessManager(QNetworkAccessManager *manager)
 void AgentController::sendNextRequest()
 {
     if (const Result<void> pairing = requestHistory().checkPairing(); !pairing) {
+        reportProtocol(requestHistory(), m_tools.snapshot().definitions(), false);
         fail(pairing.error());
         return;
     }
@@ -230,7 +232,26 @@ void AgentController::sendNextRequest()
     m_sentMessages = requestHistory().size();
     m_continuations = 0;
     m_partialUsage.reset();
+    reportProtocol(requestHistory(), m_snapshot.definitions(), true);
     m_client->postChatCompletion(m_turn, requestBody(m_snapshot));
+}
+
+void AgentController::reportProtocol(const History &history, const QJsonArray &tools, bool sent)
+{
+    // Nobody listening (the CLI): not even the walk.
+    if (!isSignalConnected(QMetaMethod::fromSignal(&AgentController::protocolChecked))) {
+        if (sent)
+            m_repairs.clear();
+        return;
+    }
+    ProtocolReport report;
+    report.checks = checkProtocol(history, tools);
+    report.repairs = m_repairs;
+    report.repairDiff = repairDiff(m_history, m_repairs);
+    report.sent = sent;
+    if (sent)
+        m_repairs.clear();
+    emit protocolChecked(report);
 }
 
 // Step 3: keep the assistant message; continue if and only if it has tool calls.
@@ -597,6 +618,13 @@ void AgentController::finishCall(const ToolCall &call,
     ToolResult result = toolResult;
     result.content = redacted(result.content, provider().apiKey);
     append(Message::tool(call.id, result.content));
+    if (result.errorCode == u"cancelled") {
+        m_repairs.append(HistoryRepair{
+                m_history.size() - 1,
+                m_history.last(),
+                tr("The run was stopped before this call finished; the app answered it so that "
+                   "every call keeps its result.")});
+    }
     emit toolFinished(call, result);
     CallRecord record;
     record.decidedAt = QDateTime::currentDateTimeUtc();

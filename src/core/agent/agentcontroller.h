@@ -5,6 +5,7 @@
 #include "context/tokenledger.h"
 #include "permissions/permissionrules.h"
 #include "protocol/history.h"
+#include "protocol/protocolcheck.h"
 #include "provider/chatclient.h"
 #include "tools/tool.h"
 
@@ -187,6 +188,10 @@ public:
     }
     // Forget the conversation; only while idle.
     void newConversation();
+    // Messages of the history the app added itself (a reopened conversation's interrupted calls
+    // answered): the next protocolChecked() report shows them as a diff. setHistory() forgets
+    // those of the conversation before.
+    void addRepairs(const QList<HistoryRepair> &repairs) { m_repairs.append(repairs); }
 
     // Appends the prompt and runs the loop until the model answers without a tool call. Ignored
     // (returns false) while a run is in progress.
@@ -240,6 +245,11 @@ signals:
     void stateChanged(AgentLoop::AgentController::State state);
     void turnStarted(int turn, int maxTurns);
     void messageAppended(const AgentLoop::Message &message);
+    // Before each model request of a turn (not a compaction's summary, nor a continuation): the
+    // protocol's rules checked on the exact history and tool snapshot it sends, and the repairs
+    // the app made since the request before. sent is false when a rule failed: failed() follows
+    // and nothing goes out. Otherwise requestSent() follows.
+    void protocolChecked(const AgentLoop::ProtocolReport &report);
     void requestSent(const AgentLoop::Exchange &exchange);
     void responseReceived(const AgentLoop::Exchange &exchange);
     void completionReceived(int turn, const AgentLoop::Completion &completion);
@@ -294,6 +304,7 @@ private:
     void setState(State state);
     void append(const Message &message);
     void sendNextRequest();
+    void reportProtocol(const History &history, const QJsonArray &tools, bool sent);
     void onCompleted(const Completion &completion);
     void onFailed(const Error &error);
     void processNextCall();
@@ -382,6 +393,7 @@ private:
     int m_turn = 0;
     ToolSnapshot m_snapshot;        // the tools of the request in flight and of its calls
     QList<ToolCall> m_pendingCalls; // calls of the current assistant message still to process
+    QList<HistoryRepair> m_repairs; // since the last request sent
     std::optional<PreparedCall> m_awaitingApproval;
     PermissionCheck m_awaitingCheck; // why m_awaitingApproval is asked
     QString m_awaitingFingerprint;   // callFingerprint() of the call the user is shown

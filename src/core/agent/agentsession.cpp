@@ -211,7 +211,21 @@ Result<ContinuedConversation> AgentSession::continueConversation(ReadConversatio
                                                                       read.path);
     if (!continued)
         return continued;
+    if (m_savedBeforeExperiment)
+        m_recorder.setSavesNewConversations(*std::exchange(m_savedBeforeExperiment, std::nullopt));
     m_controller.setHistory(std::move(read.prepared));
+    const LoadedConversation &loaded = continued->conversation;
+    if (loaded.repairedFrom >= 0) {
+        QList<HistoryRepair> repairs;
+        for (qsizetype i = loaded.repairedFrom; i < loaded.history.size(); ++i) {
+            repairs.append(HistoryRepair{i,
+                                         loaded.history.at(i),
+                                         tr("The app stopped before this call finished; it was "
+                                            "answered as interrupted when the conversation was "
+                                            "reopened.")});
+        }
+        m_controller.addRepairs(repairs);
+    }
     m_auditTrail = std::move(read.auditTrail);
     m_auditFailed = false;
     return continued;
@@ -302,8 +316,41 @@ void AgentSession::newConversation()
         return;
     m_controller.newConversation();
     m_recorder.startNew();
+    if (m_savedBeforeExperiment)
+        m_recorder.setSavesNewConversations(*std::exchange(m_savedBeforeExperiment, std::nullopt));
     m_auditTrail.clear();
     m_auditFailed = false;
+}
+
+bool AgentSession::runExperiment(const Experiment &experiment)
+{
+    if (m_controller.isRunning())
+        return false;
+    newConversation();
+    const SessionConfiguration before = m_configuration;
+    SessionConfiguration playing = m_configuration;
+    const ProviderSettings &current = m_configuration.provider;
+    playing.provider = experiment.provider;
+    playing.provider.requestTimeout = current.requestTimeout;
+    playing.provider.retry = current.retry;
+    playing.provider.maxResponseBytes = current.maxResponseBytes;
+    playing.provider.maxAnswerTime = current.maxAnswerTime;
+    playing.maxTurns = experiment.maxTurns;
+    playing.demoMode = true;
+    playing.fallbacks.clear();
+    playing.context.contextWindow = 0;
+    apply(playing);
+    m_pending = before; // applied when the run ends
+    if (!experiment.seed.isEmpty()) {
+        m_savedBeforeExperiment = m_recorder.savesNewConversations();
+        m_recorder.setSavesNewConversations(false);
+        m_controller.setHistory(experiment.seed);
+    }
+    if (!m_controller.run(experiment.prompt)) {
+        apply(*std::exchange(m_pending, std::nullopt));
+        return false;
+    }
+    return true;
 }
 
 } // namespace AgentLoop

@@ -2,6 +2,7 @@
 
 #include "agent/agentcontroller.h"
 #include "agent/conversationrecorder.h"
+#include "agent/experiments.h"
 #include "tools/filetools.h"
 
 #include <QFuture>
@@ -84,6 +85,12 @@ public:
     Result<ContinuedConversation> continueConversation(ReadConversation read);
     // Forgets the conversation; only while idle. The next prompt starts a new one.
     void newConversation();
+    // Runs one of the course's experiments (agent/experiments.h) in a new conversation, only
+    // while idle: its prompt runs on the scripted model with the experiment's turn limit. The user's provider, key and
+    // settings are not touched: the configuration before comes back when the run ends (or the
+    // one configure() gave meanwhile). An experiment with a seed history (broken on purpose) is
+    // not saved: no file could be opened again. False while a run goes on.
+    bool runExperiment(const Experiment &experiment);
 
     // Adds allow rules the user saved from an approval ("Always allow…"), applied from the next
     // call on: App adds them to the app's rules file (every workspace), Workspace to the
@@ -146,6 +153,8 @@ private:
     QList<QJsonObject> m_auditTrail;
     bool m_auditFailed = false; // reported once per conversation, as saving is
     std::optional<SessionConfiguration> m_pending;
+    // Whether new conversations were saved before an experiment that is not (runExperiment()).
+    std::optional<bool> m_savedBeforeExperiment;
     bool m_demoNetworkInstalled = false;
     // The provider's /models, asked for the context windows it reports (of the provider in
     // m_windowsAsked: base URL and key).

@@ -33,6 +33,7 @@ public:
     // Whether a new conversation gets a file at its first prompt (the app) or is not saved
     // at all unless one was opened (the CLI). On by default.
     void setSavesNewConversations(bool saves) { m_savesNew = saves; }
+    bool savesNewConversations() const { return m_savesNew; }
     bool hasFailed() const { return m_failed; }
     // The conversation's file, once it has one (also when it cannot be written).
     const QString &filePath() const { return m_path; }

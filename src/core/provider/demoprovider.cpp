@@ -112,6 +112,31 @@ private:
     bool m_delivered = false;
 };
 
+struct ScriptName
+{
+    DemoScript script;
+    const char16_t *suffix;
+};
+
+constexpr ScriptName scriptNames[] = {
+        {DemoScript::Tour, u""},
+        {DemoScript::FailingCommand, u"-exit-1"},
+        {DemoScript::PlainText, u"-plain-text"},
+        {DemoScript::NullContent, u"-null-content"},
+        {DemoScript::ThreeCallsOneFails, u"-one-of-three-fails"},
+        {DemoScript::UnknownTool, u"-unknown-tool"},
+        {DemoScript::ThreeReads, u"-three-reads"},
+};
+
+DemoScript scriptOf(const QString &model)
+{
+    for (const ScriptName &name : scriptNames) {
+        if (model == demoModelFor(name.script))
+            return name.script;
+    }
+    return DemoScript::Tour;
+}
+
 bool hasChinese(const QString &text)
 {
     for (const QChar c : text) {
@@ -135,6 +160,41 @@ std::optional<QString> demoCommand(const QJsonArray &tools)
         if (description.contains(u"cmd.exe"_s))
             return u"echo Hello from the Agent Loop demo& date /t& time /t"_s;
         return u"echo \"Hello from the Agent Loop demo\"; date"_s;
+    }
+    return std::nullopt;
+}
+
+// The shell the request's `shell` tool runs, as its description names it.
+enum class ShellKind { None, PowerShell, Cmd, Posix };
+
+ShellKind shellOf(const QJsonArray &tools)
+{
+    for (const QJsonValue &tool : tools) {
+        const QJsonObject function = tool.toObject().value(u"function"_s).toObject();
+        if (function.value(u"name"_s).toString() != u"shell")
+            continue;
+        const QString description = function.value(u"description"_s).toString();
+        if (description.contains(u"PowerShell"_s))
+            return ShellKind::PowerShell;
+        if (description.contains(u"cmd.exe"_s))
+            return ShellKind::Cmd;
+        return ShellKind::Posix;
+    }
+    return ShellKind::None;
+}
+
+// A command that prints a line and exits with code 1, for the shell that runs it.
+std::optional<QString> failingCommand(const QJsonArray &tools)
+{
+    switch (shellOf(tools)) {
+    case ShellKind::PowerShell:
+        return u"Write-Output \"this command fails on purpose\"; exit 1"_s;
+    case ShellKind::Cmd:
+        return u"echo this command fails on purpose& exit /b 1"_s;
+    case ShellKind::Posix:
+        return u"echo \"this command fails on purpose\"; exit 1"_s;
+    case ShellKind::None:
+        break;
     }
     return std::nullopt;
 }
@@ -279,6 +339,155 @@ QByteArray errorBody(const QString &message, const QString &type)
             .toJson(QJsonDocument::Compact);
 }
 
+QJsonObject toolCall(const QString &id, const QString &name, const QJsonObject &arguments)
+{
+    return QJsonObject{
+            {u"id"_s, id},
+            {u"type"_s, u"function"_s},
+            {u"function"_s,
+             QJsonObject{{u"name"_s, name},
+                         {u"arguments"_s,
+                          QString::fromUtf8(
+                                  QJsonDocument(arguments).toJson(QJsonDocument::Compact))}}},
+    };
+}
+
+QJsonObject assistantCalls(const QString &text, const QJsonArray &calls)
+{
+    return QJsonObject{{u"role"_s, u"assistant"_s},
+                       {u"content"_s, text.isEmpty() ? QJsonValue(QJsonValue::Null) : text},
+                       {u"tool_calls"_s, calls}};
+}
+
+// The tool messages since the last assistant message, in order.
+QList<QJsonObject> lastToolMessages(const QJsonArray &messages)
+{
+    QList<QJsonObject> tools;
+    for (qsizetype i = messages.size() - 1; i >= 0; --i) {
+        const QJsonObject message = messages.at(i).toObject();
+        if (message.value(u"role"_s).toString() != u"tool")
+            break;
+        tools.prepend(message);
+    }
+    return tools;
+}
+
+QString toolCount(const QList<QJsonObject> &tools, bool chinese)
+{
+    static const QRegularExpression errorCode(u"^([a-z]+(_[a-z]+)+): "_s);
+    QStringList lines;
+    int failures = 0;
+    for (const QJsonObject &tool : tools) {
+        const QString id = tool.value(u"tool_call_id"_s).toString();
+        const QRegularExpressionMatch match = errorCode.match(tool.value(u"content"_s).toString());
+        if (match.hasMatch())
+            ++failures;
+        lines << (chinese ? u"- `%1`：%2"_s : u"- `%1`: %2"_s)
+                         .arg(id,
+                              match.hasMatch() ? match.captured(1)
+                                               : (chinese ? u"成功"_s : u"ok"_s));
+    }
+    if (chinese) {
+        return u"我请求了 %1 个工具调用，历史里就有 %1 条 `tool` 消息，每个 id 一条，失败的也算（%2 个失败）：\n"_s
+                       .arg(tools.size())
+                       .arg(failures)
+               + lines.join(u'\n');
+    }
+    return u"I asked for %1 tool calls, and the history holds %1 `tool` messages, one per id, the "
+           u"failed ones too (%2 failed):\n"_s.arg(tools.size())
+                   .arg(failures)
+           + lines.join(u'\n');
+}
+
+// One step of a scripted case (DemoScript), or nullopt for the tour.
+std::optional<QJsonObject> scriptedMessage(DemoScript script,
+                                           const QJsonObject &request,
+                                           bool chinese,
+                                           int serial)
+{
+    const QJsonArray messages = request.value(u"messages"_s).toArray();
+    const QString role = messages.isEmpty()
+                                 ? QString()
+                                 : messages.last().toObject().value(u"role"_s).toString();
+    const QJsonArray tools = request.value(u"tools"_s).toArray();
+    const auto id = [serial](int n) {
+        return u"call_%1_%2"_s.arg(serial).arg(n);
+    };
+    switch (script) {
+    case DemoScript::Tour:
+        return std::nullopt;
+    case DemoScript::PlainText:
+        return QJsonObject{{u"role"_s, u"assistant"_s},
+                           {u"content"_s, u"好的"_s},
+                           {u"tool_calls"_s, QJsonArray()}};
+    case DemoScript::NullContent:
+        return QJsonObject{{u"role"_s, u"assistant"_s},
+                           {u"content"_s, QJsonValue::Null},
+                           {u"tool_calls"_s, QJsonArray()}};
+    case DemoScript::FailingCommand:
+        if (role == u"user") {
+            if (const std::optional<QString> command = failingCommand(tools)) {
+                return assistantCalls(chinese ? u"我来运行一条注定失败的命令。"_s
+                                              : u"Let me run a command that fails."_s,
+                                      {toolCall(id(1),
+                                                u"shell"_s,
+                                                QJsonObject{{u"command"_s, *command}})});
+            }
+        }
+        break;
+    case DemoScript::ThreeCallsOneFails:
+        if (role == u"user") {
+            return assistantCalls(
+                    chinese ? u"我一次请求三个读取调用，其中一个读的是不存在的文件。"_s
+                            : u"Three read calls at once; one of them reads a file that is not "
+                              u"there."_s,
+                    {toolCall(id(1), u"list_dir"_s, QJsonObject{{u"path"_s, u"."_s}}),
+                     toolCall(id(2),
+                              u"read_file"_s,
+                              QJsonObject{{u"path"_s, u"no-such-file-agentloop-experiment.txt"_s}}),
+                     toolCall(id(3), u"list_dir"_s, QJsonObject{})});
+        }
+        break;
+    case DemoScript::ThreeReads:
+        if (role == u"user") {
+            return assistantCalls(chinese ? u"我在一次请求里调用三个工具。"_s
+                                          : u"Three tool calls in one request."_s,
+                                  {toolCall(id(1), u"list_dir"_s, QJsonObject{{u"path"_s, u"."_s}}),
+                                   toolCall(id(2), u"list_dir"_s, QJsonObject{}),
+                                   toolCall(id(3), u"list_dir"_s, QJsonObject{{u"path"_s, u"."_s}})});
+        }
+        break;
+    case DemoScript::UnknownTool:
+        if (role == u"user") {
+            return assistantCalls(chinese ? u"我调用一个这次请求没有提供的工具。"_s
+                                          : u"I call a tool this request did not offer."_s,
+                                  {toolCall(id(1),
+                                            u"deploy"_s,
+                                            QJsonObject{{u"target"_s, u"production"_s}})});
+        }
+        break;
+    }
+    if (role == u"tool") {
+        const QList<QJsonObject> results = lastToolMessages(messages);
+        if (script == DemoScript::UnknownTool) {
+            return assistantText(
+                    chinese ? u"`deploy` 不在这次请求的工具快照里，所以它被回答为 "
+                              u"`unknown_tool`，什么都没有运行：\n\n"_s
+                                      + fenced(results.value(0).value(u"content"_s).toString())
+                            : u"`deploy` was not in this request's tool snapshot, so it was "
+                              u"answered `unknown_tool` and nothing ran:\n\n"_s
+                                      + fenced(results.value(0).value(u"content"_s).toString()));
+        }
+        if (script == DemoScript::FailingCommand)
+            return assistantText(
+                    finalAnswer(results.value(0).value(u"content"_s).toString(), chinese));
+        return assistantText(toolCount(results, chinese));
+    }
+    return assistantText(chinese ? u"这个脚本化的实验需要它的工具，但这次请求没有提供。"_s
+                                 : u"This scripted case needs its tools, but the request did not "
+                                   u"offer them."_s);
+}
+
 // The demo model: reads the conversation, answers the next step of the walk-through.
 QByteArray chatCompletion(const QByteArray &requestBody)
 {
@@ -294,6 +503,19 @@ QByteArray chatCompletion(const QByteArray &requestBody)
                        + 1;
     const QJsonObject last = messages.isEmpty() ? QJsonObject() : messages.last().toObject();
     const QString role = last.value(u"role"_s).toString();
+
+    const DemoScript script = scriptOf(request.value(u"model"_s).toString());
+    if (const std::optional<QJsonObject> scripted = scriptedMessage(script,
+                                                                    request,
+                                                                    chinese,
+                                                                    serial)) {
+        const bool calls = !scripted->value(u"tool_calls"_s).toArray().isEmpty();
+        return QJsonDocument(completion(serial,
+                                        *scripted,
+                                        calls ? u"tool_calls"_s : u"stop"_s,
+                                        requestBody.size()))
+                .toJson(QJsonDocument::Compact);
+    }
 
     QJsonObject message;
     QString finishReason = u"stop"_s;
@@ -349,11 +571,20 @@ QUrl demoBaseUrl()
     return QUrl(u"demo://agentloop/v1"_s);
 }
 
-ProviderSettings demoProviderSettings()
+QString demoModelFor(DemoScript script)
+{
+    for (const ScriptName &name : scriptNames) {
+        if (name.script == script)
+            return QString::fromLatin1(demoModelName) + QString::fromUtf16(name.suffix);
+    }
+    return QString::fromLatin1(demoModelName);
+}
+
+ProviderSettings demoProviderSettings(DemoScript script)
 {
     ProviderSettings settings;
     settings.baseUrl = demoBaseUrl();
-    settings.model = QString::fromLatin1(demoModelName);
+    settings.model = demoModelFor(script);
     return settings;
 }
 

@@ -14,8 +14,31 @@ namespace AgentLoop {
 QUrl demoBaseUrl();
 inline constexpr char demoModelName[] = "agentloop-demo";
 
-// Provider settings that reach the demo model (no key needed).
-ProviderSettings demoProviderSettings();
+// What the demo model does. Tour is the walk-through below; the others are the scripted cases
+// of the course's experiments and self-test (agent/experiments.h), one each:
+//   - FailingCommand: one `shell` call of a command that prints a line and exits 1;
+//   - PlainText: content "好的" with tool_calls [] (an answer that ends the loop);
+//   - NullContent: content null with tool_calls [] (neither text nor a call);
+//   - ThreeCallsOneFails: three read calls at once (list_dir, read_file of a missing file,
+//     list_dir), then an answer counting the tool messages that came back;
+//   - UnknownTool: a call of a tool no request offers (`deploy`), then an answer;
+//   - ThreeReads: three list_dir calls at once, then an answer (two requests, three calls).
+// The script is named by the request's model (demoModelName, or demoModelName-<script>), so the
+// demo stays stateless.
+enum class DemoScript {
+    Tour,
+    FailingCommand,
+    PlainText,
+    NullContent,
+    ThreeCallsOneFails,
+    UnknownTool,
+    ThreeReads,
+};
+
+// Provider settings that reach the demo model (no key needed), playing the script.
+ProviderSettings demoProviderSettings(DemoScript script = DemoScript::Tour);
+// The model name that plays the script.
+QString demoModelFor(DemoScript script);
 
 // True for URLs under demoBaseUrl().
 bool isDemoUrl(const QUrl &url);

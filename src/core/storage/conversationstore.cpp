@@ -409,6 +409,7 @@ Result<LoadedConversation> ConversationStore::loadFile(const QString &path)
     Result<void> written = writer.open(path);
     for (qsizetype i = loaded.history.size(); written && i < repaired.size(); ++i)
         written = writer.append(repaired.at(i));
+    loaded.repairedFrom = loaded.history.size();
     loaded.history = repaired;
     loaded.repairs.append(
             ConversationText::tr("The app stopped while %n tool call(s) had no result; each was "

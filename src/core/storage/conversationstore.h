@@ -40,6 +40,8 @@ struct LoadedConversation
     // One sentence per problem found and handled: a torn or corrupt line skipped, tool calls
     // interrupted by a crash answered with an "interrupted" tool message. Shown to the user.
     QStringList repairs;
+    // The first message the repair added to history (interrupted calls answered); -1: none.
+    qsizetype repairedFrom = -1;
 };
 
 // The end of a conversation file, read quickly to show it while the whole file is read

@@ -159,10 +159,26 @@ RunFeed::RunFeed(AgentLoop::AgentSession &session, QObject *parent)
     connect(&m_earlierTimer, &QTimer::timeout, this, &RunFeed::showEarlierEntries);
     const AgentController &controller = session.controller();
     connect(&controller,
+            &AgentController::protocolChecked,
+            this,
+            [this](const AgentLoop::ProtocolReport &report) {
+                if (report.sent) {
+                    m_pendingProtocol = report;
+                    return;
+                }
+                // Nothing goes out: the row says so, and the error shown next names it.
+                m_pendingProtocol.reset();
+                m_currentRequest = m_turnModel->addUnsent(report);
+            });
+    connect(&controller,
             &AgentController::requestSent,
             this,
             [this](const AgentLoop::Exchange &exchange) {
-                m_currentRequest = m_turnModel->addRequest(exchange);
+                m_currentRequest
+                        = m_turnModel->addRequest(exchange,
+                                                  exchange.purpose == AgentLoop::ExchangePurpose::Turn
+                                                          ? m_pendingProtocol
+                                                          : std::nullopt);
                 // A continuation of a cut-off answer grows the answer shown so far: its message
                 // is the parts joined.
                 if (exchange.purpose == AgentLoop::ExchangePurpose::Continuation
@@ -578,6 +594,7 @@ void RunFeed::clear(ChatRows rows)
     m_callTurns.clear();
     m_rawRecords.clear();
     m_rawBytes = 0;
+    m_pendingProtocol.reset();
     m_currentRequest = 0;
     emit cleared();
 }

@@ -114,6 +114,8 @@ private:
     void keepRawBytesWithinBudget(const std::shared_ptr<const AgentLoop::RunRecord> &newest);
     QList<std::shared_ptr<const AgentLoop::RunRecord>> m_rawRecords;
     qint64 m_rawBytes = 0;
+    // The protocol check of the turn's request about to go out (and of its retries).
+    std::optional<AgentLoop::ProtocolReport> m_pendingProtocol;
     bool m_newConversationPending = false;
     QString m_openingId;
     quint64 m_openGeneration = 0;

@@ -5,6 +5,7 @@
 #include "inspector/jsonformat.h"
 #include "inspector/jsonhighlighter.h"
 #include "inspector/jsontreemodel.h"
+#include "inspector/protocolstrip.h"
 #include "inspector/recordtable.h"
 #include "inspector/turnmodel.h"
 #include "showntext.h"
@@ -98,6 +99,7 @@ Inspector::Inspector(QWidget *parent)
     , m_summary(new QLabel(this))
     , m_totals(new QLabel(this))
     , m_buttons(new QHBoxLayout)
+    , m_protocolStrip(new ProtocolStrip(this))
 {
     setObjectName(u"inspector"_s);
 
@@ -193,6 +195,7 @@ Inspector::Inspector(QWidget *parent)
     auto *detailsLayout = new QVBoxLayout(details);
     detailsLayout->setContentsMargins(0, 0, 0, 0);
     detailsLayout->addWidget(m_summary);
+    detailsLayout->addWidget(m_protocolStrip);
     detailsLayout->addWidget(m_tabs, 1);
     m_buttons->addWidget(m_copyRequest);
     m_buttons->addWidget(m_copyResponse);
@@ -359,6 +362,7 @@ void Inspector::showRow(int row)
         m_headers->clear();
         m_treeModel->clear();
         m_summary->setText(tr("No request selected"));
+        m_protocolStrip->showReport(std::nullopt);
         m_copyRequest->setEnabled(false);
         m_copyResponse->setEnabled(false);
         m_copyCurl->setEnabled(false);
@@ -376,8 +380,14 @@ void Inspector::showRow(int row)
 
     const AgentLoop::Exchange &exchange = record.exchange;
     if (!sameRow) {
+        m_protocolStrip->showReport(record.protocol);
         // The highlighter is detached first: it would colour the text once per setPlainText().
         highlight(m_requestHighlighter, nullptr);
+        m_request->setPlaceholderText(
+                record.state == TurnRecord::State::NotSent
+                        ? tr("Nothing was sent: the protocol check above failed, so the loop "
+                             "stopped before the request.")
+                        : tr("Select a request above to see the exact JSON that was sent."));
         m_request->setPlainText(shownBody(prettyJson(exchange.requestBody)));
         highlight(m_requestHighlighter,
                   isJsonDocument(exchange.requestBody) ? m_request->document() : nullptr);
@@ -393,12 +403,31 @@ void Inspector::showRow(int row)
     m_headers->setPlainText(headersText(record));
     showTree();
 
-    const QString status = record.state == TurnRecord::State::Answered
-                                   ? (exchange.httpStatus > 0
-                                              ? tr("HTTP %1").arg(exchange.httpStatus)
-                                              : tr("no HTTP answer"))
-                                   : (record.state == TurnRecord::State::Pending ? tr("waiting")
-                                                                                 : tr("stopped"));
+    QString status;
+    switch (record.state) {
+    case TurnRecord::State::Answered:
+        status = exchange.httpStatus > 0 ? tr("HTTP %1").arg(exchange.httpStatus)
+                                         : tr("no HTTP answer");
+        break;
+    case TurnRecord::State::Pending:
+        status = tr("waiting");
+        break;
+    case TurnRecord::State::Aborted:
+        status = tr("stopped");
+        break;
+    case TurnRecord::State::NotSent:
+        status = tr("not sent");
+        break;
+    }
+    if (record.state == TurnRecord::State::NotSent) {
+        const QString summary = tr("Request %1 · not sent").arg(record.number);
+        m_summary->setText(summary);
+        m_summary->setToolTip(summary);
+        m_copyRequest->setEnabled(false);
+        m_copyResponse->setEnabled(false);
+        m_copyCurl->setEnabled(false);
+        return;
+    }
     QString summary = exchange.attempt > 1 || !exchange.retryNotice.isEmpty()
                               ? tr("Request %1 · attempt %2").arg(record.number).arg(exchange.attempt)
                               : tr("Request %1").arg(record.number);
@@ -444,6 +473,10 @@ void Inspector::fillResponsePages(bool evenIfHidden)
     case TurnRecord::State::Aborted:
         m_response->clear();
         m_response->setPlaceholderText(tr("The run was stopped before a response arrived."));
+        break;
+    case TurnRecord::State::NotSent:
+        m_response->clear();
+        m_response->setPlaceholderText(tr("Nothing was sent, so nothing came back."));
         break;
     case TurnRecord::State::Answered:
         if (exchange.responseBody.isEmpty()) {
@@ -500,6 +533,8 @@ QString Inspector::headersText(const TurnRecord &record)
     case TurnRecord::State::Aborted:
         text += tr("(stopped before a response arrived)") + u'\n';
         break;
+    case TurnRecord::State::NotSent:
+        return tr("(nothing was sent)");
     case TurnRecord::State::Answered:
         if (exchange.httpStatus > 0)
             text += u"HTTP %1 (%2 ms)\n"_s.arg(exchange.httpStatus).arg(exchange.durationMs);

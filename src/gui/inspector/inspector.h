@@ -23,6 +23,7 @@ class AuditModel;
 class AuditPage;
 class JsonHighlighter;
 class JsonTreeModel;
+class ProtocolStrip;
 class TurnModel;
 struct TurnRecord;
 
@@ -67,6 +68,8 @@ public:
     // The "Assembled" tab's page; its tab is shown for streamed responses only.
     QWidget *assembledPage() const;
     QTableView *table() const { return m_table; }
+    // The protocol check of the shown request (hidden when it had none).
+    ProtocolStrip *protocolStrip() const { return m_protocolStrip; }
     QTabWidget *tabs() const { return m_tabs; }
 
     // Request line and headers, a blank line, status line and response headers.
@@ -116,6 +119,7 @@ private:
     QLabel *m_summary;
     QLabel *m_totals;
     QHBoxLayout *m_buttons;
+    ProtocolStrip *m_protocolStrip;
     int m_shownRow = -1;
     int m_shownState = -1;
     // The TurnRecord::State the response pages were last set for, and whether they hold it.

@@ -86,6 +86,9 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
                          QLocale().toString(record.usage->completionTokens),
                          AgentLoop::formatCost(price.outputPerMillion, price.currency));
         }
+        if (index.column() == StatusColumn && record.state == TurnRecord::State::NotSent
+            && record.protocol && record.protocol->firstFailure())
+            return plainToolTip(record.protocol->firstFailure()->detail);
         if (index.column() == StatusColumn) {
             QStringList parts;
             if (!exchange.errorString.isEmpty())
@@ -94,6 +97,8 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
                 parts << AgentLoop::displayedLine(exchange.retryNotice, 2000);
             return parts.isEmpty() ? QVariant() : QVariant(plainToolTip(parts.join(u'\n')));
         }
+        if (index.column() == NumberColumn && record.state == TurnRecord::State::NotSent)
+            return tr("Request %1 was not sent: a protocol rule failed").arg(record.number);
         if (index.column() == NumberColumn)
             return tr("Request %1, attempt %2 (turn %3 of its run), sent %4")
                     .arg(record.number)
@@ -129,6 +134,8 @@ QVariant TurnModel::data(const QModelIndex &index, int role) const
             return tr("waiting");
         case TurnRecord::State::Aborted:
             return tr("stopped");
+        case TurnRecord::State::NotSent:
+            return tr("not sent");
         case TurnRecord::State::Answered:
             status = exchange.httpStatus > 0 ? QString::number(exchange.httpStatus)
                                              : tr("no answer");
@@ -221,7 +228,8 @@ int TurnModel::rowOfRequest(int number) const
     return int(std::prev(after) - m_records.cbegin());
 }
 
-int TurnModel::addRequest(const AgentLoop::Exchange &exchange)
+int TurnModel::addRequest(const AgentLoop::Exchange &exchange,
+                          const std::optional<AgentLoop::ProtocolReport> &protocol)
 {
     const int row = int(m_records.size());
     const int last = m_records.isEmpty() ? 0 : m_records.last().number;
@@ -229,6 +237,20 @@ int TurnModel::addRequest(const AgentLoop::Exchange &exchange)
     TurnRecord record;
     record.number = exchange.attempt > 1 && last > 0 ? last : last + 1;
     record.exchange = exchange;
+    record.protocol = protocol;
+    m_records.append(record);
+    endInsertRows();
+    return record.number;
+}
+
+int TurnModel::addUnsent(const AgentLoop::ProtocolReport &protocol)
+{
+    const int row = int(m_records.size());
+    beginInsertRows({}, row, row);
+    TurnRecord record;
+    record.number = m_records.isEmpty() ? 1 : m_records.last().number + 1;
+    record.state = TurnRecord::State::NotSent;
+    record.protocol = protocol;
     m_records.append(record);
     endInsertRows();
     updateTotals();

@@ -3,6 +3,7 @@
 #include "context/modelprice.h"
 #include "protocol/completion.h"
 #include "protocol/exchange.h"
+#include "protocol/protocolcheck.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -16,13 +17,17 @@ namespace Gui {
 // conversation, or one attempt of it when it was retried.
 struct TurnRecord
 {
-    enum class State { Pending, Answered, Aborted };
+    // NotSent: a protocol rule failed before the request went out (no exchange).
+    enum class State { Pending, Answered, Aborted, NotSent };
 
     int number = 0; // the request number within the conversation, from 1; shared by its attempts
     AgentLoop::Exchange exchange;
     State state = State::Pending;
     QString finishReason;
     std::optional<AgentLoop::Usage> usage;
+    // The rules checked before it went out and the repairs since the request before; none for a
+    // compaction's summary or a continuation.
+    std::optional<AgentLoop::ProtocolReport> protocol;
 };
 
 // The inspector's table: one row per HTTP exchange with the provider, in the order they were
@@ -82,7 +87,10 @@ public:
 
     // Returns the new row's request number: the next one, or for a retry (attempt 2 and up) that
     // of the attempt before.
-    int addRequest(const AgentLoop::Exchange &exchange);
+    int addRequest(const AgentLoop::Exchange &exchange,
+                   const std::optional<AgentLoop::ProtocolReport> &protocol = std::nullopt);
+    // A request the protocol check stopped: a row of its own that says nothing was sent.
+    int addUnsent(const AgentLoop::ProtocolReport &protocol);
     void setResponse(const AgentLoop::Exchange &exchange);
     void setCompletion(const AgentLoop::Completion &completion);
     // The request still waiting for an answer will not get one (the user stopped the run).
