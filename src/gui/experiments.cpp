@@ -127,7 +127,7 @@ Experiments::Experiments(AgentLoop::AgentSession &session, RunFeed *feed, QWidge
     , m_action(new QAction(tr("&Experiments…"), this))
 {
     m_action->setObjectName(u"experimentsAction"_s);
-    m_action->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_action->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X));
     m_action->setStatusTip(tr("Run the course's experiments and self-test cases on the built-in "
                               "scripted model"));
     connect(m_action, &QAction::triggered, this, &Experiments::openDialog);

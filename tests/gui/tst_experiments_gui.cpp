@@ -80,7 +80,7 @@ void tst_ExperimentsGui::helpMenuRunsTheTurnLimitExperiment()
     f.openWindow();
     QAction *action = helpAction(*f.window, u"&Experiments…"_s);
     QVERIFY(action);
-    QCOMPARE(action->shortcut(), QKeySequence(u"Ctrl+Shift+E"_s));
+    QCOMPARE(action->shortcut(), QKeySequence(u"Ctrl+Shift+X"_s));
     action->trigger();
     Gui::ExperimentsDialog *dialog = f.window->experiments()->dialog();
     QVERIFY(dialog);
