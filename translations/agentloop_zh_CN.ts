@@ -151,6 +151,10 @@
         <source>%1 (profile %2)</source>
         <translation>%1（配置 %2）</translation>
     </message>
+    <message>
+        <source>The run was stopped before this call finished; the app answered it so that every call keeps its result.</source>
+        <translation>运行在这个调用完成之前被停止；应用替它作了回答，使每个调用都有结果。</translation>
+    </message>
 </context>
 <context>
     <name>AgentLoop::AgentSession</name>
@@ -165,6 +169,10 @@
     <message>
         <source>Review it in Settings › Permissions and trust it, or save the rule for all workspaces.</source>
         <translation>请在“设置 › 权限”中检查并信任它，或将该规则保存为适用于所有工作区。</translation>
+    </message>
+    <message>
+        <source>The app stopped before this call finished; it was answered as interrupted when the conversation was reopened.</source>
+        <translation>应用在这个调用完成之前停止了；重新打开对话时，它被回答为已中断。</translation>
     </message>
 </context>
 <context>
@@ -338,6 +346,35 @@
     <message>
         <source>Check the free space and the permissions of the conversations folder.</source>
         <translation>请检查磁盘剩余空间以及对话文件夹的权限。</translation>
+    </message>
+</context>
+<context>
+    <name>BugBundle</name>
+    <message numerus="yes">
+        <source>(binary, %n byte(s))</source>
+        <translation>
+            <numerusform>（二进制，%n 字节）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The bug bundle was not saved: %1</source>
+        <translation>错误报告包未保存：%1</translation>
+    </message>
+    <message>
+        <source>the archive&apos;s headers</source>
+        <translation>压缩包的文件头</translation>
+    </message>
+    <message>
+        <source>The bug bundle was not saved: a key was still found in %1 after it had been removed.</source>
+        <translation>错误报告包未保存：移除密钥后，仍在 %1 中发现了密钥。</translation>
+    </message>
+    <message>
+        <source>Please report this: the bundle would have held your key.</source>
+        <translation>请报告此问题：该报告包原本会包含你的密钥。</translation>
+    </message>
+    <message>
+        <source>Cannot write the bug bundle %1: %2</source>
+        <translation>无法写入错误报告包 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -798,6 +835,40 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>--fallback-model needs the name of a model.</source>
         <translation>--fallback-model 需要一个模型名称。</translation>
     </message>
+    <message>
+        <source>The conversation %1 does not exist.</source>
+        <translation>对话 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>Bug bundle not written: %1</source>
+        <translation>未写入错误报告包：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Bug bundle (%n files, the API key removed):</source>
+        <translation>
+            <numerusform>错误报告包（%n 个文件，已移除 API 密钥）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Written to %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Write a bug bundle to this zip file: the requests and responses of the run, its tool runs, audit lines, versions and settings, the API key removed. Without --prompt, of the --conversation alone, without contacting a model.</source>
+        <translation>将错误报告包写入此 zip 文件：本次运行的请求和响应、工具运行记录、审计记录、版本和设置，并移除 API 密钥。不带 --prompt 时，只包含 --conversation 指定的对话，且不联系任何模型。</translation>
+    </message>
+    <message>
+        <source>--bundle needs the name of a zip file.</source>
+        <translation>--bundle 需要一个 zip 文件名。</translation>
+    </message>
+    <message>
+        <source>--bundle does not go with --check or --permissions-check.</source>
+        <translation>--bundle 不能与 --check 或 --permissions-check 一起使用。</translation>
+    </message>
+    <message>
+        <source>--bundle needs --conversation, --prompt or both.</source>
+        <translation>--bundle 需要 --conversation、--prompt 或两者同时使用。</translation>
+    </message>
 </context>
 <context>
     <name>Cli::CliCheck</name>
@@ -913,6 +984,10 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>request %1: HTTP %2, no answer, %3 ms</source>
         <translation>请求 %1：HTTP %2，无应答，%3 毫秒</translation>
+    </message>
+    <message>
+        <source>Bug bundle not written: %1</source>
+        <translation>未写入错误报告包：%1</translation>
     </message>
 </context>
 <context>
@@ -1226,6 +1301,13 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
 </context>
 <context>
+    <name>ConversationFork</name>
+    <message>
+        <source>The request has no messages to fork.</source>
+        <translation>此请求没有可分叉的消息。</translation>
+    </message>
+</context>
+<context>
     <name>ConversationStore</name>
     <message>
         <source>Cannot read the conversation %1: %2</source>
@@ -1427,6 +1509,121 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Operation cancelled</source>
         <translation>操作已取消</translation>
+    </message>
+</context>
+<context>
+    <name>Experiment</name>
+    <message>
+        <source>1 · A turn limit of one</source>
+        <translation>1 · 轮次上限为 1</translation>
+    </message>
+    <message>
+        <source>Allow the command: it runs, but the loop has no second request left, so the run ends with “Agent exceeded maxTurns=1” instead of an answer.</source>
+        <translation>允许这条命令：它会运行，但循环已没有第二次请求可用，所以运行以“智能体超出轮次上限 maxTurns=1”结束，而不是得到回答。</translation>
+    </message>
+    <message>
+        <source>Run a harmless command and tell me what it printed.</source>
+        <translation>运行一条无害的命令，并告诉我它输出了什么。</translation>
+    </message>
+    <message>
+        <source>2 · A missing tool result</source>
+        <translation>2 · 缺少一个工具结果</translation>
+    </message>
+    <message>
+        <source>The history has two tool calls but one tool message, so the pairing check stops the run before anything is sent: the error names call_2 and the inspector&apos;s row says “not sent”. This conversation is not saved.</source>
+        <translation>历史里有两个工具调用却只有一条 tool 消息，所以配对校验在发送任何内容之前就停止了运行：错误指出 call_2，检查器中的那一行显示“未发送”。这个对话不会被保存。</translation>
+    </message>
+    <message>
+        <source>Go on.</source>
+        <translation>继续。</translation>
+    </message>
+    <message>
+        <source>Run two commands: echo one, echo two.</source>
+        <translation>运行两条命令：echo one、echo two。</translation>
+    </message>
+    <message>
+        <source>3 · A command that exits 1</source>
+        <translation>3 · 退出码为 1 的命令</translation>
+    </message>
+    <message>
+        <source>Allow the command: it exits with code 1, yet the loop goes on; the tool message in the history starts with shell_failed and the model answers after reading it.</source>
+        <translation>允许这条命令：它以退出码 1 结束，但循环不会中断；历史中的 tool 消息以 shell_failed 开头，模型读到它之后再作答。</translation>
+    </message>
+    <message>
+        <source>Run a command that fails, then tell me what happened.</source>
+        <translation>运行一条会失败的命令，然后告诉我发生了什么。</translation>
+    </message>
+    <message>
+        <source>Q1 · content “好的”, no tool calls</source>
+        <translation>Q1 · content 为“好的”，没有工具调用</translation>
+    </message>
+    <message>
+        <source>The model returns content: &quot;好的&quot; and tool_calls: []. Should the loop go on or end?</source>
+        <translation>模型返回 content: &quot;好的&quot; 且 tool_calls: []，循环该继续还是结束？</translation>
+    </message>
+    <message>
+        <source>It ends after one request with “好的” as the answer: the loop stops because the model called no tool, not because it said it was done.</source>
+        <translation>一次请求后就以“好的”作为回答结束：循环停止是因为模型没有调用工具，而不是因为它说自己完成了。</translation>
+    </message>
+    <message>
+        <source>Please get started.</source>
+        <translation>请开始吧。</translation>
+    </message>
+    <message>
+        <source>Q2 · content null, no tool calls</source>
+        <translation>Q2 · content 为 null，没有工具调用</translation>
+    </message>
+    <message>
+        <source>The model returns content: null and tool_calls: []. What should the code do, and why can it not simply return?</source>
+        <translation>模型返回 content: null 且 tool_calls: []，代码该怎么做？为什么不能直接返回？</translation>
+    </message>
+    <message>
+        <source>The run fails with “The model returned neither text nor a tool call”: an empty answer is never taken for success, and the inspector shows the response it came in.</source>
+        <translation>运行以“模型既没有返回文本，也没有返回工具调用”失败：空回答绝不会被当作成功，检查器里可以看到它所在的响应。</translation>
+    </message>
+    <message>
+        <source>Q3 · three calls, one fails</source>
+        <translation>Q3 · 三个调用，其中一个失败</translation>
+    </message>
+    <message>
+        <source>The model asks for three tools in one turn and one of them fails. How many tool messages go into the history?</source>
+        <translation>模型一轮请求了 3 个工具，其中 1 个执行失败。要往历史里 push 几条 tool 消息？</translation>
+    </message>
+    <message>
+        <source>Three: the next request in the inspector carries one tool message per call id, the failed read (file_not_found) included.</source>
+        <translation>三条：检查器中的下一次请求为每个调用 id 带一条 tool 消息，失败的读取（file_not_found）也算在内。</translation>
+    </message>
+    <message>
+        <source>Look around the workspace.</source>
+        <translation>看看工作区里有什么。</translation>
+    </message>
+    <message>
+        <source>Q4 · what the snapshot protects</source>
+        <translation>Q4 · 快照防的是什么</translation>
+    </message>
+    <message>
+        <source>What problem does snapshot() actually prevent?</source>
+        <translation>snapshot() 到底防的是什么问题？</translation>
+    </message>
+    <message>
+        <source>The model calls deploy, which the request&apos;s frozen tool list never offered: the call is looked up in that snapshot, answered unknown_tool and runs nothing, so a turn&apos;s calls are always judged against the tools the model was shown.</source>
+        <translation>模型调用了 deploy，而这次请求冻结的工具列表从未提供它：调用在该快照中查找，被回答为 unknown_tool，什么都不运行——所以一轮中的调用总是按模型看到的那组工具来判断。</translation>
+    </message>
+    <message>
+        <source>Deploy the project.</source>
+        <translation>部署这个项目。</translation>
+    </message>
+    <message>
+        <source>Q5 · what maxTurns counts</source>
+        <translation>Q5 · maxTurns 数的是什么</translation>
+    </message>
+    <message>
+        <source>Why does maxTurns=20 mean 20 model requests rather than 20 tool calls?</source>
+        <translation>为什么 maxTurns=20 指的是 20 次模型请求，而不是 20 次工具调用？</translation>
+    </message>
+    <message>
+        <source>With maxTurns = 2 the model makes three tool calls in its first request and still answers in its second: the inspector lists two requests, because a turn is one request, whatever number of calls it asks for.</source>
+        <translation>在 maxTurns = 2 时，模型在第一次请求中发起三个工具调用，仍能在第二次请求中作答：检查器列出两次请求，因为一轮就是一次请求，不论它请求了多少个调用。</translation>
     </message>
 </context>
 <context>
@@ -1900,6 +2097,55 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
 </context>
 <context>
+    <name>Gui::BugBundles</name>
+    <message>
+        <source>Save &amp;bug bundle…</source>
+        <translation>保存错误报告包(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Save the selected requests, the tool runs, the versions and the settings as one zip for a bug report, the API key removed</source>
+        <translation>将所选请求、工具运行记录、版本和设置保存为一个用于错误报告的 zip 文件，并移除 API 密钥</translation>
+    </message>
+    <message>
+        <source>Save Bug Bundle</source>
+        <translation>保存错误报告包</translation>
+    </message>
+    <message numerus="yes">
+        <source>The bug bundle will hold these %n files, %1 in all. The API key has been removed from every one of them (also URL-encoded, base64, UTF-16 and JSON-escaped), and the zip is checked for it again before it is kept.</source>
+        <translation>
+            <numerusform>错误报告包将包含以下 %n 个文件，共 %1。已从每个文件中移除 API 密钥（包括 URL 编码、base64、UTF-16 和 JSON 转义形式），保存前还会再次检查 zip 文件中是否含有密钥。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Requests: %1 of the %2 in the inspector, as selected there (none selected: all of them; Ctrl+click or Shift+click selects several).</source>
+        <translation>请求：检查器中 %2 个请求里的 %1 个，按其中的选择而定（未选择时包含全部；按住 Ctrl 或 Shift 单击可选择多个）。</translation>
+    </message>
+    <message>
+        <source>Files in the bug bundle</source>
+        <translation>错误报告包中的文件</translation>
+    </message>
+    <message>
+        <source>Every file the zip will hold, with its size</source>
+        <translation>zip 文件将包含的每个文件及其大小</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Zip archives (*.zip)</source>
+        <translation>Zip 压缩包 (*.zip)</translation>
+    </message>
+</context>
+<context>
     <name>Gui::ChatDelegate</name>
     <message>
         <source>%1 ms</source>
@@ -2148,6 +2394,10 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Hide the &amp;original messages</source>
         <translation>隐藏原始消息(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show &amp;raw output…</source>
+        <translation>显示原始输出(&amp;R)…</translation>
     </message>
 </context>
 <context>
@@ -2562,6 +2812,71 @@ Started %2
     </message>
 </context>
 <context>
+    <name>Gui::Experiments</name>
+    <message>
+        <source>&amp;Experiments…</source>
+        <translation>实验(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Run the course&apos;s experiments and self-test cases on the built-in scripted model</source>
+        <translation>用内置的脚本化模型运行课程中的实验和自测题</translation>
+    </message>
+    <message>
+        <source>Experiment “%1”: %2</source>
+        <translation>实验“%1”：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ExperimentsDialog</name>
+    <message>
+        <source>Experiments</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Each runs in a fresh conversation on the built-in scripted model: nothing goes to your provider, and your settings stay as they are. Watch the chat and the inspector.</source>
+        <translation>每个实验都在一个新对话中、用内置的脚本化模型运行：不会向你的供应商发送任何内容，你的设置也保持不变。请留意对话和检查器。</translation>
+    </message>
+    <message>
+        <source>Experiments from the course</source>
+        <translation>课程中的实验</translation>
+    </message>
+    <message>
+        <source>Self-test questions</source>
+        <translation>自测题</translation>
+    </message>
+    <message>
+        <source>What to look at: %1</source>
+        <translation>看什么：%1</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>Start “%1” in a fresh conversation</source>
+        <translation>在新对话中开始“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::HexDumpModel</name>
+    <message>
+        <source>Offset</source>
+        <translation>偏移</translation>
+    </message>
+    <message>
+        <source>Bytes (hex)</source>
+        <translation>字节（十六进制）</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+</context>
+<context>
     <name>Gui::Inspector</name>
     <message>
         <source>Copy &amp;request</source>
@@ -2747,6 +3062,67 @@ Started %2
         <source>This conversation&apos;s requests since it was opened in this window: how many, the time spent waiting for answers, the tokens the provider reported and, with prices in Settings › Context, what they cost</source>
         <translation>本对话自在此窗口中打开以来的请求：数量、等待回答所用的时间、提供方报告的 token 数，以及（在“设置 › 上下文”中设置价格后）费用</translation>
     </message>
+    <message>
+        <source>Nothing was sent: the protocol check above failed, so the loop stopped before the request.</source>
+        <translation>什么都没有发送：上方的协议检查未通过，所以循环在请求之前就停止了。</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>未发送</translation>
+    </message>
+    <message>
+        <source>Request %1 · not sent</source>
+        <translation>请求 %1 · 未发送</translation>
+    </message>
+    <message>
+        <source>Nothing was sent, so nothing came back.</source>
+        <translation>什么都没有发送，所以也没有任何返回。</translation>
+    </message>
+    <message>
+        <source>(nothing was sent)</source>
+        <translation>（什么都没有发送）</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::JsonDiffModel</name>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… 另有 %n 处</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(whole document)</source>
+        <translation>（整个文档）</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Changed</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Original</source>
+        <translation>原值</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新值</translation>
+    </message>
 </context>
 <context>
     <name>Gui::JsonTreeModel</name>
@@ -2888,6 +3264,10 @@ Started %2
     <message>
         <source>Opening the conversation…</source>
         <translation>正在打开对话…</translation>
+    </message>
+    <message>
+        <source>Bug bundle saved to %1</source>
+        <translation>错误报告包已保存到 %1</translation>
     </message>
 </context>
 <context>
@@ -3088,6 +3468,441 @@ Started %2
     <message>
         <source>Waiting for the conversation being opened</source>
         <translation>正在等待打开中的对话</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ProtocolStrip</name>
+    <message>
+        <source>✓ %1</source>
+        <translation>✓ %1</translation>
+    </message>
+    <message>
+        <source>message %1</source>
+        <translation>第 %1 条消息</translation>
+    </message>
+    <message>
+        <source>✗ %1</source>
+        <translation>✗ %1</translation>
+    </message>
+    <message>
+        <source>✗ %1: %2</source>
+        <translation>✗ %1：%2</translation>
+    </message>
+    <message>
+        <source>Protocol check</source>
+        <translation>协议检查</translation>
+    </message>
+    <message>
+        <source>Repairs of the history</source>
+        <translation>对历史的修复</translation>
+    </message>
+    <message>
+        <source>What the app added to the history on its own since the request before: lines with + were added</source>
+        <translation>自上一次请求以来应用自行添加到历史中的内容：以 + 开头的行是新增的</translation>
+    </message>
+    <message numerus="yes">
+        <source>Protocol check before this request: all %n rules hold.</source>
+        <translation>
+            <numerusform>本次请求前的协议检查：全部 %n 条规则均通过。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Protocol check failed (%1): nothing was sent.</source>
+        <translation>协议检查未通过（%1）：什么都没有发送。</translation>
+    </message>
+    <message>
+        <source>Protocol check: %1 failed.</source>
+        <translation>协议检查：%1 未通过。</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::RawOutputDialog</name>
+    <message>
+        <source>&amp;Send correction to the model…</source>
+        <translation>向模型发送更正(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Raw output of %1</source>
+        <translation>%1 的原始输出</translation>
+    </message>
+    <message>
+        <source>Standard output</source>
+        <translation>标准输出</translation>
+    </message>
+    <message>
+        <source>Standard &amp;output</source>
+        <translation>标准输出(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Standard error</source>
+        <translation>标准错误</translation>
+    </message>
+    <message>
+        <source>Standard &amp;error</source>
+        <translation>标准错误(&amp;E)</translation>
+    </message>
+    <message>
+        <source>What was launched</source>
+        <translation>启动的内容</translation>
+    </message>
+    <message>
+        <source>&amp;Launch</source>
+        <translation>启动(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Streams and launch</source>
+        <translation>输出流与启动信息</translation>
+    </message>
+    <message>
+        <source>As the model read it</source>
+        <translation>按模型读到的方式</translation>
+    </message>
+    <message>
+        <source>As the model read it (%1)</source>
+        <translation>按模型读到的方式（%1）</translation>
+    </message>
+    <message>
+        <source>Show the bytes decoded in another encoding</source>
+        <translation>用另一种编码解码这些字节并显示</translation>
+    </message>
+    <message>
+        <source>Decode as</source>
+        <translation>解码为</translation>
+    </message>
+    <message>
+        <source>&amp;Decode as:</source>
+        <translation>解码为(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Put the output, decoded as shown, into the prompt box as a correction for the model; it is sent with your next message</source>
+        <translation>将按当前方式解码的输出作为给模型的更正放入输入框；它会随你的下一条消息一起发送</translation>
+    </message>
+    <message>
+        <source>%1 in hex and as text</source>
+        <translation>%1 的十六进制与文本</translation>
+    </message>
+    <message>
+        <source>The bytes as the command wrote them, 16 a row, and the characters they decode to</source>
+        <translation>命令写出的原始字节（每行 16 个）及其解码得到的字符</translation>
+    </message>
+    <message>
+        <source>%1 as decoded text</source>
+        <translation>%1 的解码文本</translation>
+    </message>
+    <message>
+        <source>The whole text in the chosen encoding; control and invisible characters are shown as ⟨U+XXXX⟩</source>
+        <translation>按所选编码解码的全部文本；控制字符和不可见字符显示为 ⟨U+XXXX⟩</translation>
+    </message>
+    <message>
+        <source>Nothing was printed on this stream.</source>
+        <translation>此输出流没有任何输出。</translation>
+    </message>
+    <message>
+        <source>Decoded for the model as UTF-8: every byte was valid UTF-8, which the shell is told to write.</source>
+        <translation>已按 UTF-8 解码后交给模型：所有字节都是有效的 UTF-8，这也是 shell 被要求输出的编码。</translation>
+    </message>
+    <message>
+        <source>Decoded for the model as UTF-8: it began with a UTF-8 byte order mark (EF BB BF), which was dropped.</source>
+        <translation>已按 UTF-8 解码后交给模型：输出以 UTF-8 字节顺序标记（EF BB BF）开头，该标记已去除。</translation>
+    </message>
+    <message>
+        <source>Decoded for the model as %1: it began with a UTF-16 byte order mark.</source>
+        <translation>已按 %1 解码后交给模型：输出以 UTF-16 字节顺序标记开头。</translation>
+    </message>
+    <message>
+        <source>Decoded for the model as %1: every other byte of its beginning was zero, as in UTF-16 text without a byte order mark.</source>
+        <translation>已按 %1 解码后交给模型：输出开头每隔一个字节就是零，与没有字节顺序标记的 UTF-16 文本一致。</translation>
+    </message>
+    <message>
+        <source>Decoded for the model line by line: lines that were not valid UTF-8 as %1, the system&apos;s code page, the others as UTF-8.</source>
+        <translation>已逐行解码后交给模型：不是有效 UTF-8 的行按系统代码页 %1 解码，其余行按 UTF-8 解码。</translation>
+    </message>
+    <message>
+        <source>Decoded for the model as UTF-8, though it was not valid UTF-8: the system has no other code page to try, so invalid bytes became U+FFFD.</source>
+        <translation>已按 UTF-8 解码后交给模型，但它不是有效的 UTF-8：系统没有其他可尝试的代码页，因此无效字节变成了 U+FFFD。</translation>
+    </message>
+    <message>
+        <source>Decoded for the model as UTF-8, though it was not valid UTF-8: invalid bytes became U+FFFD.</source>
+        <translation>已按 UTF-8 解码后交给模型，但它不是有效的 UTF-8：无效字节变成了 U+FFFD。</translation>
+    </message>
+    <message>
+        <source>Shell: %1</source>
+        <translation>Shell：%1</translation>
+    </message>
+    <message>
+        <source>Program: %1</source>
+        <translation>程序：%1</translation>
+    </message>
+    <message>
+        <source>Command line (as given to the process, unquoted):</source>
+        <translation>命令行（原样传给进程，未加引号）：</translation>
+    </message>
+    <message>
+        <source>Arguments, each as given to the process:</source>
+        <translation>参数（每项均原样传给进程）：</translation>
+    </message>
+    <message>
+        <source>Working directory: %1</source>
+        <translation>工作目录：%1</translation>
+    </message>
+    <message>
+        <source>Environment: the app&apos;s own, unchanged</source>
+        <translation>环境变量：与应用自身相同，未改动</translation>
+    </message>
+    <message>
+        <source>Environment changes against the app&apos;s own:</source>
+        <translation>相对于应用自身环境的改动：</translation>
+    </message>
+    <message>
+        <source>  - %1 (removed)</source>
+        <translation>  - %1（已移除）</translation>
+    </message>
+    <message>
+        <source>  %1 %2 (value hidden)</source>
+        <translation>  %1 %2（值已隐藏）</translation>
+    </message>
+    <message>
+        <source>System code page for lines that are not UTF-8: %1</source>
+        <translation>用于非 UTF-8 行的系统代码页：%1</translation>
+    </message>
+    <message>
+        <source>Script file it ran (UTF-8 with a byte order mark), decoded:</source>
+        <translation>运行的脚本文件（带字节顺序标记的 UTF-8），解码后：</translation>
+    </message>
+    <message>
+        <source>Printed %1 in %2.</source>
+        <translation>共输出 %1，分 %2 到达。</translation>
+    </message>
+    <message>
+        <source>one read</source>
+        <translation>1 次读取</translation>
+    </message>
+    <message>
+        <source>%1 reads</source>
+        <translation>%1 次读取</translation>
+    </message>
+    <message>
+        <source>Only the first %1 are kept here; %2 more were not (the full output file has them).</source>
+        <translation>这里只保留了前 %1；另有 %2 未保留（完整输出文件中有）。</translation>
+    </message>
+    <message>
+        <source>The last read arrived %1 ms after the start.</source>
+        <translation>最后一次读取在启动后 %1 毫秒到达。</translation>
+    </message>
+    <message>
+        <source>PowerShell&apos;s CLIXML error records were turned into plain lines.</source>
+        <translation>PowerShell 的 CLIXML 错误记录已转换为普通文本行。</translation>
+    </message>
+    <message>
+        <source>[%1 more not shown]</source>
+        <translation>[另有 %1 未显示]</translation>
+    </message>
+    <message>
+        <source>Send correction to the model</source>
+        <translation>向模型发送更正</translation>
+    </message>
+    <message>
+        <source>Tell the model that this command&apos;s output reads as decoded with %1?</source>
+        <translation>要告诉模型，这条命令的输出应按 %1 解码来读吗？</translation>
+    </message>
+    <message>
+        <source>The tool result it has already read cannot be changed. The re-decoded text is put into the prompt box as a correction, and reaches the model with your next message.</source>
+        <translation>模型已读到的工具结果无法更改。重新解码的文本会作为更正放入输入框，并随你的下一条消息发给模型。</translation>
+    </message>
+    <message>
+        <source>Put into the &amp;prompt</source>
+        <translation>放入输入框(&amp;P)</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::RawOutputs</name>
+    <message>
+        <source>Show &amp;raw output…</source>
+        <translation>显示原始输出(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Show what the selected command launched and the bytes it printed</source>
+        <translation>显示所选命令启动的内容及其输出的原始字节</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ReplayActions</name>
+    <message>
+        <source>&amp;Edit and Resend…</source>
+        <translation>编辑并重发(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Fork from Here</source>
+        <translation>从此处分叉(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Edit this request&apos;s body and send it on its own, to compare the answers; the conversation is not changed (Ctrl+E)</source>
+        <translation>编辑此请求的正文并单独发送，以比较回答；对话不会被改动（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Start a new conversation whose history is this request&apos;s messages</source>
+        <translation>以此请求的消息为历史开始新对话</translation>
+    </message>
+    <message>
+        <source>Not while the agent is running: stop the run or wait for its end</source>
+        <translation>智能体运行时不可用：请停止运行或等待其结束</translation>
+    </message>
+    <message>
+        <source>Start a new conversation whose history is this request&apos;s messages; the next prompt continues from them (Ctrl+Shift+E)</source>
+        <translation>以此请求的消息为历史开始新对话；下一条提示将从这些消息继续（Ctrl+Shift+E）</translation>
+    </message>
+    <message>
+        <source>This request&apos;s messages cannot be read as a conversation:
+%1</source>
+        <translation>此请求的消息无法作为对话读取：
+%1</translation>
+    </message>
+    <message>
+        <source>%1 (fork)</source>
+        <translation>%1（分叉）</translation>
+    </message>
+    <message>
+        <source>The fork could not be saved: %1</source>
+        <translation>无法保存分叉：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::ReplayDialog</name>
+    <message>
+        <source>… %1 more not shown</source>
+        <translation>… 另有 %1 未显示</translation>
+    </message>
+    <message>
+        <source>&amp;Send</source>
+        <translation>发送(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Original response</source>
+        <translation>原响应</translation>
+    </message>
+    <message>
+        <source>New response</source>
+        <translation>新响应</translation>
+    </message>
+    <message>
+        <source>Edit and Resend Request %1</source>
+        <translation>编辑并重发请求 %1</translation>
+    </message>
+    <message>
+        <source>Request body to send</source>
+        <translation>要发送的请求正文</translation>
+    </message>
+    <message>
+        <source>The request&apos;s exact JSON body; edit it, then send it on its own. The conversation is not changed.</source>
+        <translation>请求的原始 JSON 正文；编辑后可单独发送。对话不会被改动。</translation>
+    </message>
+    <message>
+        <source>Problems of the request body</source>
+        <translation>请求正文的问题</translation>
+    </message>
+    <message>
+        <source>Send this body to the provider as a side request (Ctrl+Enter)</source>
+        <translation>将此正文作为旁路请求发送给提供方（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Abandon the side request</source>
+        <translation>放弃旁路请求</translation>
+    </message>
+    <message>
+        <source>The original request got no response body.</source>
+        <translation>原请求没有收到响应正文。</translation>
+    </message>
+    <message>
+        <source>Send the request to see its response here.</source>
+        <translation>发送请求后，其响应显示在这里。</translation>
+    </message>
+    <message>
+        <source>Differences between the responses</source>
+        <translation>两个响应的差异</translation>
+    </message>
+    <message>
+        <source>&amp;Request body:</source>
+        <translation>请求正文(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Close; a side request still going is abandoned</source>
+        <translation>关闭；仍在进行的旁路请求将被放弃</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more problems</source>
+        <translation>
+            <numerusform>… 另有 %n 个问题</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The body is a valid request.</source>
+        <translation>正文是有效的请求。</translation>
+    </message>
+    <message>
+        <source>Not JSON, cannot be sent: %1</source>
+        <translation>不是 JSON，无法发送：%1</translation>
+    </message>
+    <message>
+        <source>Send a Broken Request?</source>
+        <translation>发送有问题的请求？</translation>
+    </message>
+    <message>
+        <source>This body is not a valid Chat Completions request:
+
+%1
+
+The provider will probably refuse it. Send it anyway?</source>
+        <translation>此正文不是有效的 Chat Completions 请求：
+
+%1
+
+提供方很可能会拒绝它。仍要发送吗？</translation>
+    </message>
+    <message>
+        <source>Send &amp;Anyway</source>
+        <translation>仍然发送(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Sending…</source>
+        <translation>正在发送…</translation>
+    </message>
+    <message>
+        <source>Stopped: the side request was abandoned.</source>
+        <translation>已停止：旁路请求已放弃。</translation>
+    </message>
+    <message>
+        <source>The responses are the same.</source>
+        <translation>两个响应相同。</translation>
+    </message>
+    <message>
+        <source>1 difference.</source>
+        <translation>1 处差异。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n differences.</source>
+        <translation>
+            <numerusform>%n 处差异。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A stream is compared by its assembled message.</source>
+        <translation>流式响应按其组装出的消息比较。</translation>
+    </message>
+    <message>
+        <source>HTTP %1 in %2 ms. %3</source>
+        <translation>HTTP %1，用时 %2 毫秒。%3</translation>
+    </message>
+    <message>
+        <source>The side request failed: %1</source>
+        <translation>旁路请求失败：%1</translation>
     </message>
 </context>
 <context>
@@ -3442,6 +4257,179 @@ Nothing was allowed. Fix the file, or choose “This conversation only”.</sour
     </message>
 </context>
 <context>
+    <name>Gui::TimelineDock</name>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>&amp;Timeline</source>
+        <translation>时间线(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Show or hide the requests, approvals and tool runs over time</source>
+        <translation>显示或隐藏请求、审批和工具运行的时间线</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::TimelinePanel</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+wheel, -)</source>
+        <translation>缩小（Ctrl+滚轮，-）</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl+wheel, +)</source>
+        <translation>放大（Ctrl+滚轮，+）</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Show the whole conversation (0)</source>
+        <translation>显示整个对话（0）</translation>
+    </message>
+    <message>
+        <source>Timeline summary</source>
+        <translation>时间线摘要</translation>
+    </message>
+    <message>
+        <source>1 request</source>
+        <translation>1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>1 retry</source>
+        <translation>1 次重试</translation>
+    </message>
+    <message>
+        <source>%1 retries</source>
+        <translation>%1 次重试</translation>
+    </message>
+    <message>
+        <source>Model %1 · Approvals %2 · Tools %3 · Tokens %4 in, %5 out · %6, %7</source>
+        <translation>模型 %1 · 审批 %2 · 工具 %3 · 令牌 输入 %4，输出 %5 · %6，%7</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::TimelineView</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Requests, approvals and tool runs of the conversation over time</source>
+        <translation>对话中的请求、审批和工具运行随时间的分布</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Summary request</source>
+        <translation>摘要请求</translation>
+    </message>
+    <message>
+        <source>Continuation request</source>
+        <translation>续写请求</translation>
+    </message>
+    <message>
+        <source>Approval wait</source>
+        <translation>等待审批</translation>
+    </message>
+    <message>
+        <source>Tool run</source>
+        <translation>工具运行</translation>
+    </message>
+    <message>
+        <source>Retry wait</source>
+        <translation>等待重试</translation>
+    </message>
+    <message>
+        <source>Compaction</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Request %1</source>
+        <translation>请求 %1</translation>
+    </message>
+    <message>
+        <source>Attempt %1</source>
+        <translation>第 %1 次尝试</translation>
+    </message>
+    <message>
+        <source>Running for %1</source>
+        <translation>已运行 %1</translation>
+    </message>
+    <message>
+        <source>Took %1</source>
+        <translation>耗时 %1</translation>
+    </message>
+    <message>
+        <source>First byte after %1</source>
+        <translation>首字节用时 %1</translation>
+    </message>
+    <message>
+        <source>No answer yet</source>
+        <translation>尚无回答</translation>
+    </message>
+    <message>
+        <source>Tokens: %1 in, %2 out</source>
+        <translation>令牌：输入 %1，输出 %2</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>Ended with an error</source>
+        <translation>以错误结束</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>App</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+</context>
+<context>
     <name>Gui::TurnModel</name>
     <message>
         <source>Prompt: %1 tokens
@@ -3586,6 +4574,14 @@ Total: %3 tokens</source>
     <message>
         <source>≥ %1</source>
         <translation>≥ %1</translation>
+    </message>
+    <message>
+        <source>Request %1 was not sent: a protocol rule failed</source>
+        <translation>请求 %1 未发送：有一条协议规则未通过</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>未发送</translation>
     </message>
 </context>
 <context>
@@ -3914,6 +4910,107 @@ Total: %3 tokens</source>
     </message>
 </context>
 <context>
+    <name>ProtocolCheck</name>
+    <message>
+        <source>Tool %1 of the snapshot is not a function with a name.</source>
+        <translation>快照中的第 %1 个工具不是带名称的函数。</translation>
+    </message>
+    <message>
+        <source>The snapshot names the tool %1 twice.</source>
+        <translation>快照中工具 %1 出现了两次。</translation>
+    </message>
+    <message>
+        <source>The tool %1 has no parameters schema.</source>
+        <translation>工具 %1 没有参数模式（parameters）。</translation>
+    </message>
+    <message>
+        <source>No tools are offered: the model can only answer in text.</source>
+        <translation>没有提供任何工具：模型只能用文字回答。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tool(s) frozen for this request and its calls: %1</source>
+        <translation>
+            <numerusform>本次请求及其调用冻结了 %n 个工具：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>pairing</source>
+        <translation>配对</translation>
+    </message>
+    <message>
+        <source>no orphan results</source>
+        <translation>无孤立结果</translation>
+    </message>
+    <message>
+        <source>roles in order</source>
+        <translation>角色顺序</translation>
+    </message>
+    <message>
+        <source>unique call ids</source>
+        <translation>调用 id 唯一</translation>
+    </message>
+    <message>
+        <source>tool snapshot</source>
+        <translation>工具快照</translation>
+    </message>
+    <message>
+        <source>Message %1 (assistant) calls %2, but no tool message after it answers that id.</source>
+        <translation>第 %1 条消息（assistant）调用了 %2，但其后没有回答该 id 的 tool 消息。</translation>
+    </message>
+    <message>
+        <source>Message %1 (tool) answers %2, but the message before it asked for no tool call.</source>
+        <translation>第 %1 条消息（tool）回答了 %2，但它之前的消息并没有请求工具调用。</translation>
+    </message>
+    <message>
+        <source>Message %1 (tool) answers %2, which message %3 did not call.</source>
+        <translation>第 %1 条消息（tool）回答了 %2，而第 %3 条消息并没有调用它。</translation>
+    </message>
+    <message>
+        <source>Message %1 (tool) answers %2 a second time.</source>
+        <translation>第 %1 条消息（tool）第二次回答了 %2。</translation>
+    </message>
+    <message>
+        <source>Message %1 is a tool message before any prompt.</source>
+        <translation>第 %1 条消息是出现在任何提示词之前的 tool 消息。</translation>
+    </message>
+    <message>
+        <source>Message %1 is a system message after the conversation began.</source>
+        <translation>第 %1 条消息是对话开始之后的 system 消息。</translation>
+    </message>
+    <message>
+        <source>Message %1 is an assistant message before any prompt.</source>
+        <translation>第 %1 条消息是出现在任何提示词之前的 assistant 消息。</translation>
+    </message>
+    <message>
+        <source>Message %1 (assistant) uses the call id %2 twice.</source>
+        <translation>第 %1 条消息（assistant）两次使用了调用 id %2。</translation>
+    </message>
+    <message>
+        <source>The last message (%1, %2) is neither a prompt nor a tool result: there is nothing for the model to answer.</source>
+        <translation>最后一条消息（第 %1 条，%2）既不是提示词也不是工具结果：模型没有可回答的内容。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Each of the %n tool call(s) is answered by a tool message right after its message.</source>
+        <translation>
+            <numerusform>全部 %n 个工具调用都在其消息之后紧接着由 tool 消息回答。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Each of the %n tool message(s) answers a call of the message before it, once.</source>
+        <translation>
+            <numerusform>全部 %n 条 tool 消息都恰好回答一次其前面消息中的调用。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>System first, then the conversation; every tool message follows the call it answers.</source>
+        <translation>system 在最前，然后是对话；每条 tool 消息都跟在它回答的调用之后。</translation>
+    </message>
+    <message>
+        <source>No assistant message repeats a tool call id.</source>
+        <translation>没有 assistant 消息重复使用工具调用 id。</translation>
+    </message>
+</context>
+<context>
     <name>ProviderPreset</name>
     <message>
         <source>Azure OpenAI</source>
@@ -3974,6 +5071,33 @@ Total: %3 tokens</source>
     <message>
         <source>%1&apos;s base URL is %2; a model name this key cannot use also gives 404.</source>
         <translation>%1 的基础 URL 是 %2；此密钥无法使用的模型名称也会导致 404。</translation>
+    </message>
+</context>
+<context>
+    <name>RequestCheck</name>
+    <message>
+        <source>Line %1, column %2: %3</source>
+        <translation>第 %1 行，第 %2 列：%3</translation>
+    </message>
+    <message>
+        <source>The body must be a JSON object.</source>
+        <translation>正文必须是 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>the body</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <source>messages: %1</source>
+        <translation>messages：%1</translation>
+    </message>
+    <message>
+        <source>Pairing rule: %1</source>
+        <translation>配对规则：%1</translation>
     </message>
 </context>
 <context>
@@ -4502,6 +5626,61 @@ Total: %3 tokens</source>
     <message>
         <source>Check that the folder exists and can be written.</source>
         <translation>请检查该文件夹是否存在且可写入。</translation>
+    </message>
+</context>
+<context>
+    <name>ZipArchive</name>
+    <message>
+        <source>The zip archive cannot be read: %1</source>
+        <translation>无法读取该 zip 压缩包：%1</translation>
+    </message>
+    <message>
+        <source>Too many files for one zip archive.</source>
+        <translation>文件太多，无法放入一个 zip 压缩包。</translation>
+    </message>
+    <message>
+        <source>The files are too large for one zip archive (4 GB).</source>
+        <translation>文件太大，无法放入一个 zip 压缩包（4 GB）。</translation>
+    </message>
+    <message>
+        <source>A file in a zip archive needs a name.</source>
+        <translation>zip 压缩包中的文件需要有名称。</translation>
+    </message>
+    <message>
+        <source>it is too short.</source>
+        <translation>它太短了。</translation>
+    </message>
+    <message>
+        <source>it has no end of central directory record.</source>
+        <translation>它没有中央目录结束记录。</translation>
+    </message>
+    <message>
+        <source>its central directory lies outside it.</source>
+        <translation>它的中央目录位于文件之外。</translation>
+    </message>
+    <message>
+        <source>its central directory is damaged.</source>
+        <translation>它的中央目录已损坏。</translation>
+    </message>
+    <message>
+        <source>an entry is encrypted.</source>
+        <translation>其中一个条目已加密。</translation>
+    </message>
+    <message>
+        <source>an entry is compressed.</source>
+        <translation>其中一个条目经过压缩。</translation>
+    </message>
+    <message>
+        <source>a local header is missing.</source>
+        <translation>缺少一个本地文件头。</translation>
+    </message>
+    <message>
+        <source>an entry is truncated.</source>
+        <translation>其中一个条目被截断。</translation>
+    </message>
+    <message>
+        <source>the CRC-32 of %1 does not match.</source>
+        <translation>%1 的 CRC-32 校验值不匹配。</translation>
     </message>
 </context>
 <context>

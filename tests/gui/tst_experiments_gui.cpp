@@ -156,7 +156,7 @@ void tst_ExperimentsGui::everyRequestShowsItsChecks()
     f.window->inspector()->selectRow(0);
     Gui::ProtocolStrip *strip = f.window->inspector()->protocolStrip();
     QVERIFY(strip->isVisibleTo(f.window->inspector()));
-    QCOMPARE(strip->headline(), u"Protocol check before this request: all 5 rule(s) hold."_s);
+    QCOMPARE(strip->headline(), u"Protocol check before this request: all 5 rules hold."_s);
     const QStringList chips = chipTexts(*strip);
     QCOMPARE(chips.size(), 5);
     for (const QString &chip : chips)

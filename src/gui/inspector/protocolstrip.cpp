@@ -98,7 +98,7 @@ void ProtocolStrip::showReport(const std::optional<AgentLoop::ProtocolReport> &r
     }
     const AgentLoop::ProtocolCheck *failure = report->firstFailure();
     if (!failure) {
-        m_headline->setText(tr("Protocol check before this request: all %n rule(s) hold.",
+        m_headline->setText(tr("Protocol check before this request: all %n rules hold.",
                                nullptr,
                                int(report->checks.size())));
     } else if (!report->sent) {

@@ -472,8 +472,10 @@ void ReplayDialog::showReply()
     const AgentLoop::JsonDiff diff = AgentLoop::diffJson(compared.before, compared.after);
     m_diffModel->setDiff(diff);
     const qsizetype count = diff.changes.size() + diff.omitted;
+    // English has no catalogue to pick a plural form from: a source for one, %n for more.
     QString text = diff.isEmpty() ? tr("The responses are the same.")
-                                  : tr("%n difference(s).",
+                   : count == 1   ? tr("1 difference.")
+                                  : tr("%n differences.",
                                        nullptr,
                                        int(std::min<qsizetype>(count, INT_MAX)));
     if (compared.messagesOnly)
