@@ -240,6 +240,7 @@ int TurnModel::addRequest(const AgentLoop::Exchange &exchange,
     record.protocol = protocol;
     m_records.append(record);
     endInsertRows();
+    updateTotals();
     return record.number;
 }
 
@@ -329,6 +330,8 @@ void TurnModel::updateTotals()
     Totals totals;
     int lastNumber = 0;
     for (const TurnRecord &record : std::as_const(m_records)) {
+        if (record.state == TurnRecord::State::NotSent) // the protocol check stopped it
+            continue;
         if (record.number != lastNumber)
             ++totals.requests;
         else
