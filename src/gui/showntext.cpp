@@ -1,7 +1,9 @@
 #include "showntext.h"
 
 #include <QCoreApplication>
+#include <QFontDatabase>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QTextDocument>
 
 using namespace Qt::StringLiterals;
@@ -95,6 +97,22 @@ void showWarning(QWidget *parent, const QString &text)
     box->setTextFormat(Qt::PlainText);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
+}
+
+QPlainTextEdit *newBodyView(const QString &objectName,
+                            const QString &accessibleName,
+                            QWidget *parent,
+                            bool wrapLines)
+{
+    auto *view = new QPlainTextEdit(parent);
+    view->setObjectName(objectName);
+    view->setAccessibleName(accessibleName);
+    view->setReadOnly(true);
+    view->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    view->setLineWrapMode(wrapLines ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    view->setTabChangesFocus(true);
+    return view;
 }
 
 } // namespace Gui

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringView>
 
+class QPlainTextEdit;
 class QWidget;
 
 namespace Gui {
@@ -37,5 +38,12 @@ QString plainToolTip(const QString &text);
 // A warning box (opened, not exec'd) for an error that may quote a file or a provider: its
 // text shown as the characters it has.
 void showWarning(QWidget *parent, const QString &text);
+
+// A read-only, selectable, monospace view for a body or a text the provider sent (set through
+// shownText() or AgentLoop::displayed()); lines are not wrapped unless asked.
+QPlainTextEdit *newBodyView(const QString &objectName,
+                            const QString &accessibleName,
+                            QWidget *parent,
+                            bool wrapLines = false);
 
 } // namespace Gui

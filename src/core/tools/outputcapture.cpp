@@ -15,26 +15,6 @@ namespace {
 // printing megabytes without a line break is not held in memory.
 constexpr qsizetype maxLineBytes = 64 * 1024;
 
-// How many bytes at the end of a UTF-8 text begin a character whose continuation bytes have not
-// arrived yet.
-qsizetype incompleteUtf8Tail(QByteArrayView bytes)
-{
-    qsizetype continuations = 0;
-    for (qsizetype i = bytes.size() - 1; i >= 0 && continuations < 4; --i) {
-        const auto byte = uchar(bytes.at(i));
-        if ((byte & 0xC0) == 0x80) {
-            ++continuations;
-            continue;
-        }
-        const qsizetype length = byte >= 0xC2 && byte <= 0xDF   ? 2
-                                 : byte >= 0xE0 && byte <= 0xEF ? 3
-                                 : byte >= 0xF0 && byte <= 0xF4 ? 4
-                                                                : 1;
-        return length > continuations + 1 ? continuations + 1 : 0;
-    }
-    return 0;
-}
-
 } // namespace
 
 QString CapturedText::render() const
@@ -263,6 +243,24 @@ void OutputCapture::keep(QStringView text)
     m_tail.append(text);
     if (m_tail.size() > 2 * m_tailLimit)
         m_tail.remove(0, m_tail.size() - m_tailLimit);
+}
+
+qsizetype incompleteUtf8Tail(QByteArrayView bytes)
+{
+    qsizetype continuations = 0;
+    for (qsizetype i = bytes.size() - 1; i >= 0 && continuations < 4; --i) {
+        const auto byte = uchar(bytes.at(i));
+        if ((byte & 0xC0) == 0x80) {
+            ++continuations;
+            continue;
+        }
+        const qsizetype length = byte >= 0xC2 && byte <= 0xDF   ? 2
+                                 : byte >= 0xE0 && byte <= 0xEF ? 3
+                                 : byte >= 0xF0 && byte <= 0xF4 ? 4
+                                                                : 1;
+        return length > continuations + 1 ? continuations + 1 : 0;
+    }
+    return 0;
 }
 
 } // namespace AgentLoop

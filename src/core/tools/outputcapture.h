@@ -87,4 +87,8 @@ private:
     qint64 m_total = 0;
 };
 
+// How many bytes at the end of a UTF-8 text begin a character whose continuation bytes have not
+// arrived yet (0: it ends at a character boundary).
+qsizetype incompleteUtf8Tail(QByteArrayView bytes);
+
 } // namespace AgentLoop

@@ -99,25 +99,6 @@ DecodedOutput decodeOutput(QByteArrayView bytes, const QString &legacyEncoding, 
 
 namespace {
 
-// Whether the bytes end inside a UTF-8 character: a lead byte whose continuations did not come.
-bool incompleteUtf8Tail(QByteArrayView bytes)
-{
-    qsizetype continuations = 0;
-    for (qsizetype i = bytes.size() - 1; i >= 0 && continuations < 4; --i) {
-        const auto byte = uchar(bytes.at(i));
-        if ((byte & 0xC0) == 0x80) {
-            ++continuations;
-            continue;
-        }
-        const qsizetype length = byte >= 0xC2 && byte <= 0xDF   ? 2
-                                 : byte >= 0xE0 && byte <= 0xEF ? 3
-                                 : byte >= 0xF0 && byte <= 0xF4 ? 4
-                                                                : 1;
-        return length > continuations + 1;
-    }
-    return false;
-}
-
 // One encoding, fed piece by piece: a character split between pieces comes out with the later.
 class PieceDecoder
 {
@@ -151,7 +132,7 @@ public:
         if (m_utf16)
             cut = m_fed % 2 != 0;
         else if (m_utf8)
-            cut = incompleteUtf8Tail(m_last);
+            cut = incompleteUtf8Tail(m_last) > 0;
         m_fed = 0;
         m_last.clear();
         return cut ? QString(QChar::ReplacementCharacter) : QString();

@@ -34,21 +34,6 @@ namespace Gui {
 
 namespace {
 
-QPlainTextEdit *newTextView(const QString &objectName,
-                            const QString &accessibleName,
-                            QWidget *parent)
-{
-    auto *view = new QPlainTextEdit(parent);
-    view->setObjectName(objectName);
-    view->setAccessibleName(accessibleName);
-    view->setReadOnly(true);
-    view->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    view->setLineWrapMode(QPlainTextEdit::NoWrap);
-    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    view->setTabChangesFocus(true);
-    return view;
-}
-
 // A word for a POSIX shell: single quotes, with each ' written as '\''.
 QString headerLines(const AgentLoop::HeaderList &headers)
 {
@@ -111,10 +96,10 @@ Inspector::Inspector(QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->horizontalHeader()->setStretchLastSection(true);
 
-    m_request = newTextView(u"requestView"_s, tr("Request body"), this);
-    m_response = newTextView(u"responseView"_s, tr("Response body"), this);
-    m_assembled = newTextView(u"assembledView"_s, tr("Assembled message"), this);
-    m_headers = newTextView(u"headersView"_s, tr("Request and response headers"), this);
+    m_request = newBodyView(u"requestView"_s, tr("Request body"), this);
+    m_response = newBodyView(u"responseView"_s, tr("Response body"), this);
+    m_assembled = newBodyView(u"assembledView"_s, tr("Assembled message"), this);
+    m_headers = newBodyView(u"headersView"_s, tr("Request and response headers"), this);
     m_request->setPlaceholderText(
             tr("Select a request above to see the exact JSON that was sent."));
     m_response->setPlaceholderText(

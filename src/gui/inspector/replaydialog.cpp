@@ -41,21 +41,6 @@ namespace {
 // A response view shows at most this much of a body.
 constexpr qsizetype maxShownBody = 2 * 1024 * 1024;
 
-QPlainTextEdit *newBodyView(const QString &objectName,
-                            const QString &accessibleName,
-                            QWidget *parent)
-{
-    auto *view = new QPlainTextEdit(parent);
-    view->setObjectName(objectName);
-    view->setAccessibleName(accessibleName);
-    view->setReadOnly(true);
-    view->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    view->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    view->setTabChangesFocus(true);
-    return view;
-}
-
 // The JSON text with every character a screen would hide or misread (bidi controls, invisible
 // and unusual spaces) written as its \uXXXX escape: such characters are only valid inside a
 // string, where the escape is the same value, so the body stays the same request and the editor
@@ -200,8 +185,8 @@ ReplayDialog::ReplayDialog(const AgentLoop::Exchange &original,
     , m_problems(new QLabel(this))
     , m_send(new QPushButton(tr("&Send"), this))
     , m_stop(new QPushButton(tr("S&top"), this))
-    , m_original(newBodyView(u"originalResponseView"_s, tr("Original response"), this))
-    , m_resent(newBodyView(u"newResponseView"_s, tr("New response"), this))
+    , m_original(newBodyView(u"originalResponseView"_s, tr("Original response"), this, true))
+    , m_resent(newBodyView(u"newResponseView"_s, tr("New response"), this, true))
     , m_result(new QLabel(this))
     , m_diffTable(new QTableView(this))
     , m_diffModel(new JsonDiffModel(this))
@@ -476,8 +461,8 @@ void ReplayDialog::showReply()
     QString text = diff.isEmpty() ? tr("The responses are the same.")
                    : count == 1   ? tr("1 difference.")
                                   : tr("%n differences.",
-                                       nullptr,
-                                       int(std::min<qsizetype>(count, INT_MAX)));
+                                     nullptr,
+                                     int(std::min<qsizetype>(count, INT_MAX)));
     if (compared.messagesOnly)
         text += u' ' + tr("A stream is compared by its assembled message.");
     m_result->setText(
