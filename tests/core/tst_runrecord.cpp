@@ -138,7 +138,9 @@ void tst_RunRecord::decodeAsUsesTheChosenEncoding()
     if (!canConvert(u"CP936"_s))
         QSKIP("This system has no CP936 converter");
     QCOMPARE(decodeAs(gbkChinese, u"CP936"_s), u"中文"_s);
-    QCOMPARE(decodeAs(gbkChinese, u"GB18030"_s), u"中文"_s);
+    // Wine has code page 936 but not 54936 (GB18030): then GB18030 is not offered either.
+    if (canConvert(u"GB18030"_s))
+        QCOMPARE(decodeAs(gbkChinese, u"GB18030"_s), u"中文"_s);
     bool offered = false;
     for (const EncodingChoice &choice : availableEncodings())
         offered = offered || choice.encoding == u"CP936"_s;

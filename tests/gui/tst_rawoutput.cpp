@@ -12,6 +12,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QDir>
 #include <QComboBox>
 #include <QContextMenuEvent>
 #include <QJsonArray>
@@ -113,7 +114,8 @@ void tst_RawOutput::launchTabShowsWhatRan()
     RawOutputDialog dialog(gbkRecord(), u"call_1"_s);
     const QString launch = dialog.launchView()->toPlainText();
     QVERIFY2(launch.contains(u"[0] -c\n  [1] python report.py"_s), qPrintable(launch));
-    QVERIFY2(launch.contains(u"/home/user/project"_s), qPrintable(launch));
+    // A directory is shown with this system's separators.
+    QVERIFY2(launch.contains(QDir::toNativeSeparators(u"/home/user/project"_s)), qPrintable(launch));
     QVERIFY2(launch.contains(u"- OPENAI_API_KEY"_s), qPrintable(launch));
     QVERIFY2(launch.contains(u"+ PYTHONUTF8=1"_s), qPrintable(launch));
     QCOMPARE(dialog.tabs()->count(), 3); // standard output, standard error, launch
@@ -121,6 +123,11 @@ void tst_RawOutput::launchTabShowsWhatRan()
 
 void tst_RawOutput::correctionReachesTheNextRequest()
 {
+#ifdef Q_OS_WIN
+    // The app's shell here is cmd.exe or PowerShell, which cannot print these bytes as they are;
+    // tst_runrecord decodes the same bytes on this system.
+    QSKIP("printf of raw bytes is a POSIX shell's");
+#endif
     if (!canConvert(u"CP936"_s))
         QSKIP("This system has no CP936 converter");
     MainWindowFixture f;
