@@ -27,6 +27,7 @@ const QStringList rooms{u"base"_s,
                         u"provider"_s,
                         u"tools"_s,
                         u"permissions"_s,
+                        u"mcp"_s,
                         u"storage"_s,
                         u"agent"_s};
 
@@ -41,6 +42,7 @@ QStringList allowedRooms(const QString &room)
             {u"provider"_s, {u"base"_s, u"protocol"_s, u"provider"_s}},
             {u"tools"_s, {u"base"_s, u"files"_s, u"protocol"_s, u"tools"_s}},
             {u"permissions"_s, {u"base"_s, u"files"_s, u"protocol"_s, u"tools"_s, u"permissions"_s}},
+            {u"mcp"_s, {u"base"_s, u"files"_s, u"protocol"_s, u"tools"_s, u"mcp"_s}},
             {u"storage"_s, {u"base"_s, u"protocol"_s, u"context"_s, u"storage"_s}},
             {u"agent"_s, rooms},
     };
@@ -194,6 +196,9 @@ void tst_IncludeRules::checkerJudgesALine_data()
             << u"permissions"_s << u"#include \"storage/config.h\""_s << false;
     QTest::newRow("tools: permissions is above it")
             << u"tools"_s << u"#include \"permissions/permissionrules.h\""_s << false;
+    QTest::newRow("mcp: tools") << u"mcp"_s << u"#include \"tools/tool.h\""_s << true;
+    QTest::newRow("mcp: provider is not below it")
+            << u"mcp"_s << u"#include \"provider/chatclient.h\""_s << false;
     QTest::newRow("agent: every room")
             << u"agent"_s << u"#include \"storage/conversationstore.h\""_s << true;
     QTest::newRow("agent: tools") << u"agent"_s << u"#include \"tools/shelltool.h\""_s << true;

@@ -1,0 +1,1 @@
+#include "mcp/mcpclient.h"

@@ -1,0 +1,1 @@
+#include "mcp/mcptool.h"

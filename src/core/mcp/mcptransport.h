@@ -1,0 +1,105 @@
+#pragma once
+
+#include "mcp/mcpconfig.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QStringList>
+
+namespace AgentLoop {
+
+// How one MCP server is reached. A transport moves whole JSON-RPC messages; it knows nothing of
+// methods or eras (McpClient does). Each transport is a QObject that emits, never blocks.
+class McpTransport : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    // Starts the process (stdio) or just becomes ready (HTTP); started() or closed() follows.
+    virtual void open() = 0;
+    // Sends one JSON-RPC message (request, notification or response).
+    virtual void send(const QJsonObject &message) = 0;
+    // Stops: stdio closes stdin, terminates and then kills the whole process tree (process group
+    // on Unix, a Job Object with kill-on-close on Windows, so the tree also dies with the app);
+    // HTTP aborts what is in flight (and, in the legacy era, ends the session with DELETE).
+    // closed() follows once, unless it already came.
+    virtual void close() = 0;
+
+    // HTTP only: the era the client settled on decides the headers of every later request
+    // (MCP-Protocol-Version; Mcp-Session-Id from the legacy era's initialize answer).
+    virtual void setProtocolVersion(const QString &version) { Q_UNUSED(version); }
+
+    // The last lines the server wrote to standard error (stdio), oldest first, at most 200.
+    virtual QStringList standardErrorTail() const { return {}; }
+
+signals:
+    void started();
+    // One message from the server, parsed (a line that is not a JSON object is reported through
+    // protocolNoise() and skipped: some servers print banners on stdout).
+    void messageReceived(const QJsonObject &message);
+    // HTTP: the answer to a request was not a JSON-RPC message (status, content type, body start),
+    // delivered for the request id it answered so that the client can fail that request.
+    void requestFailed(const QJsonValue &id, const QString &reason, int httpStatus);
+    void protocolNoise(const QString &text);
+    void standardErrorLine(const QString &line);
+    // The server went away: exitCode and a sentence saying why (exited with code 1, crashed,
+    // could not be started: the program was not found, ...). expected: after close().
+    void closed(int exitCode, const QString &reason, bool expected);
+};
+
+// Runs the server as a child process speaking newline-delimited JSON-RPC on stdin/stdout.
+// - The environment is the app's, minus the provider's API key variable and any variable whose
+//   value contains one of secretValues (servers never inherit the key: a tool like
+//   server-everything's get-env would hand it to the model), plus the server's env.
+// - On Windows a command that resolves (PATH and PATHEXT) to a .cmd or .bat (npx, npm, …) starts
+//   as `cmd.exe /d /s /c "<quoted command line>"` with every argument quoted for cmd.exe.
+// - Standard error is read line by line (UTF-8, bounded lines) and kept, the last 200 lines.
+class McpStdioTransport final : public McpTransport
+{
+    Q_OBJECT
+public:
+    McpStdioTransport(McpServerConfig expandedServer,
+                      QString workingDirectory,
+                      QStringList secretValues,
+                      QObject *parent = nullptr);
+    ~McpStdioTransport() override;
+
+    void open() override;
+    void send(const QJsonObject &message) override;
+    void close() override;
+    QStringList standardErrorTail() const override;
+
+    // The program and arguments given to the process (on Windows the cmd.exe line for .cmd/.bat),
+    // for the server's page and tests.
+    QString launchedProgram() const;
+    QStringList launchedArguments() const;
+    qint64 processId() const;
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+// Streamable HTTP: every message is a POST of one JSON-RPC message with
+// Accept: application/json, text/event-stream; the answer is one JSON message or an SSE stream of
+// messages (notifications and server requests may come before the response). 202 for
+// notifications and responses. The configured headers go with every request.
+class McpHttpTransport final : public McpTransport
+{
+    Q_OBJECT
+public:
+    McpHttpTransport(McpServerConfig expandedServer, QObject *parent = nullptr);
+    ~McpHttpTransport() override;
+
+    void open() override;
+    void send(const QJsonObject &message) override;
+    void close() override;
+    void setProtocolVersion(const QString &version) override;
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace AgentLoop
