@@ -61,6 +61,20 @@ Result<void> writeMcpServersFile(const QString &path, const QList<McpServerConfi
 // <workspace>/.agentloop/mcp.json
 QString workspaceMcpServersPath(const QString &workspace);
 
+// A workspace's .agentloop/mcp.json as read, for the front end to ask about. The file travels with
+// the repository (a cloned project, or a command the model ran, may have written it), so its
+// servers never start on their own: the front end shows them and asks the user once per file
+// content (sha256), and only then passes them in SessionConfiguration::mcpServers. The CLI uses
+// only files named with --mcp-config.
+struct McpServersFile
+{
+    QString path;
+    bool exists = false;
+    QString sha256; // hex, of the file's bytes; empty when there is no file or it cannot be read
+    Result<QList<McpServerConfig>> servers = QList<McpServerConfig>();
+};
+McpServersFile readWorkspaceMcpServers(const QString &workspace);
+
 // A server's configuration with every ${VAR} in command, args, env values, cwd, url and header
 // values replaced from environment ($$ is a literal $; ${VAR:-default} takes the default when VAR
 // is unset or empty). When any variable is missing, the error names every missing one and the

@@ -3,6 +3,7 @@
 #include "mcp/mcpserver.h"
 #include "mcp/mcptool.h"
 
+#include <QHash>
 #include <QObject>
 
 #include <memory>
@@ -35,12 +36,40 @@ public:
     // Stops every server and waits for nothing: their trees are killed.
     void stopAll();
 
+    // Whether a server is still on its way up (Starting or Restarting): a front end that waits
+    // for the servers before the first request (the CLI) waits until this is false, bounded by
+    // the servers' start timeout, hearing serverStatusChanged().
+    bool isStarting() const;
+
+    // The user's answer to elicitationRequested(): action "accept" (with content), "decline" or
+    // "cancel". Ignored when the server (or its process that asked) is gone.
+    void answerElicitation(const QString &serverName,
+                           quint64 id,
+                           const QString &action,
+                           const QJsonObject &content = {});
+
 signals:
     // A server's tools or status changed: the session puts tools() into the registry, taking
     // effect from the next request.
     void toolsChanged();
     void serverStatusChanged(const QString &name);
     void elicitationRequested(const AgentLoop::McpElicitation &request);
+    // McpServer::elicitationWithdrawn() of the server named.
+    void elicitationWithdrawn(const QString &serverName, quint64 id);
+
+private:
+    McpServer *createServer(const McpServerConfig &config);
+    void removeServer(McpServer *server);
+    void rebuildTools();
+
+    QString m_workspace;
+    QStringList m_secretValues;
+    std::function<QString()> m_outputDirectory;
+    QList<McpServerConfig> m_configs;             // as last given
+    QList<McpServer *> m_servers;                 // children, in the order of m_configs
+    QHash<QString, QStringList> m_configWarnings; // by server: its configuration's problems
+    QHash<QString, QStringList> m_warnings;       // by server: the above, and its tools'
+    QList<std::shared_ptr<const McpTool>> m_tools;
 };
 
 } // namespace AgentLoop

@@ -28,8 +28,12 @@ inline constexpr qsizetype mcpResultLimit = 30000; // characters, as the shell's
 class McpTool final : public Tool
 {
 public:
-    McpTool(McpServer *server, const McpToolInfo &info,
-            std::function<QString()> outputDirectory);
+    // registryName: the name in the registry when mcpToolName() clashes with another tool's
+    // (McpManager numbers them); empty: mcpToolName(server, tool).
+    McpTool(McpServer *server,
+            const McpToolInfo &info,
+            std::function<QString()> outputDirectory,
+            const QString &registryName = {});
 
     const QString &serverName() const { return m_serverName; }
     const McpToolInfo &info() const { return m_info; }
@@ -39,6 +43,7 @@ public:
     const QStringList &unsupportedKeywords() const { return m_unsupported; }
     bool validationSkipped() const { return !m_unsupported.isEmpty(); }
 
+    bool validatesArguments() const override { return m_unsupported.isEmpty(); }
     QString approvalReason() const override;
     CallPreview preview(const QJsonObject &arguments) const override;
     ToolRun *invoke(const PreparedCall &call, QObject *parent) const override;
@@ -55,7 +60,15 @@ private:
 };
 
 // The ToolResult the model reads for a call's outcome (pure: no I/O but the outputs folder).
-ToolResult mcpToolResult(const McpCallOutcome &outcome, const McpToolInfo &info,
-                         const QString &outputDirectory, const QString &callId);
+// timeoutMs: the call's limit, named in a TimedOut result.
+ToolResult mcpToolResult(const McpCallOutcome &outcome,
+                         const McpToolInfo &info,
+                         const QString &outputDirectory,
+                         const QString &callId,
+                         int timeoutMs = 0);
+
+// The keywords of a schema (and of every schema inside it) that JsonSchema ignores although they
+// change what is valid: $ref, if/then/else, prefixItems, dependentRequired, … Sorted, unique.
+QStringList unsupportedSchemaKeywords(const QJsonObject &schema);
 
 } // namespace AgentLoop

@@ -227,7 +227,9 @@ Preparation Tool::prepare(const ToolCall &call) const
         !problem.isEmpty()) {
         return ToolResult::failure(u"invalid_arguments"_s, problem);
     }
-    const QList<SchemaViolation> violations = m_parameters.validate(arguments);
+    const QList<SchemaViolation> violations = validatesArguments()
+                                                      ? m_parameters.validate(arguments)
+                                                      : QList<SchemaViolation>();
     if (!violations.isEmpty()) {
         return ToolResult::failure(u"invalid_arguments"_s,
                                    describeViolations(violations) + u". The parameters schema is: "_s

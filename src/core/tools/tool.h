@@ -145,6 +145,11 @@ public:
     // {"type":"function","function":{"name","description","parameters"}}
     QJsonObject definition() const;
 
+    // Whether prepare() checks the arguments against parameters(). False for a tool whose schema
+    // uses keywords JsonSchema ignores although they change its meaning (an MCP server's $ref,
+    // if/then, prefixItems): checking would refuse valid calls or pass invalid ones as checked.
+    // Such a tool says so in its approvalReason().
+    virtual bool validatesArguments() const { return true; }
     // Parses and validates the model's arguments text; never has a side effect.
     Preparation prepare(const ToolCall &call) const;
     // Runs a prepared call; the run is a child of parent.
