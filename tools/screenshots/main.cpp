@@ -17,19 +17,20 @@
 #include "chat/promptedit.h"
 #include "chat/runfeed.h"
 #include "compactionprompt.h"
-#include "provider/demoprovider.h"
 #include "experiments.h"
 #include "fakechatserver.h"
 #include "inspector/auditmodel.h"
 #include "inspector/auditpage.h"
 #include "inspector/inspector.h"
 #include "inspector/jsonformat.h"
-#include "inspector/replaydialog.h"
 #include "inspector/protocolstrip.h"
+#include "inspector/replaydialog.h"
 #include "inspector/turnmodel.h"
 #include "mainwindow.h"
 #include "permissions/workspacerules.h"
 #include "protocol/providerpresets.h"
+#include "provider/demoprovider.h"
+#include "provider/retrypolicy.h"
 #include "rawoutputdialog.h"
 #include "ruledialog.h"
 #include "settings/appsettings.h"
@@ -418,7 +419,15 @@ void saveTimeline(const QString &path)
         return timeline->addSpan(span);
     };
     request(0, -1, 420, 1, 1, -1, -1);
-    add(TimelineSpan::App, TimelineSpan::Retry, 420, 2420, 1, u"Retrying in 2 s (attempt 2 of 4)."_s);
+    // The notice as the controller words it, in the screenshot's language.
+    RetryPolicy retries;
+    retries.maxRetries = 3;
+    add(TimelineSpan::App,
+        TimelineSpan::Retry,
+        420,
+        2420,
+        1,
+        retries.notice(std::chrono::seconds(2), 1));
     request(2420, 3300, 4100, 1, 2, 1840, 96);
     add(TimelineSpan::App, TimelineSpan::Approval, 4100, 7600, 1, u"shell"_s);
     const int build = add(TimelineSpan::Tools, TimelineSpan::ToolRun, 7600, 11800, 1, u"shell"_s);
