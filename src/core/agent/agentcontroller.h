@@ -141,6 +141,8 @@ public:
     const ToolRegistry &tools() const { return m_tools; }
     // Replaces a tool of the same name.
     void addTool(std::shared_ptr<const Tool> tool) { m_tools.add(std::move(tool)); }
+    // From the next request on; a request already sent keeps its snapshot (and its calls run).
+    void removeTool(const QString &name) { m_tools.remove(name); }
     // The provider of the next run (a fallback the run before went to is forgotten).
     void setProvider(const ProviderSettings &settings)
     {

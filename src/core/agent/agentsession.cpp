@@ -8,6 +8,7 @@
 #include "tools/commandrunner.h"
 
 #include <QDir>
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 
@@ -40,6 +41,9 @@ AgentSession::AgentSession(std::shared_ptr<CommandRunner> runner,
         m_configuration.provider.streamUsage = m_controller.provider().streamUsage;
     });
     connect(&m_controller, &AgentController::callRecorded, this, &AgentSession::recordCall);
+    // MCP results too big for a tool message, and their images, go where command outputs go.
+    m_mcp.setOutputDirectory([this] { return outputDirectory(); });
+    connect(&m_mcp, &McpManager::toolsChanged, this, &AgentSession::syncMcpTools);
     connect(&m_modelList, &ChatClient::modelListReceived, this, &AgentSession::takeModelList);
     connect(&m_controller, &AgentController::finished, this, applyPending);
     connect(&m_controller, &AgentController::failed, this, applyPending);
@@ -101,6 +105,14 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     if (!m_files || m_files->workspace != toolOptions.workspace)
         m_files = std::make_shared<FileToolContext>(toolOptions.workspace);
     installStandardTools(m_controller, m_runner, toolOptions, m_files);
+    // The servers never inherit the keys (McpStdioTransport leaves them out of the environment).
+    QStringList secrets{m_configuration.provider.apiKey};
+    for (const ProviderSettings &fallback : std::as_const(m_configuration.fallbacks))
+        secrets.append(fallback.apiKey);
+    m_mcp.setSecretValues(secrets);
+    m_mcp.setWorkspace(toolOptions.workspace);
+    m_mcp.setServers(m_configuration.mcpServers);
+    syncMcpTools();
     applyPermissions();
     emit configurationApplied(m_configuration);
 }
@@ -229,6 +241,22 @@ Result<ContinuedConversation> AgentSession::continueConversation(ReadConversatio
     m_auditTrail = std::move(read.auditTrail);
     m_auditFailed = false;
     return continued;
+}
+
+void AgentSession::syncMcpTools()
+{
+    QSet<QString> offered;
+    for (const std::shared_ptr<const McpTool> &tool : m_mcp.tools()) {
+        offered.insert(tool->name());
+        m_controller.addTool(tool);
+    }
+    for (const QString &name : m_controller.tools().names()) {
+        if (name.startsWith(u"mcp__"_s) && !offered.contains(name))
+            m_controller.removeTool(name);
+    }
+    // A broken workspace rules file denies every tool by name: the new ones too.
+    if (m_workspaceRulesError && m_files)
+        applyPermissions();
 }
 
 // The configuration's rules, then the workspace's; deny beats allow whatever the order.

@@ -3,6 +3,7 @@
 #include "agent/agentcontroller.h"
 #include "agent/conversationrecorder.h"
 #include "agent/experiments.h"
+#include "mcp/mcpmanager.h"
 #include "tools/filetools.h"
 
 #include <QFuture>
@@ -45,6 +46,11 @@ struct SessionConfiguration
     ContextOptions context;
     // The models tried in order when the provider's fails (AgentOptions::fallbacks).
     QList<ProviderSettings> fallbacks;
+    // The MCP servers of this session, as the front end chose them: the app's file, the
+    // workspace's .agentloop/mcp.json once the user trusted its content (readWorkspaceMcpServers()),
+    // the CLI's --mcp-config files. A server whose configuration did not change keeps running
+    // from one configuration to the next.
+    QList<McpServerConfig> mcpServers;
 };
 
 // One agent session as every front end runs it: the loop (AgentController) with the standard
@@ -64,6 +70,11 @@ public:
     const AgentController &controller() const { return m_controller; }
     ConversationRecorder &recorder() { return m_recorder; }
     const ConversationRecorder &recorder() const { return m_recorder; }
+    // The MCP servers of SessionConfiguration::mcpServers, their states and tools. Their tools
+    // join the controller's registry as they come and go (mcp__<server>__<tool>), from the next
+    // request on: a request already sent keeps the tools it was sent with.
+    McpManager &mcp() { return m_mcp; }
+    const McpManager &mcp() const { return m_mcp; }
 
     // Applied at once while idle, else when the run ends (the last one given wins); applied()
     // follows either way.
@@ -137,6 +148,9 @@ private:
     static Error runningError();
     QString outputDirectory() const;
     void applyPermissions();
+    // Puts the MCP servers' current tools into the controller's registry and takes out the ones
+    // no longer offered.
+    void syncMcpTools();
     void recordCall(const CallRecord &record);
     ContextWindow contextWindowFor(const SessionConfiguration &configuration) const;
     void takeModelList(const QByteArray &body);
@@ -161,6 +175,9 @@ private:
     ChatClient m_modelList;
     QString m_windowsAsked;
     QHash<QString, qint64> m_reportedWindows;
+    // Before the controller, so destroyed after it: no tool of the registry outlives its server
+    // unnoticed (McpTool holds a QPointer anyway).
+    McpManager m_mcp;
     // Last, so destroyed first: nothing it emits on its way out finds the recorder gone.
     AgentController m_controller;
 };

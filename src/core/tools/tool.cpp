@@ -287,4 +287,12 @@ void ToolRegistry::remove(const QString &name)
     m_tools.removeIf([&](const auto &tool) { return tool->name() == name; });
 }
 
+QStringList ToolRegistry::names() const
+{
+    QStringList names;
+    for (const auto &tool : m_tools)
+        names.append(tool->name());
+    return names;
+}
+
 } // namespace AgentLoop

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <variant>
@@ -193,6 +194,7 @@ public:
     // Replaces a tool of the same name.
     void add(std::shared_ptr<const Tool> tool);
     void remove(const QString &name);
+    QStringList names() const;
     ToolSnapshot snapshot() const { return ToolSnapshot(m_tools); }
 
 private:
