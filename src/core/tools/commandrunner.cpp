@@ -1,6 +1,7 @@
 #include "tools/commandrunner.h"
 
 #include "protocol/providersettings.h"
+#include "tools/processtree.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -14,13 +15,8 @@
 #include <optional>
 #include <utility>
 
-#if defined(Q_OS_WIN)
+#ifdef Q_OS_WIN
 #include <qt_windows.h>
-#elif defined(Q_OS_UNIX)
-#include <cerrno>
-#include <csignal>
-#include <sys/types.h>
-#include <unistd.h>
 #endif
 
 using namespace Qt::StringLiterals;
@@ -130,7 +126,7 @@ public:
 
     void start();
     void cancel() override { stop(CommandOutcome::Cancelled); }
-    qint64 processId() const override { return m_pid; }
+    qint64 processId() const override { return m_tree.processId(); }
 
 private:
     void stop(CommandOutcome::Status reason);
@@ -139,16 +135,12 @@ private:
     void complete(CommandOutcome::Status status, int exitCode, const QString &errorString);
     void collect(OutputCapture &capture, RawStream &raw, const QByteArray &bytes);
     bool writeScriptFile(const QByteArray &contents);
-    bool terminateTree();
-    void killTree();
-#ifdef Q_OS_WIN
-    void setUpJob();
-    void adoptStartedProcess();
-#endif
+    void killTree() { m_tree.kill(); }
 
     const ShellInfo m_shell;
     const CommandRequest m_request;
     QProcess *m_process;
+    ProcessTree m_tree;
     QTimer m_timeoutTimer;
     QTimer m_killTimer;
     QElapsedTimer m_elapsed;
@@ -159,12 +151,6 @@ private:
     std::unique_ptr<QTemporaryFile> m_scriptFile; // PowerShell's script, removed at the end
     std::optional<CommandOutcome::Status> m_stopReason;
     bool m_completed = false;
-    qint64 m_pid = 0;
-#ifdef Q_OS_WIN
-    HANDLE m_job = nullptr;
-    PROCESS_INFORMATION *m_startedProcess = nullptr;
-    bool m_startedSuspended = false;
-#endif
 };
 
 ProcessCommandRun::ProcessCommandRun(const ShellInfo &shell,
@@ -175,6 +161,7 @@ ProcessCommandRun::ProcessCommandRun(const ShellInfo &shell,
     , m_shell(shell)
     , m_request(request)
     , m_process(new QProcess(this))
+    , m_tree(m_process)
     , m_stdout({request.outputLimit, legacyEncoding, false})
     , m_stderr({request.outputLimit, legacyEncoding, shell.isPowerShell()})
     , m_outputFile(request.outputDirectory, request.outputFileStem, request.outputFileLimit)
@@ -202,20 +189,9 @@ ProcessCommandRun::ProcessCommandRun(const ShellInfo &shell,
 
 ProcessCommandRun::~ProcessCommandRun()
 {
-    m_process->disconnect(this);
-    if (m_process->state() != QProcess::NotRunning) {
-        killTree();
-        // QProcess's destructor would wait, blocking, for the killed shell to be reaped (and
-        // warn). Let it outlive the run instead and delete itself once the shell is gone.
-        m_process->setParent(nullptr);
-        connect(m_process, &QProcess::finished, m_process, &QObject::deleteLater);
-    }
-#ifdef Q_OS_WIN
-    if (m_job) {
-        TerminateJobObject(m_job, 1);
-        CloseHandle(m_job);
-    }
-#endif
+    // QProcess's destructor would wait, blocking, for the killed shell to be reaped (and warn):
+    // it outlives the run instead. The job goes with m_tree.
+    m_tree.killAndRelease();
 }
 
 void ProcessCommandRun::start()
@@ -280,11 +256,6 @@ void ProcessCommandRun::start()
         m_process->setNativeArguments(arguments.first(3).join(u' ') + u" \""_s + arguments.last()
                                       + u'"');
     }
-    setUpJob();
-    connect(m_process, &QProcess::stateChanged, this, [this](QProcess::ProcessState state) {
-        if (state == QProcess::Running)
-            adoptStartedProcess();
-    });
 #endif
     // Exactly what QProcess is given (on Windows cmd.exe: the command line as native arguments).
     m_record->program = m_process->program();
@@ -292,28 +263,12 @@ void ProcessCommandRun::start()
 #ifdef Q_OS_WIN
     m_record->nativeArguments = m_process->nativeArguments();
 #endif
-#if defined(Q_OS_UNIX)
-    // Its own process group, so that one signal reaches everything the command starts (unless
-    // a program deliberately leaves the group, e.g. with setsid). Runs between fork and exec:
-    // async-signal-safe calls only.
-    m_process->setChildProcessModifier([] { ::setpgid(0, 0); });
-#endif
+    m_tree.prepare();
 
     m_process->start(QIODevice::ReadOnly);
-    if (m_completed || m_process->state() == QProcess::NotRunning) {
-#ifdef Q_OS_WIN
-        m_startedProcess = nullptr; // freed by QProcess when CreateProcess failed
-#endif
+    m_tree.adopt();
+    if (m_completed || m_process->state() == QProcess::NotRunning)
         return;
-    }
-    m_pid = m_process->processId();
-#if defined(Q_OS_WIN)
-    adoptStartedProcess(); // in case a future Qt no longer reports Running from inside start()
-#elif defined(Q_OS_UNIX)
-    // The parent sets the group too, as shells do: whichever of the two runs first, the group
-    // exists before a timeout or a cancel can signal it. Fails harmlessly once the child execs.
-    ::setpgid(pid_t(m_pid), pid_t(m_pid));
-#endif
     if (m_request.timeout.count() > 0) {
         m_timeoutTimer.setInterval(m_request.timeout);
         m_timeoutTimer.start();
@@ -326,7 +281,7 @@ void ProcessCommandRun::stop(CommandOutcome::Status reason)
         return;
     m_stopReason = reason;
     m_timeoutTimer.stop();
-    if (terminateTree())
+    if (m_tree.terminate())
         m_killTimer.start();
     else
         killTree();
@@ -432,125 +387,6 @@ void ProcessCommandRun::collect(OutputCapture &capture, RawStream &raw, const QB
         && m_stdout.totalChars() + m_stderr.totalChars() > m_request.outputLimit)
         m_outputFile.start();
 }
-
-#if defined(Q_OS_WIN)
-
-void ProcessCommandRun::setUpJob()
-{
-    m_job = CreateJobObjectW(nullptr, nullptr);
-    if (m_job) {
-        JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
-        limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-        if (!SetInformationJobObject(m_job,
-                                     JobObjectExtendedLimitInformation,
-                                     &limits,
-                                     DWORD(sizeof limits))) {
-            CloseHandle(m_job);
-            m_job = nullptr;
-        }
-    }
-    m_process->setCreateProcessArgumentsModifier([this](QProcess::CreateProcessArguments *args) {
-        // Its own hidden console: the code page the command sets (chcp, [Console]::
-        // OutputEncoding) and the user's Ctrl+C stay out of the terminal of agentloop-cli.
-        args->flags |= CREATE_NO_WINDOW;
-        // A process group of its own, which a Ctrl+Break can be sent to (terminateTree()).
-        args->flags |= CREATE_NEW_PROCESS_GROUP;
-        // Suspended until it is in the job: a shell that ran at once could start a child before
-        // the job holds it, and that child would escape the tree kill.
-        if (m_job)
-            args->flags |= CREATE_SUSPENDED;
-        m_startedSuspended = m_job != nullptr;
-        // QProcess owns this structure while the process runs; it is read once, right after
-        // CreateProcess, in adoptStartedProcess().
-        m_startedProcess = args->processInformation;
-    });
-}
-
-void ProcessCommandRun::adoptStartedProcess()
-{
-    if (!m_startedProcess)
-        return;
-    PROCESS_INFORMATION *const info = std::exchange(m_startedProcess, nullptr);
-    if (m_job && !AssignProcessToJobObject(m_job, info->hProcess)) {
-        CloseHandle(m_job);
-        m_job = nullptr;
-    }
-    if (m_startedSuspended)
-        ResumeThread(info->hThread);
-}
-
-// Windows has no SIGTERM for console programs; the nearest is a Ctrl+Break in their console,
-// on which git, for one, removes its index.lock before it exits. The shell's console is hidden
-// and not this process's: sending it means attaching to it for a moment, which only a process
-// without a console of its own (the desktop app) can do without losing its own. agentloop-cli
-// keeps its terminal, and its commands are killed at once.
-bool ProcessCommandRun::terminateTree()
-{
-    if (m_pid == 0 || m_process->state() == QProcess::NotRunning || GetConsoleWindow() != nullptr)
-        return false;
-    if (!AttachConsole(DWORD(m_pid)))
-        return false;
-    const bool sent = GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, DWORD(m_pid)) != 0;
-    FreeConsole();
-    return sent;
-}
-
-void ProcessCommandRun::killTree()
-{
-    if (m_job)
-        TerminateJobObject(m_job, 1);
-    else if (m_process->state() != QProcess::NotRunning)
-        m_process->kill(); // no job (creation failed): only the shell itself can be reached
-}
-
-#elif defined(Q_OS_UNIX)
-
-namespace {
-
-void signalProcessGroup(QProcess *process, qint64 pid, int signal)
-{
-    if (pid <= 0)
-        return;
-    // After the shell is reaped its pid is not reused while processes of its group live, so
-    // the group can still be signalled; with none left this fails with ESRCH, which is fine.
-    if (::kill(-pid_t(pid), signal) == 0 || errno != ESRCH)
-        return;
-    // The child may not have made its group yet. Only while QProcess has not reaped it is the
-    // pid certainly still ours.
-    if (process->state() != QProcess::NotRunning)
-        ::kill(pid_t(pid), signal);
-}
-
-} // namespace
-
-bool ProcessCommandRun::terminateTree()
-{
-    signalProcessGroup(m_process, m_pid, SIGTERM);
-    // A stopped member (e.g. one that read the terminal from this background group and got
-    // SIGTTIN) acts on SIGTERM only once continued.
-    signalProcessGroup(m_process, m_pid, SIGCONT);
-    return true;
-}
-
-void ProcessCommandRun::killTree()
-{
-    signalProcessGroup(m_process, m_pid, SIGKILL);
-}
-
-#else
-
-bool ProcessCommandRun::terminateTree()
-{
-    m_process->terminate();
-    return true;
-}
-
-void ProcessCommandRun::killTree()
-{
-    m_process->kill();
-}
-
-#endif
 
 ProcessCommandRunner::ProcessCommandRunner(ShellInfo shell, QString legacyEncoding)
     : m_shell(std::move(shell))
