@@ -74,6 +74,8 @@ signals:
     void finished(const AgentLoop::McpCallOutcome &outcome);
 };
 
+class McpClientCall;
+
 // A JSON-RPC client of one MCP server over one transport, in whichever era the server speaks.
 //
 // Era negotiation (a state machine, tested): stdio probes with server/discover (modern _meta);
@@ -94,7 +96,9 @@ public:
 
     // Takes ownership of transport. workspaceRoot is offered as the client's only root
     // (roots/list, legacy era).
-    McpClient(QString serverName, McpTransport *transport, QString workspaceRoot,
+    McpClient(QString serverName,
+              McpTransport *transport,
+              QString workspaceRoot,
               QObject *parent = nullptr);
     ~McpClient() override;
 
@@ -116,7 +120,9 @@ public:
 
     // Calls a tool; the call's own timeout (the server's timeoutMs) fails it with TimedOut and
     // cancels it on the server. The call is a child of parent.
-    McpCall *callTool(const QString &name, const QJsonObject &arguments, int timeoutMs,
+    McpCall *callTool(const QString &name,
+                      const QJsonObject &arguments,
+                      int timeoutMs,
                       QObject *parent);
 
     // The user's answer to elicitationRequested(): action "accept" (with content), "decline" or
@@ -132,12 +138,20 @@ signals:
     // Negotiation or the first listing failed, or the transport closed; reason is a sentence.
     void failed(const QString &reason);
     void elicitationRequested(const AgentLoop::McpElicitation &request);
+    // An elicitation is no longer wanted (its call was cancelled, timed out or finished, the
+    // server cancelled its request, or the server went away): the front end closes its form.
+    // answerElicitation() for it does nothing.
+    void elicitationWithdrawn(quint64 id);
     // notifications/message and anything the server logs, for the server's page.
     void logMessage(const QString &text);
 
 private:
+    friend class McpClientCall;
     class Private;
     std::unique_ptr<Private> d;
 };
 
 } // namespace AgentLoop
+
+Q_DECLARE_METATYPE(AgentLoop::McpCallOutcome)
+Q_DECLARE_METATYPE(AgentLoop::McpElicitation)

@@ -1,1 +1,726 @@
 #include "mcp/mcptransport.h"
+
+#include "base/displaytext.h"
+#include "protocol/providersettings.h"
+#include "protocol/sseparser.h"
+#include "tools/processtree.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QPointer>
+#include <QProcess>
+#include <QSet>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QUrl>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace AgentLoop {
+
+namespace {
+
+// How long a stopping server's tree gets between SIGTERM (Windows: Ctrl+Break) and SIGKILL
+// (Windows: terminating its job).
+constexpr int terminateGraceMs = 2000;
+constexpr int keptStandardErrorLines = 200;
+// A line of standard error longer than this is cut: the page shows lines, not dumps.
+constexpr qsizetype maxStandardErrorLine = 4000;
+// How much of a server's stray output or failed answer goes into a message.
+constexpr qsizetype quotedChars = 200;
+
+QString quoted(const QByteArray &bytes)
+{
+    return displayedLine(QString::fromUtf8(bytes.first(qMin(bytes.size(), quotedChars * 4))),
+                         quotedChars);
+}
+
+// Each JSON-RPC message in a document: an object, or the objects of a batch.
+bool forEachMessage(const QByteArray &bytes, const std::function<void(const QJsonObject &)> &emitter)
+{
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
+    if (error.error != QJsonParseError::NoError)
+        return false;
+    if (document.isObject()) {
+        emitter(document.object());
+        return true;
+    }
+    if (!document.isArray())
+        return false;
+    const QJsonArray batch = document.array();
+    for (const QJsonValue &entry : batch) {
+        if (entry.isObject())
+            emitter(entry.toObject());
+    }
+    return true;
+}
+
+bool isPlainArgument(const QString &argument)
+{
+    if (argument.isEmpty())
+        return false;
+    for (const QChar c : argument) {
+        const char16_t u = c.unicode();
+        const bool plain = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z')
+                           || (u >= u'0' && u <= u'9') || u == u'_' || u == u'-' || u == u'.'
+                           || u == u'/' || u == u':' || u == u'\\' || u == u'@' || u == u'+';
+        if (!plain)
+            return false;
+    }
+    return true;
+}
+
+QString cmdQuoted(const QString &argument)
+{
+    if (isPlainArgument(argument))
+        return argument;
+    QString out = u"\""_s;
+    qsizetype backslashes = 0;
+    for (const QChar c : argument) {
+        if (c == u'\\') {
+            ++backslashes;
+            continue;
+        }
+        if (c == u'"') {
+            // The C runtime reads 2n backslashes and "" inside quotes as n backslashes and a
+            // quote; cmd.exe sees the quote state toggled twice, so it stays inside quotes,
+            // where & | < > ^ are plain characters.
+            out += QString(backslashes * 2, u'\\') + u"\"\""_s;
+        } else if (c == u'%') {
+            // cmd.exe expands %NAME% even inside quotes. "%%cd:~,%" is a literal % followed by
+            // an empty substring of %cd%: nothing after it can complete a variable name.
+            out += QString(backslashes, u'\\') + u"%%cd:~,%"_s;
+        } else {
+            out += QString(backslashes, u'\\') + c;
+        }
+        backslashes = 0;
+    }
+    out += QString(backslashes * 2, u'\\') + u'"';
+    return out;
+}
+
+#ifdef Q_OS_WIN
+// The file CreateProcess would run for `command`, found the way cmd.exe finds it: through PATH
+// (of the server's environment) and PATHEXT, so that "npx" finds npx.cmd.
+QString resolveWindowsCommand(const QString &command,
+                              const QProcessEnvironment &environment,
+                              const QString &workingDirectory)
+{
+    QStringList extensions = environment.value(u"PATHEXT"_s, u".COM;.EXE;.BAT;.CMD"_s)
+                                     .split(u';', Qt::SkipEmptyParts);
+    const QString suffix = u'.' + QFileInfo(command).suffix();
+    const bool hasExtension = suffix.size() > 1 && extensions.contains(suffix, Qt::CaseInsensitive);
+    const auto findIn = [&](const QString &base) -> QString {
+        if (hasExtension && QFileInfo(base).isFile())
+            return base;
+        for (const QString &extension : std::as_const(extensions)) {
+            if (QFileInfo(base + extension).isFile())
+                return base + extension;
+        }
+        return {};
+    };
+    if (command.contains(u'/') || command.contains(u'\\') || command.contains(u':')) {
+        const QString base = QDir(workingDirectory).absoluteFilePath(command);
+        return QDir::toNativeSeparators(findIn(base));
+    }
+    const QStringList directories = environment.value(u"PATH"_s).split(u';', Qt::SkipEmptyParts);
+    for (const QString &directory : directories) {
+        QString trimmed = directory.trimmed();
+        if (trimmed.size() >= 2 && trimmed.startsWith(u'"') && trimmed.endsWith(u'"'))
+            trimmed = trimmed.sliced(1, trimmed.size() - 2);
+        const QString found = findIn(QDir(trimmed).filePath(command));
+        if (!found.isEmpty())
+            return QDir::toNativeSeparators(found);
+    }
+    return {};
+}
+#else
+QString resolveUnixCommand(const QString &command,
+                           const QProcessEnvironment &environment,
+                           const QString &workingDirectory)
+{
+    if (command.contains(u'/')) {
+        const QFileInfo file(QDir(workingDirectory).absoluteFilePath(command));
+        return file.isFile() && file.isExecutable() ? file.filePath() : QString();
+    }
+    const QStringList path = environment.value(u"PATH"_s).split(u':', Qt::SkipEmptyParts);
+    return QStandardPaths::findExecutable(command, path);
+}
+#endif
+
+} // namespace
+
+QString cmdExeNativeArguments(const QString &script, const QStringList &arguments)
+{
+    QStringList line{cmdQuoted(script)};
+    for (const QString &argument : arguments) {
+        if (argument.contains(u'\n') || argument.contains(u'\r'))
+            return {};
+        line.append(cmdQuoted(argument));
+    }
+    // cmdQuoted() leaves a plain script name bare; /s strips exactly one outer pair.
+    return u"/d /s /c \""_s + line.join(u' ') + u'"';
+}
+
+// ---------------------------------------------------------------------------------------------
+// stdio
+
+class McpStdioTransport::Private
+{
+public:
+    McpStdioTransport *q = nullptr;
+    McpServerConfig server;
+    QString workingDirectory;
+    QStringList secretValues;
+    QProcess *process = nullptr;
+    std::unique_ptr<ProcessTree> tree;
+    QTimer killTimer;
+    QByteArray stdoutLine;
+    bool skippingLongLine = false;
+    QByteArray stderrLine;
+    QStringList stderrTail;
+    QString program;
+    QStringList arguments;
+    bool opened = false;
+    bool closing = false;
+    bool closedSent = false;
+
+    QProcessEnvironment environment() const;
+    void readStandardOutput();
+    void readStandardError();
+    void addStandardErrorLine(const QByteArray &line);
+    void handleLine(const QByteArray &line);
+    void finish(int exitCode, const QString &reason);
+    void failLater(const QString &reason);
+};
+
+QProcessEnvironment McpStdioTransport::Private::environment() const
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QString::fromLatin1(apiKeyVariable));
+    const QStringList names = environment.keys();
+    for (const QString &name : names) {
+        const QString value = environment.value(name);
+        for (const QString &secret : secretValues) {
+            // A secret of a few characters would take half the environment with it.
+            if (secret.size() >= 4 && value.contains(secret)) {
+                environment.remove(name);
+                break;
+            }
+        }
+    }
+    for (auto it = server.env.cbegin(); it != server.env.cend(); ++it)
+        environment.insert(it.key(), it.value());
+    return environment;
+}
+
+void McpStdioTransport::Private::readStandardOutput()
+{
+    const QPointer<McpStdioTransport> alive(q);
+    while (alive && process->bytesAvailable() > 0) {
+        const QByteArray chunk = process->read(1 << 20);
+        qsizetype start = 0;
+        while (start < chunk.size()) {
+            const qsizetype newline = chunk.indexOf('\n', start);
+            const qsizetype end = newline < 0 ? chunk.size() : newline;
+            if (!skippingLongLine) {
+                stdoutLine.append(chunk.constData() + start, end - start);
+                if (stdoutLine.size() > mcpMaxMessageBytes) {
+                    stdoutLine.clear();
+                    skippingLongLine = true;
+                    emit q->protocolNoise(McpStdioTransport::tr("A line longer than %1 MiB on "
+                                                                "standard output was skipped.")
+                                                  .arg(mcpMaxMessageBytes >> 20));
+                    if (!alive)
+                        return;
+                }
+            }
+            if (newline < 0)
+                break;
+            start = newline + 1;
+            if (skippingLongLine) {
+                skippingLongLine = false;
+                continue;
+            }
+            const QByteArray line = std::exchange(stdoutLine, {});
+            handleLine(line);
+            if (!alive)
+                return;
+        }
+    }
+}
+
+void McpStdioTransport::Private::handleLine(const QByteArray &rawLine)
+{
+    const QByteArray line = rawLine.trimmed();
+    if (line.isEmpty())
+        return;
+    const QPointer<McpStdioTransport> alive(q);
+    const bool parsed = forEachMessage(line, [&](const QJsonObject &message) {
+        if (alive && !closedSent)
+            emit q->messageReceived(message);
+    });
+    if (!parsed && alive)
+        emit q->protocolNoise(quoted(line));
+}
+
+void McpStdioTransport::Private::readStandardError()
+{
+    const QByteArray chunk = process->readAllStandardError();
+    qsizetype start = 0;
+    while (start < chunk.size()) {
+        const qsizetype newline = chunk.indexOf('\n', start);
+        const qsizetype end = newline < 0 ? chunk.size() : newline;
+        // Bytes past the bound are dropped; the line is still ended by its newline.
+        const qsizetype room = maxStandardErrorLine * 4 - stderrLine.size();
+        if (room > 0)
+            stderrLine.append(chunk.constData() + start, qMin(room, end - start));
+        if (newline < 0)
+            break;
+        addStandardErrorLine(std::exchange(stderrLine, {}));
+        start = newline + 1;
+    }
+}
+
+void McpStdioTransport::Private::addStandardErrorLine(const QByteArray &bytes)
+{
+    QString line = QString::fromUtf8(bytes);
+    if (line.endsWith(u'\r'))
+        line.chop(1);
+    if (line.size() > maxStandardErrorLine)
+        line = line.first(maxStandardErrorLine) + u'…';
+    stderrTail.append(line);
+    if (stderrTail.size() > keptStandardErrorLines)
+        stderrTail.removeFirst();
+    emit q->standardErrorLine(line);
+}
+
+void McpStdioTransport::Private::finish(int exitCode, const QString &reason)
+{
+    if (closedSent)
+        return;
+    killTimer.stop();
+    // What the server wrote last often says why it went: read it before saying it went.
+    if (process->isOpen()) {
+        readStandardError();
+        if (!stderrLine.isEmpty())
+            addStandardErrorLine(std::exchange(stderrLine, {}));
+    }
+    closedSent = true;
+    emit q->closed(exitCode, reason, closing);
+}
+
+void McpStdioTransport::Private::failLater(const QString &reason)
+{
+    QMetaObject::invokeMethod(
+            q, [this, reason] { finish(-1, reason); }, Qt::QueuedConnection);
+}
+
+McpStdioTransport::McpStdioTransport(McpServerConfig expandedServer,
+                                     QString workingDirectory,
+                                     QStringList secretValues,
+                                     QObject *parent)
+    : McpTransport(parent)
+    , d(std::make_unique<Private>())
+{
+    d->q = this;
+    d->server = std::move(expandedServer);
+    d->workingDirectory = d->server.cwd.isEmpty() ? std::move(workingDirectory) : d->server.cwd;
+    d->secretValues = std::move(secretValues);
+    d->process = new QProcess(this);
+    d->tree = std::make_unique<ProcessTree>(d->process);
+    d->killTimer.setSingleShot(true);
+    d->killTimer.setInterval(terminateGraceMs);
+    connect(&d->killTimer, &QTimer::timeout, this, [this] { d->tree->kill(); });
+
+    connect(d->process, &QProcess::readyReadStandardOutput, this, [this] {
+        d->readStandardOutput();
+    });
+    connect(d->process, &QProcess::readyReadStandardError, this, [this] { d->readStandardError(); });
+    connect(d->process, &QProcess::started, this, &McpTransport::started);
+    connect(d->process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        // Crashes and read errors are followed by finished(); only a failed start is final.
+        if (error == QProcess::FailedToStart)
+            d->finish(-1, tr("could not be started: %1").arg(d->process->errorString()));
+    });
+    connect(d->process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
+        // Whatever the server left running must not outlive it.
+        d->tree->kill();
+        const QPointer<McpStdioTransport> alive(this);
+        d->readStandardOutput();
+        if (!alive)
+            return;
+        if (!d->stdoutLine.isEmpty() && !d->skippingLongLine)
+            d->handleLine(std::exchange(d->stdoutLine, {}));
+        if (!alive)
+            return;
+        if (d->closing)
+            d->finish(exitCode, tr("stopped"));
+        else if (status == QProcess::CrashExit)
+            d->finish(exitCode, tr("crashed"));
+        else
+            d->finish(exitCode, tr("exited with code %1").arg(exitCode));
+    });
+}
+
+McpStdioTransport::~McpStdioTransport()
+{
+    // Kills the tree without waiting: the process deletes itself once it is reaped.
+    d->tree->killAndRelease();
+}
+
+void McpStdioTransport::open()
+{
+    if (d->opened)
+        return;
+    d->opened = true;
+    const QString &directory = d->workingDirectory;
+    if (!directory.isEmpty() && !QFileInfo(directory).isDir()) {
+        d->failLater(tr("could not be started: the working directory “%1” does not exist")
+                             .arg(QDir::toNativeSeparators(directory)));
+        return;
+    }
+    const QProcessEnvironment environment = d->environment();
+#ifdef Q_OS_WIN
+    const QString resolved = resolveWindowsCommand(d->server.command, environment, directory);
+#else
+    const QString resolved = resolveUnixCommand(d->server.command, environment, directory);
+#endif
+    if (resolved.isEmpty()) {
+        d->failLater(
+                tr("could not be started: the program “%1” was not found").arg(d->server.command));
+        return;
+    }
+    d->program = resolved;
+    d->arguments = d->server.args;
+    d->process->setProgram(resolved);
+    d->process->setArguments(d->server.args);
+#ifdef Q_OS_WIN
+    const QString suffix = QFileInfo(resolved).suffix().toLower();
+    if (suffix == u"cmd" || suffix == u"bat") {
+        // CreateProcess cannot run a script; cmd.exe can, given a line quoted for it (QProcess
+        // would quote by the C runtime's rules, which cmd.exe does not follow).
+        const QString native = cmdExeNativeArguments(resolved, d->server.args);
+        if (native.isEmpty()) {
+            d->failLater(tr("could not be started: an argument holds a line break, which "
+                            "cmd.exe cannot pass to “%1”")
+                                 .arg(d->server.command));
+            return;
+        }
+        QString cmd = environment.value(u"ComSpec"_s);
+        if (cmd.isEmpty() || !QFileInfo(cmd).isFile())
+            cmd = qEnvironmentVariable("SystemRoot") + u"\\System32\\cmd.exe"_s;
+        d->process->setProgram(cmd);
+        d->process->setArguments({});
+        d->process->setNativeArguments(native);
+        d->program = cmd;
+        d->arguments = QStringList{native};
+    }
+#endif
+    d->process->setWorkingDirectory(directory);
+    d->process->setProcessEnvironment(environment);
+    d->tree->prepare();
+    d->process->start(QIODevice::ReadWrite);
+    d->tree->adopt();
+}
+
+void McpStdioTransport::send(const QJsonObject &message)
+{
+    if (d->closing || d->closedSent || d->process->state() == QProcess::NotRunning)
+        return;
+    // Compact JSON escapes every line break inside strings: one message, one line.
+    d->process->write(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n');
+}
+
+void McpStdioTransport::close()
+{
+    if (d->closing || d->closedSent)
+        return;
+    d->closing = true;
+    if (d->process->state() == QProcess::NotRunning) {
+        // Never started (or failing to): say so once, from the event loop.
+        if (!d->opened)
+            d->failLater(tr("stopped"));
+        return;
+    }
+    // The spec's order: close its input (a well-behaved server exits on EOF), then terminate,
+    // then kill.
+    d->process->closeWriteChannel();
+    if (d->tree->terminate())
+        d->killTimer.start();
+    else
+        d->tree->kill();
+}
+
+QStringList McpStdioTransport::standardErrorTail() const
+{
+    return d->stderrTail;
+}
+
+QString McpStdioTransport::launchedProgram() const
+{
+    return d->program;
+}
+
+QStringList McpStdioTransport::launchedArguments() const
+{
+    return d->arguments;
+}
+
+qint64 McpStdioTransport::processId() const
+{
+    return d->tree->processId();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streamable HTTP
+
+class McpHttpTransport::Private
+{
+public:
+    McpHttpTransport *q = nullptr;
+    McpServerConfig server;
+    QNetworkAccessManager *network = nullptr;
+    QString protocolVersion;
+    QByteArray sessionId;
+    QSet<QNetworkReply *> replies;
+    bool opened = false;
+    bool closedSent = false;
+
+    QNetworkRequest request() const;
+    void watch(QNetworkReply *reply, const QJsonValue &id);
+    void closeLater(int exitCode, const QString &reason, bool expected);
+};
+
+QNetworkRequest McpHttpTransport::Private::request() const
+{
+    QNetworkRequest request{QUrl(server.url)};
+    request.setHeader(QNetworkRequest::ContentTypeHeader, "application/json"_ba);
+    request.setRawHeader("Accept", "application/json, text/event-stream");
+    for (auto it = server.headers.cbegin(); it != server.headers.cend(); ++it)
+        request.setRawHeader(it.key().toUtf8(), it.value().toUtf8());
+    if (!protocolVersion.isEmpty())
+        request.setRawHeader("MCP-Protocol-Version", protocolVersion.toUtf8());
+    if (!sessionId.isEmpty())
+        request.setRawHeader("Mcp-Session-Id", sessionId);
+    // A stream of progress may be quiet for long; the client's own timers decide.
+    request.setTransferTimeout(0);
+    return request;
+}
+
+void McpHttpTransport::Private::watch(QNetworkReply *reply, const QJsonValue &id)
+{
+    replies.insert(reply);
+    auto sse = std::make_shared<SseParser>(mcpMaxMessageBytes);
+    auto isStream = std::make_shared<std::optional<bool>>();
+    auto failure = std::make_shared<QString>();
+
+    const auto fail = [reply, failure](const QString &reason) {
+        *failure = reason;
+        reply->abort();
+    };
+    const auto deliver = [this](QByteArrayView bytes) -> bool {
+        const QPointer<McpHttpTransport> alive(q);
+        return forEachMessage(bytes.toByteArray(), [&](const QJsonObject &message) {
+            if (alive && !closedSent)
+                emit q->messageReceived(message);
+        });
+    };
+    const auto readStream = [this, reply, sse, fail, deliver] {
+        const QPointer<McpHttpTransport> alive(q);
+        const Result<void> fed = sse->feed(reply->readAll(), [&](const SseEventView &event) {
+            if (!alive || closedSent)
+                return;
+            if (event.data.trimmed().isEmpty())
+                return; // a priming event (only an id) for resumption
+            if (!deliver(event.data) && alive)
+                emit q->protocolNoise(quoted(event.data.toByteArray()));
+        });
+        if (!fed && alive)
+            fail(McpHttpTransport::tr("the event stream broke: %1").arg(fed.error().message));
+    };
+
+    connect(reply, &QNetworkReply::metaDataChanged, q, [this, reply, isStream] {
+        const QByteArray session = reply->rawHeader("Mcp-Session-Id");
+        if (!session.isEmpty() && sessionId.isEmpty())
+            sessionId = session;
+        const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
+        *isStream = type.trimmed().toLower().startsWith("text/event-stream");
+    });
+    connect(reply, &QNetworkReply::readyRead, q, [reply, isStream, readStream, fail] {
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (isStream->value_or(false) && status >= 200 && status < 300)
+            readStream();
+        else if (reply->bytesAvailable() > mcpMaxMessageBytes)
+            fail(McpHttpTransport::tr("the answer is larger than %1 MiB")
+                         .arg(mcpMaxMessageBytes >> 20));
+    });
+    connect(reply,
+            &QNetworkReply::finished,
+            q,
+            [this, reply, id, isStream, readStream, failure, deliver] {
+                replies.remove(reply);
+                reply->deleteLater();
+                if (closedSent)
+                    return;
+                const QPointer<McpHttpTransport> alive(q);
+                const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+                const auto failRequest = [&](const QString &reason) {
+                    if (!id.isNull() && !id.isUndefined())
+                        emit q->requestFailed(id, reason, status);
+                    else
+                        emit q->protocolNoise(reason);
+                };
+                if (!failure->isEmpty()) {
+                    failRequest(*failure);
+                    return;
+                }
+                if (status == 0) {
+                    failRequest(McpHttpTransport::tr("the request failed: %1")
+                                        .arg(reply->errorString()));
+                    return;
+                }
+                if (status == 202 || status == 204)
+                    return;
+                if (status < 200 || status >= 300) {
+                    const QByteArray body = reply->readAll();
+                    // Some servers put a JSON-RPC error for the request in a 4xx answer: it says more.
+                    const QJsonObject answer = QJsonDocument::fromJson(body).object();
+                    if (answer.value(u"error"_s).isObject() && answer.value(u"id"_s) == id
+                        && !id.isNull() && !id.isUndefined()) {
+                        emit q->messageReceived(answer);
+                        return;
+                    }
+                    failRequest(body.trimmed().isEmpty()
+                                        ? McpHttpTransport::tr("HTTP %1").arg(status)
+                                        : McpHttpTransport::tr("HTTP %1: %2")
+                                                  .arg(status)
+                                                  .arg(quoted(body)));
+                    return;
+                }
+                if (isStream->value_or(false)) {
+                    readStream();
+                    return;
+                }
+                const QByteArray body = reply->readAll();
+                const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader)
+                                                .toByteArray()
+                                                .trimmed()
+                                                .toLower();
+                if (body.trimmed().isEmpty()) {
+                    if (!id.isNull() && !id.isUndefined())
+                        failRequest(
+                                McpHttpTransport::tr("HTTP %1 with an empty answer").arg(status));
+                    return;
+                }
+                if (!type.startsWith("application/json") || !deliver(body)) {
+                    if (alive)
+                        failRequest(McpHttpTransport::tr("the answer is not JSON-RPC (%1): %2")
+                                            .arg(QString::fromLatin1(type), quoted(body)));
+                }
+            });
+}
+
+void McpHttpTransport::Private::closeLater(int exitCode, const QString &reason, bool expected)
+{
+    QMetaObject::invokeMethod(
+            q,
+            [this, exitCode, reason, expected] {
+                if (closedSent)
+                    return;
+                closedSent = true;
+                emit q->closed(exitCode, reason, expected);
+            },
+            Qt::QueuedConnection);
+}
+
+McpHttpTransport::McpHttpTransport(McpServerConfig expandedServer, QObject *parent)
+    : McpTransport(parent)
+    , d(std::make_unique<Private>())
+{
+    d->q = this;
+    d->server = std::move(expandedServer);
+    d->network = new QNetworkAccessManager(this);
+}
+
+McpHttpTransport::~McpHttpTransport()
+{
+    for (QNetworkReply *reply : std::as_const(d->replies)) {
+        reply->disconnect(this);
+        reply->abort();
+    }
+}
+
+void McpHttpTransport::open()
+{
+    if (d->opened)
+        return;
+    d->opened = true;
+    const QUrl url(d->server.url);
+    if (!url.isValid() || (url.scheme() != u"http" && url.scheme() != u"https")) {
+        d->closeLater(-1,
+                      tr("could not be started: “%1” is not an http or https address")
+                              .arg(displayedLine(d->server.url, quotedChars)),
+                      false);
+        return;
+    }
+    QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (!d->closedSent)
+                    emit started();
+            },
+            Qt::QueuedConnection);
+}
+
+void McpHttpTransport::send(const QJsonObject &message)
+{
+    if (!d->opened || d->closedSent)
+        return;
+    // Only a request is answered; a response or notification gets 202 and nothing.
+    const QJsonValue id = message.contains(u"method"_s) ? message.value(u"id"_s) : QJsonValue();
+    QNetworkReply *reply = d->network->post(d->request(),
+                                            QJsonDocument(message).toJson(QJsonDocument::Compact));
+    d->watch(reply, id);
+}
+
+void McpHttpTransport::close()
+{
+    if (d->closedSent)
+        return;
+    const QList<QNetworkReply *> inFlight = d->replies.values();
+    d->replies.clear();
+    for (QNetworkReply *reply : inFlight) {
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+    if (!d->sessionId.isEmpty()) {
+        // Ends the legacy session, fire and forget: its own manager, which outlives this
+        // transport and goes when the answer came or after a few seconds.
+        auto *network = new QNetworkAccessManager;
+        QNetworkRequest request = d->request();
+        request.setTransferTimeout(5000);
+        QNetworkReply *reply = network->deleteResource(request);
+        connect(reply, &QNetworkReply::finished, network, &QObject::deleteLater);
+        d->sessionId.clear();
+    }
+    d->closeLater(0, tr("stopped"), true);
+}
+
+void McpHttpTransport::setProtocolVersion(const QString &version)
+{
+    d->protocolVersion = version;
+}
+
+} // namespace AgentLoop

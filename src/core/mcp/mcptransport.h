@@ -48,6 +48,18 @@ signals:
     void closed(int exitCode, const QString &reason, bool expected);
 };
 
+// How a .cmd or .bat file runs on Windows: the native arguments of cmd.exe,
+// `/d /s /c "<script> <argument> …"`. /s makes cmd.exe strip the outer quotes and run the rest
+// as it is; the script and each argument that is not plainly safe is quoted for the C runtime's parser (the
+// program the script hands %* to reads it so) with every character cmd.exe would interpret inside
+// quotes neutralised: `"` is doubled and `%` cannot start a variable. Empty when an argument holds
+// a line break, which no cmd.exe command line can carry. Plain function, for tests on every
+// platform.
+QString cmdExeNativeArguments(const QString &script, const QStringList &arguments);
+
+// The longest line (stdio) or answer (HTTP) accepted from a server.
+inline constexpr qsizetype mcpMaxMessageBytes = 64 * 1024 * 1024;
+
 // Runs the server as a child process speaking newline-delimited JSON-RPC on stdin/stdout.
 // - The environment is the app's, minus the provider's API key variable and any variable whose
 //   value contains one of secretValues (servers never inherit the key: a tool like
