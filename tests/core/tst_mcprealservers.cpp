@@ -1,7 +1,9 @@
 // The MCP client against real servers from npm (tests/mcp/package.json): server-everything and
 // server-filesystem over stdio, through McpServer, McpClient and McpTool as the app runs them.
 // What the model would read is the ToolResult; what the server received is checked in a
-// recording of the stdio traffic (a transparent `tee` on either side of the server).
+// recording of the stdio traffic (a transparent `tee` on either side of the server). What the
+// client itself makes of server-everything's answers (echo, an image's content, progress, a
+// cancelled call's outcome) is tst_mcpclient's.
 // Skips without Node.js or the packages (tools/install-deps.sh installs them), and under Wine.
 
 #include "mcptestservers.h"
@@ -99,10 +101,8 @@ private slots:
     void everythingFallsBackToLegacy();
     void everythingListsItsTools();
     void toolsListChangedIsFollowed();
-    void echo();
     void imageIsSavedToAFile();
     void toolErrorIsAFailureTheModelReads();
-    void progressIsReported();
     void cancellationReachesTheServer();
     void declinedElicitationReachesTheServer();
     void serverDoesNotSeeTheApiKey();
@@ -293,16 +293,6 @@ void tst_McpRealServers::toolsListChangedIsFollowed()
     QVERIFY(toolOf(m_everything.get(), u"get-roots-list"_s));
 }
 
-void tst_McpRealServers::echo()
-{
-    const ToolResult result = runTool(m_everything.get(),
-                                      u"echo"_s,
-                                      {{u"message"_s, u"héllo, 世界 \"quoted\""_s}},
-                                      u"call_echo"_s);
-    QVERIFY2(result.ok, qPrintable(result.content));
-    QCOMPARE(result.content, u"Echo: héllo, 世界 \"quoted\""_s);
-}
-
 void tst_McpRealServers::imageIsSavedToAFile()
 {
     const ToolResult result = runTool(m_everything.get(), u"get-tiny-image"_s, {}, u"call_image"_s);
@@ -332,41 +322,6 @@ void tst_McpRealServers::toolErrorIsAFailureTheModelReads()
     QVERIFY2(result.content.contains(u"Unsupported URL protocol"_s), qPrintable(result.content));
     // A tool's failure, not the connection's: the server goes on.
     QCOMPARE(m_everything->status(), McpServer::Status::Ready);
-}
-
-void tst_McpRealServers::progressIsReported()
-{
-    McpClient *client = m_everything->client();
-    QVERIFY(client);
-    McpCall *call = client->callTool(u"trigger-long-running-operation"_s,
-                                     {{u"duration"_s, 1}, {u"steps"_s, 4}},
-                                     callTimeoutMs,
-                                     this);
-    QSignalSpy progressed(call, &McpCall::progressed);
-    QSignalSpy finished(call, &McpCall::finished);
-    QVERIFY(finished.wait(callTimeoutMs));
-    const auto outcome = finished.first().first().value<McpCallOutcome>();
-    QCOMPARE(outcome.status, McpCallOutcome::Completed);
-    QVERIFY(outcome.result[u"content"_s][0][u"text"_s].toString().startsWith(
-            u"Long running operation completed."_s));
-    QCOMPARE(progressed.size(), 4);
-    for (int step = 0; step < 4; ++step) {
-        QCOMPARE(progressed.at(step).at(0).toDouble(), step + 1.0);
-        QCOMPARE(progressed.at(step).at(1).toDouble(), 4.0);
-    }
-    // The call asked for progress with a token, which the server echoed.
-    const QJsonObject request = lastCallOf(recordedMessages(m_received),
-                                           u"trigger-long-running-operation"_s);
-    const QJsonValue token = request[u"params"_s][u"_meta"_s][u"progressToken"_s];
-    QVERIFY(!token.isUndefined());
-    const QList<QJsonObject> notifications = withMethod(recordedMessages(m_sent),
-                                                        u"notifications/progress"_s);
-    QVERIFY(std::any_of(notifications.cbegin(),
-                        notifications.cend(),
-                        [&](const QJsonObject &notification) {
-                            return notification[u"params"_s][u"progressToken"_s] == token;
-                        }));
-    call->deleteLater();
 }
 
 void tst_McpRealServers::cancellationReachesTheServer()
