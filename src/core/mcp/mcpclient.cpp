@@ -134,6 +134,11 @@ public:
         QSet<quint64> callsInFlight; // legacy: withdrawn when all of these have ended
         quint64 callKey = 0;         // modern
         QString inputKey;            // modern
+
+        bool isLegacy() const
+        {
+            return !serverRequestId.isNull() && !serverRequestId.isUndefined();
+        }
     };
 
     McpClient *q = nullptr;
@@ -610,6 +615,8 @@ void McpClient::Private::onInitialize(const Reply &reply)
     serverInfo = reply.result.value(u"serverInfo"_s).toObject();
     serverCapabilities = reply.result.value(u"capabilities"_s).toObject();
     instructions = reply.result.value(u"instructions"_s).toString();
+    // The version header (HTTP) goes with the notification already.
+    transport->setProtocolVersion(version);
     notify(u"notifications/initialized"_s, {});
     becomeReady(Era::Legacy, version);
 }
@@ -812,7 +819,7 @@ void McpClient::Private::onNotification(const QJsonObject &message)
         const QJsonValue requestId = params.value(u"requestId"_s);
         QList<quint64> withdrawn;
         for (auto it = elicitations.cbegin(); it != elicitations.cend(); ++it) {
-            if (!it->serverRequestId.isUndefined() && it->serverRequestId == requestId)
+            if (it->isLegacy() && it->serverRequestId == requestId)
                 withdrawn.append(it.key());
         }
         for (quint64 id : std::as_const(withdrawn))
@@ -883,7 +890,7 @@ void McpClient::Private::withdrawElicitation(quint64 id)
     const Elicitation elicitation = *it;
     elicitations.erase(it);
     // The server still waits for an answer to its own request: it no longer matters to anyone.
-    if (!elicitation.serverRequestId.isUndefined() && state != State::Closed)
+    if (elicitation.isLegacy() && state != State::Closed)
         respond(elicitation.serverRequestId, {{u"action"_s, u"cancel"_s}});
     emit q->elicitationWithdrawn(id);
 }
@@ -1059,7 +1066,7 @@ void McpClient::answerElicitation(quint64 id, const QString &action, const QJson
     QJsonObject result{{u"action"_s, checked}};
     if (checked == u"accept")
         result.insert(u"content"_s, content);
-    if (!elicitation.serverRequestId.isUndefined()) {
+    if (elicitation.isLegacy()) {
         if (d->state != State::Closed)
             d->respond(elicitation.serverRequestId, result);
         return;
