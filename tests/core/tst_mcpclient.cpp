@@ -342,6 +342,11 @@ void tst_McpClient::eraNegotiation_data()
     QTest::newRow("legacy, silent probe")
             << QStringList{u"--era"_s, u"legacy"_s, u"--probe-silent"_s} << 300
             << McpClient::Era::Legacy << u"2025-11-25"_s;
+    // The answer to the abandoned probe comes after initialize was sent: it is not taken for
+    // initialize's answer.
+    QTest::newRow("legacy, late answer to the probe")
+            << QStringList{u"--era"_s, u"legacy"_s, u"--probe-late"_s} << 300
+            << McpClient::Era::Legacy << u"2025-11-25"_s;
     QTest::newRow("both eras") << QStringList{u"--era"_s, u"both"_s} << 0 << McpClient::Era::Modern
                                << u"2026-07-28"_s;
 }

@@ -1,5 +1,7 @@
 #include "mcp/mcpclient.h"
 
+#include "base/displaytext.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -203,6 +205,12 @@ public:
     void onNotification(const QJsonObject &message);
     void onRequestFailed(const QJsonValue &id, const QString &reason, int httpStatus);
     void onClosed(int exitCode, const QString &reason, bool expected);
+    // What the server says reaches the screen escaped and bounded.
+    void log(const QString &text)
+    {
+        emit q->logMessage(displayed(text, {.maxLength = maxLogMessage}));
+    }
+    static QString shown(const QString &reason) { return displayedLine(reason, 1000); }
     // Closed: every pending request ends with why, every elicitation is withdrawn.
     void shutDown(const QString &why);
 
@@ -544,8 +552,7 @@ void McpClient::Private::onProbe(const Reply &reply)
             becomeReady(Era::Modern, modern);
             return;
         }
-        emit q->logMessage(
-                McpClient::tr("server/discover did not offer %1; trying initialize").arg(modern));
+        log(McpClient::tr("server/discover did not offer %1; trying initialize").arg(modern));
         break;
     }
     case Reply::Error:
@@ -568,13 +575,13 @@ void McpClient::Private::onProbe(const Reply &reply)
                 return;
             }
         }
-        emit q->logMessage(McpClient::tr("server/discover failed (%1); trying initialize")
-                                   .arg(bounded(reply.describe(), 300)));
+        log(McpClient::tr("server/discover failed (%1); trying initialize")
+                    .arg(bounded(reply.describe(), 300)));
         break;
     case Reply::TimedOut:
-        emit q->logMessage(McpClient::tr("no answer to server/discover within %1 ms; trying "
-                                         "initialize")
-                                   .arg(probeTimeoutMs));
+        log(McpClient::tr("no answer to server/discover within %1 ms; trying "
+                          "initialize")
+                    .arg(probeTimeoutMs));
         break;
     case Reply::Closed:
         return; // onClosed() fails the client
@@ -647,7 +654,7 @@ void McpClient::Private::fail(const QString &reason)
         return;
     shutDown(reason);
     transport->close();
-    emit q->failed(reason);
+    emit q->failed(shown(reason));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -693,7 +700,7 @@ void McpClient::Private::onToolPage(const Reply &reply)
             fail(reason);
             return;
         }
-        emit q->logMessage(reason); // the last list stays
+        log(reason); // the last list stays
         if (relistWanted)
             listTools();
         return;
@@ -814,7 +821,7 @@ void McpClient::Private::onNotification(const QJsonObject &message)
             text = logger + u": "_s + text;
         if (!level.isEmpty())
             text = u'[' + level + u"] "_s + text;
-        emit q->logMessage(bounded(text, maxLogMessage));
+        log(text);
     } else if (method == u"notifications/cancelled") {
         const QJsonValue requestId = params.value(u"requestId"_s);
         QList<quint64> withdrawn;
@@ -847,7 +854,7 @@ void McpClient::Private::onClosed(int exitCode, const QString &reason, bool expe
     shutDown(expected ? McpClient::tr("the server was stopped")
                       : McpClient::tr("the server %1").arg(reason));
     if (!expected)
-        emit q->failed(reason);
+        emit q->failed(shown(reason));
 }
 
 void McpClient::Private::shutDown(const QString &why)
@@ -952,7 +959,7 @@ McpClient::McpClient(QString serverName,
         d->onClosed(code, why, ok);
     });
     connect(transport, &McpTransport::protocolNoise, this, [this](const QString &text) {
-        emit logMessage(tr("not JSON-RPC on its output: %1").arg(text));
+        d->log(tr("not JSON-RPC on its output: %1").arg(text));
     });
 }
 

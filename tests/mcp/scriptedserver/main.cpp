@@ -1,15 +1,17 @@
 // agentloop-mcp-scripted: a small MCP server on stdio whose behaviour the tests choose, for what
 // real servers cannot be made to do on demand (speak one era only, crash, stay silent).
 //
-//   agentloop-mcp-scripted [--era modern|legacy|both] [--probe-silent] [--crash-at-start]
+//   agentloop-mcp-scripted [--era modern|legacy|both] [--probe-silent] [--probe-late]
+//                          [--crash-at-start]
 //                          [--crash-on-call] [--never-answer] [--stderr N] [--list-changed-early]
 //                          [--tools N] [--page-size N] [--ttl MS] [--elicit] [--print-env NAME]
 //                          [--log FILE]
 //
 // Modern (2026-07-28): answers server/discover and requires the protocol version and client
 // capabilities in every request's _meta; asks for input with resultType "input_required".
-// Legacy (2025-11-25): answers server/discover with -32601 (or, with --probe-silent, not at all)
-// and requires initialize and notifications/initialized first; asks with server-to-client
+// Legacy (2025-11-25): answers server/discover with -32601 (with --probe-silent not at all, with
+// --probe-late only once the next message came) and requires initialize and
+// notifications/initialized first; asks with server-to-client
 // requests. Both: answers either way.
 //
 // Tools: echo {message}; tool_1 … tool_N; sample (asks for sampling, returns what it got); roots
@@ -30,6 +32,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <utility>
 
 #ifdef Q_OS_WIN
 #include <fcntl.h>
@@ -48,6 +51,7 @@ struct Options
     bool modern = true;
     bool legacy = false;
     bool probeSilent = false;
+    bool probeLate = false;
     bool crashOnCall = false;
     bool neverAnswer = false;
     bool listChangedEarly = false;
@@ -135,6 +139,10 @@ private:
             answer(callId, continuation(message));
             return;
         }
+        if (!m_lateProbe.isUndefined()) // a client that gave up on the probe gets its answer now
+            error(std::exchange(m_lateProbe, QJsonValue(QJsonValue::Undefined)),
+                  -32601,
+                  u"Method not found"_s);
         const QJsonObject params = message.value(u"params"_s).toObject();
         const QJsonObject meta = params.value(u"_meta"_s).toObject();
         m_modernRequest = m_options.modern
@@ -155,6 +163,8 @@ private:
                         {u"serverInfo"_s,
                          QJsonObject{{u"name"_s, u"scripted"_s}, {u"version"_s, u"1.0"_s}}},
                         {u"instructions"_s, u"Scripted for tests."_s}});
+            } else if (m_options.probeLate) {
+                m_lateProbe = id;
             } else if (!m_options.probeSilent) {
                 error(id, -32601, u"Method not found"_s);
             }
@@ -334,6 +344,7 @@ private:
     bool m_initialized = false;
     bool m_sentListChanged = false;
     int m_requests = 0;
+    QJsonValue m_lateProbe{QJsonValue::Undefined};
     std::map<QString, std::pair<QJsonValue, Continuation>> m_waiting;
 };
 
@@ -345,6 +356,7 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.addOptions({{u"era"_s, u"modern, legacy or both"_s, u"era"_s, u"modern"_s},
                        {u"probe-silent"_s, u"legacy: never answer server/discover"_s},
+                       {u"probe-late"_s, u"legacy: answer server/discover after the next line"_s},
                        {u"crash-at-start"_s, u"exit with 3 before reading"_s},
                        {u"crash-on-call"_s, u"exit with 4 on tools/call"_s},
                        {u"never-answer"_s, u"never answer tools/call"_s},
@@ -375,6 +387,7 @@ int main(int argc, char *argv[])
     options.modern = era != u"legacy";
     options.legacy = era != u"modern";
     options.probeSilent = parser.isSet(u"probe-silent"_s);
+    options.probeLate = parser.isSet(u"probe-late"_s);
     options.crashOnCall = parser.isSet(u"crash-on-call"_s);
     options.neverAnswer = parser.isSet(u"never-answer"_s);
     options.listChangedEarly = parser.isSet(u"list-changed-early"_s);
