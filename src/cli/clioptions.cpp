@@ -66,6 +66,24 @@ bool readRulesFile(const QString &path, QList<AgentLoop::PermissionRule> *rules,
     return true;
 }
 
+// --mcp-config FILE must name a file: a missing one is a typo, not "no servers".
+bool readMcpFile(const QString &path, QList<AgentLoop::McpServerConfig> *servers, QString *error)
+{
+    if (!QFileInfo(path).isFile()) {
+        *error = CliText::tr("The MCP configuration file %1 does not exist.")
+                         .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    const auto read = AgentLoop::readMcpServersFile(QFileInfo(path).absoluteFilePath(),
+                                                    AgentLoop::McpConfigOrigin::File);
+    if (!read) {
+        *error = CliText::tr("--mcp-config: %1").arg(read.error().message);
+        return false;
+    }
+    *servers += *read;
+    return true;
+}
+
 } // namespace
 
 ParsedCommandLine parseCommandLine(const QStringList &arguments)
@@ -230,6 +248,19 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                         "run stays with it (repeatable, tried in order)."),
             //: The value an option takes, as shown in --help: --option <value>
             CliText::tr("model"));
+    const QCommandLineOption mcpConfigOption(
+            u"mcp-config"_s,
+            CliText::tr("Start the MCP servers of this file ({\"mcpServers\": {...}}, as Claude "
+                        "Desktop and Cursor write it) and offer their tools to the model as "
+                        "mcp__<server>__<tool> (repeatable; the workspace's .agentloop/mcp.json "
+                        "only when named here)."),
+            //: The value an option takes, as shown in --help: --option <value>
+            CliText::tr("file"));
+    const QCommandLineOption mcpListOption(
+            u"mcp-list"_s,
+            CliText::tr("Instead of a task, start the servers of --mcp-config, print each one's "
+                        "state, protocol version and tools (read or execute, and whether a call "
+                        "asks), and exit. No model is contacted and no key is needed."));
     parser.addOptions({helpOption,
                        versionOption,
                        promptOption,
@@ -255,7 +286,9 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                        verboseOption,
                        maxTokensOption,
                        maxTokensFieldOption,
-                       fallbackModelOption});
+                       fallbackModelOption,
+                       mcpConfigOption,
+                       mcpListOption});
 
     ParsedCommandLine result;
     const QString tryHelp = CliText::tr("Try --help for usage.");
@@ -323,8 +356,23 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             return result;
         }
     }
+    options.mcpList = parser.isSet(mcpListOption);
+    if (options.mcpList
+        && (parser.isSet(promptOption) || options.check || checksPermissions
+            || parser.isSet(bundleOption))) {
+        result.error = CliText::tr("--mcp-list takes no --prompt, --check, --permissions-check "
+                                   "or --bundle: it only lists the MCP servers.")
+                       + u'\n' + tryHelp;
+        return result;
+    }
+    if (options.mcpList && !parser.isSet(mcpConfigOption)) {
+        result.error = CliText::tr("--mcp-list needs the servers: --mcp-config FILE.") + u'\n'
+                       + tryHelp;
+        return result;
+    }
     const bool bundlesOnly = parser.isSet(bundleOption) && !parser.isSet(promptOption);
-    if (!options.check && !checksPermissions && !bundlesOnly && options.prompt.trimmed().isEmpty()) {
+    if (!options.check && !checksPermissions && !bundlesOnly && !options.mcpList
+        && options.prompt.trimmed().isEmpty()) {
         result.error = CliText::tr("--prompt is required and must not be blank.") + u'\n' + tryHelp;
         return result;
     }
@@ -433,6 +481,10 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             return result;
     }
     options.readOnlyCommands = parser.isSet(readOnlyCommandsOption);
+    for (const QString &path : parser.values(mcpConfigOption)) {
+        if (!readMcpFile(path, &options.mcpServers, &result.error))
+            return result;
+    }
     result.options = options;
     return result;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "mcp/mcpconfig.h"
 #include "permissions/permissionrules.h"
 #include "protocol/providersettings.h"
 
@@ -45,6 +46,11 @@ struct CliOptions
     // --fallback-model MODEL (repeatable): tried in order, with the same provider, when the model
     // is not found, or stays rate-limited or failing after the retries.
     QStringList fallbackModels;
+    // --mcp-config FILE (repeatable): the servers of every file, in order; a run starts them
+    // before its first request. The workspace's .agentloop/mcp.json is used only when named so.
+    QList<AgentLoop::McpServerConfig> mcpServers;
+    // --mcp-list: start the servers, print their states and tools, and exit; no model, no key.
+    bool mcpList = false;
 };
 
 struct ParsedCommandLine

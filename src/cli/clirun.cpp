@@ -64,6 +64,7 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
     , m_controller(m_session.controller())
     , m_approver(m_err)
     , m_provider(provider)
+    , m_mcpWait(m_session.mcp(), mcpStartupWaitMs)
 {
     // The key is blanked out of everything printed: a command that prints the environment, a
     // model that repeats the key, arguments that contain it.
@@ -229,6 +230,63 @@ void CliRun::start()
     }
     printProgress(
             tr("Workspace: %1").arg(m_err.line(QDir::toNativeSeparators(m_options.workspace))));
+    if (!m_options.mcpServers.isEmpty()) {
+        startMcpServers();
+        return;
+    }
+    runPrompt();
+}
+
+void CliRun::startMcpServers()
+{
+    connect(&m_mcpWait, &McpStartupWait::settled, this, [this] {
+        m_mcpStarted = true;
+        for (McpServer *server : m_session.mcp().servers()) {
+            for (const QString &line : mcpFailureLines(*server, m_err))
+                printProgress(line);
+        }
+        const qsizetype tools = m_session.mcp().tools().size();
+        printProgress(tools == 1 ? tr("MCP: 1 tool offered.")
+                                 : tr("MCP: %n tools offered.", nullptr, int(tools)));
+        runPrompt();
+    });
+    connect(&m_session.mcp(), &McpManager::serverStatusChanged, this, &CliRun::reportMcpServer);
+    const qsizetype count = m_options.mcpServers.size();
+    printProgress(count == 1 ? tr("Starting 1 MCP server…")
+                             : tr("Starting %n MCP servers…", nullptr, int(count)));
+    SessionConfiguration configuration = m_session.configuration();
+    configuration.mcpServers = m_options.mcpServers;
+    m_session.configure(configuration);
+    m_mcpWait.start();
+}
+
+// After the start: a server that fails or restarts during the run, said when it happens.
+void CliRun::reportMcpServer(const QString &name)
+{
+    const McpServer *server = m_session.mcp().server(name);
+    if (!m_mcpStarted || !server)
+        return;
+    const QString shown = m_err.line(name, shownNameLength);
+    const QString detail = m_err.line(server->statusDetail());
+    switch (server->status()) {
+    case McpServer::Status::Failed:
+        printProgress(tr("MCP server “%1” stopped: %2").arg(shown, detail));
+        for (const QString &line : mcpFailureLines(*server, m_err).mid(1))
+            printProgress(line);
+        break;
+    case McpServer::Status::Restarting:
+        printProgress(tr("MCP server “%1” is restarting: %2").arg(shown, detail));
+        break;
+    case McpServer::Status::Ready:
+        printProgress(tr("MCP server “%1” is ready again.").arg(shown));
+        break;
+    default:
+        break;
+    }
+}
+
+void CliRun::runPrompt()
+{
     m_session.discoverContextWindows();
     if (m_options.verbose)
         printContextWindow(m_controller.budget().window);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "agent/agentsession.h"
+#include "climcp.h"
 #include "clioptions.h"
 #include "provider/transcript.h"
 #include "storage/bugbundle.h"
@@ -51,6 +52,11 @@ private:
     void printBudget(const AgentLoop::ContextBudget &budget);
     void printContextWindow(const AgentLoop::ContextWindow &window);
     bool openConversation();
+    // Starts the MCP servers of --mcp-config and waits for them (mcpStartupWaitMs at most); a
+    // server that does not start is reported by name and the run goes on with the others.
+    void startMcpServers();
+    void reportMcpServer(const QString &name);
+    void runPrompt();
     // False, with the reason printed, when a rules file cannot be read: a broken file must not
     // loosen anything, and nothing is sent.
     bool rulesAreReadable();
@@ -69,6 +75,8 @@ private:
     std::optional<AgentLoop::ContextWindow> m_printedWindow;
     AgentLoop::ProviderSettings m_provider;
     QList<AgentLoop::BundleExchange> m_exchanges; // with --bundle, every exchange answered
+    McpStartupWait m_mcpWait;
+    bool m_mcpStarted = false; // the startup wait is over: later changes are reported as they come
 };
 
 } // namespace Cli

@@ -2,6 +2,7 @@
 
 #include "clibundle.h"
 #include "clicheck.h"
+#include "climcp.h"
 #include "clioptions.h"
 #include "clipermissions.h"
 #include "cliprofile.h"
@@ -182,6 +183,18 @@ int main(int argc, char *argv[])
         return Cli::checkPermissions(options, out, err);
     if (AgentLoop::runsElevated())
         err.writeLine(elevationWarning());
+    // The servers alone: no provider, no key (and none in the environment they inherit).
+    if (options.mcpList) {
+        AgentLoop::removeFromOwnEnvironment(AgentLoop::apiKeyVariable);
+        Cli::CliMcpList list(options);
+        QObject::connect(&list,
+                         &Cli::CliMcpList::done,
+                         &application,
+                         &QCoreApplication::exit,
+                         Qt::QueuedConnection);
+        QMetaObject::invokeMethod(&list, &Cli::CliMcpList::start, Qt::QueuedConnection);
+        return application.exec();
+    }
     std::unique_ptr<QObject> task;
     if (!options.profile.isEmpty()) {
         // Nothing of the environment's key is used: out of it at once (see below).

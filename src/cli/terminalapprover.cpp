@@ -125,7 +125,20 @@ void TerminalApprover::ask(const ApprovalRequest &request)
 {
     m_terminal.writeLine(tr("Tool call needs approval: %1")
                                  .arg(m_terminal.line(request.toolName, shownNameLength)));
-    m_terminal.writeLine(tr("Reason: %1").arg(m_terminal.line(request.reason)));
+    const QStringList reasonLines = request.reason.split(u'\n');
+    if (reasonLines.size() == 1) {
+        m_terminal.writeLine(tr("Reason: %1").arg(m_terminal.line(request.reason)));
+    } else {
+        // An MCP tool's reason quotes the server's description, lines and all: behind the gutter,
+        // like what will run, so that none of its lines can pose as ours.
+        m_terminal.writeLine(tr("Reason:"));
+        QString block;
+        for (const QString &line : reasonLines.first(std::min<qsizetype>(reasonLines.size(), 60)))
+            block += gutter + m_terminal.line(line) + u'\n';
+        if (reasonLines.size() > 60)
+            block += gutter + tr("… %n more lines", nullptr, int(reasonLines.size() - 60)) + u'\n';
+        m_terminal.write(block);
+    }
     if (request.preview.kind == CallPreview::Command)
         m_terminal.writeLine(tr("Commands are not confined to the workspace: a command can read "
                                 "and change anything your account can."));

@@ -28,7 +28,9 @@ class TerminalWriter;
 //     │ @@ -3,3 +3,3 @@
 //     │ -    std::puts("hello");
 //     │ +    std::puts("你好");
-// Other tools show "Arguments:" and the decoded arguments as indented JSON. Characters shown as
+// Other tools (an MCP server's) show "Arguments:" and the decoded arguments as indented JSON, whole
+// (up to 64 Ki characters, the rest counted). A reason of several lines (an MCP tool's, which
+// quotes the server's description) stands behind the gutter too. Characters shown as
 // escapes and letters that look like Latin ones are named in warnings after the text.
 // Why it is asked is the rules' explanation and details (PermissionCheck), behind the gutter too:
 // they quote the command. "y" or "yes" allows the call once; "a" allows this tool with these

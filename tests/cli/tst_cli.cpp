@@ -23,6 +23,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
@@ -534,7 +535,16 @@ private slots:
     void longCommandSaysWhatIsNotShown_data();
     void longCommandSaysWhatIsNotShown();
 
+    // MCP servers (--mcp-config, --mcp-list), with the scripted server as a real process.
+    void mcpListShowsServersAndTools();
+    void mcpListUsageErrors_data();
+    void mcpListUsageErrors();
+    void mcpToolApprovedAtTerminal();
+
 private:
+    // An mcpServers file in the work folder with the scripted server under these names and
+    // arguments; returns its path.
+    QString writeMcpConfig(const QList<std::pair<QString, QStringList>> &servers) const;
     QProcessEnvironment baseEnvironment() const;
     QProcessEnvironment environmentFor(const QUrl &baseUrl,
                                        const QString &apiKey = testKey,
@@ -690,6 +700,8 @@ void tst_Cli::help()
                                     u"--max-tokens <n>"_s,
                                     u"--max-tokens-field <field>"_s,
                                     u"--fallback-model <model>"_s,
+                                    u"--mcp-config <file>"_s,
+                                    u"--mcp-list"_s,
                                     u"With --permissions-check: 0 allow, 1 ask, 2 deny."_s,
                                     u"OPENAI_BASE_URL"_s,
                                     u"Exit codes: 0 answered; 2 usage or configuration error"_s}) {
@@ -3122,6 +3134,142 @@ void tst_Cli::allowedForTheConversationIsNotAskedAgain()
     QCOMPARE(server.requests().at(2).toolMessages().last().value(u"content"_s).toString(),
              u"(no output)"_s);
     QVERIFY(!QFileInfo::exists(workPath(u"second"_s)));
+}
+
+QString tst_Cli::writeMcpConfig(const QList<std::pair<QString, QStringList>> &servers) const
+{
+    QJsonObject map;
+    for (const auto &[name, arguments] : servers)
+        map.insert(name,
+                   QJsonObject{{u"command"_s, QStringLiteral(AGENTLOOP_MCP_SCRIPTED_PATH)},
+                               {u"args"_s, QJsonArray::fromStringList(arguments)}});
+    const QString path = workPath(u"mcp-test.json"_s);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(QJsonDocument(QJsonObject{{u"mcpServers"_s, map}}).toJson());
+    return path;
+}
+
+// No prompt, no key, no model: the servers' states, protocol versions and tools; a broken server
+// is named with why, and the others list.
+void tst_Cli::mcpListShowsServersAndTools()
+{
+    FakeChatServer server;
+    const QString config = writeMcpConfig(
+            {{u"broken"_s, {u"--crash-at-start"_s}},
+             {u"good"_s, {u"--era"_s, u"legacy"_s, u"--tools"_s, u"1"_s}},
+             {u"modern"_s, {u"--era"_s, u"modern"_s}}});
+    // The key in the environment is neither needed nor handed on.
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start(
+            {u"--mcp-config"_s, config, u"--mcp-list"_s, u"--allow"_s, u"mcp__modern__roots"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(server.allRequests().size(), 0);
+    const QStringList lines = cli.standardOutput().split(u'\n');
+    QStringList expected = {
+            u"broken: failed: exited with code 3"_s,
+            u"  stderr: crashing at start"_s,
+            u"good: ready, protocol 2025-11-25 (legacy)"_s,
+            u"  mcp__good__echo    read, asks     Echoes the message."_s,
+            u"  mcp__good__tool_1  execute, asks  Tool number 1."_s,
+    };
+    for (const QString &line : expected)
+        QVERIFY2(lines.contains(line), qPrintable(line + u"\n---\n"_s + cli.standardOutput()));
+    QVERIFY2(lines.contains(u"modern: ready, protocol 2026-07-28 (modern)"_s),
+             cli.describe().constData());
+    // A rule of the command line decides as in a run: that call would not ask.
+    static const QRegularExpression allowed(u"^  mcp__modern__roots +execute( |$)"_s);
+    QVERIFY2(lines.indexOf(allowed) >= 0, cli.describe().constData());
+    QVERIFY2(!cli.standardOutput().contains(testKey), cli.describe().constData());
+}
+
+void tst_Cli::mcpListUsageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("error");
+
+    QTest::newRow("with a prompt")
+            << QStringList{u"--mcp-list"_s, u"--mcp-config"_s, u"x.json"_s, u"--prompt"_s, u"hi"_s}
+            << u"--mcp-list takes no --prompt"_s;
+    QTest::newRow("without servers") << QStringList{u"--mcp-list"_s}
+                                     << u"--mcp-list needs the servers: --mcp-config FILE."_s;
+    QTest::newRow("missing file") << QStringList{u"--mcp-config"_s, u"nope.json"_s, u"--mcp-list"_s}
+                                  << u"The MCP configuration file nope.json does not exist."_s;
+}
+
+void tst_Cli::mcpListUsageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, error);
+    QFile file(workPath(u"x.json"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"mcpServers": {"s": {"command": "x"}}})");
+    file.close();
+    CliProcess cli(baseEnvironment(), m_work);
+    QVERIFY(cli.start(arguments));
+    COMPARE_EXIT(cli, 2);
+    QVERIFY2(cli.standardError().contains(error), cli.describe().constData());
+    QCOMPARE(cli.standardOutput(), QString());
+}
+
+// The model calls an MCP tool: the approval shows the server, the tool, its description and the
+// whole arguments; approved, the server's answer reaches the next request. A server that does
+// not start is named, and the run goes on with the others.
+void tst_Cli::mcpToolApprovedAtTerminal()
+{
+    SKIP_WITHOUT_TERMINAL();
+    FakeChatServer server;
+    const QString arguments
+            = uR"({"message": "h\u00e9llo \"quoted\"\nsecond line", "extra": {"n": 1}})"_s;
+    server.script({FakeResponse::toolCall(u"call_m1"_s, u"mcp__good__echo"_s, arguments),
+                   FakeResponse::answer(u"Echoed."_s)});
+    const QString config = writeMcpConfig(
+            {{u"good"_s, {u"--era"_s, u"legacy"_s}}, {u"broken"_s, {u"--crash-at-start"_s}}});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work, CliProcess::Input::Terminal);
+    QVERIFY(cli.start({u"--mcp-config"_s, config, u"--prompt"_s, u"echo it"_s}));
+    QVERIFY2(cli.waitForStandardError(allowQuestion), cli.describe().constData());
+    const QString err = cli.standardError();
+    QVERIFY2(err.contains(u"Starting 2 MCP servers…\n"_s), cli.describe().constData());
+    QVERIFY2(err.contains(u"MCP server “broken” did not start: exited with code 3\n"
+                          u"  stderr: crashing at start\n"_s),
+             cli.describe().constData());
+    const qsizetype at = err.indexOf(u"Tool call needs approval: mcp__good__echo"_s);
+    QVERIFY2(at >= 0, cli.describe().constData());
+    const QStringList prompt = withoutWhyAsked(err.mid(at).split(u'\n'));
+    const QStringList expected = {
+            u"Tool call needs approval: mcp__good__echo"_s,
+            u"Reason: The tool “echo” of the MCP server “good” runs only when you approve it. "
+            u"Its description: Echoes the message."_s,
+            u"Arguments:"_s,
+            gutter + u"{"_s,
+            gutter + u"    \"extra\": {"_s,
+            gutter + u"        \"n\": 1"_s,
+            gutter + u"    },"_s,
+            gutter + u"    \"message\": \"héllo \\\"quoted\\\"\\nsecond line\""_s,
+            gutter + u"}"_s,
+    };
+    QVERIFY2(prompt.size() > expected.size(), cli.describe().constData());
+    QCOMPARE(prompt.first(expected.size()), expected);
+    QVERIFY(prompt.at(expected.size()).startsWith(allowQuestion));
+    QCOMPARE(server.requests().size(), 1);
+    const QJsonArray tools = server.requests().at(0).json().value(u"tools"_s).toArray();
+    QJsonObject echo;
+    for (const QJsonValue &tool : tools) {
+        if (tool[u"function"_s][u"name"_s].toString() == u"mcp__good__echo")
+            echo = tool[u"function"_s].toObject();
+    }
+    QCOMPARE(echo.value(u"description"_s).toString(), u"[MCP server good] Echoes the message."_s);
+
+    QVERIFY(cli.type("y\n"));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Echoed.\n"_s);
+    QCOMPARE(server.requests().size(), 2);
+    const QList<QJsonObject> toolMessages = server.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    QCOMPARE(toolMessages.first().value(u"tool_call_id"_s).toString(), u"call_m1"_s);
+    QCOMPARE(toolMessages.first().value(u"content"_s).toString(),
+             u"héllo \"quoted\"\nsecond line"_s);
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)
