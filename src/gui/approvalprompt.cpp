@@ -1,6 +1,7 @@
 #include "approvalprompt.h"
 
 #include "diffstyle.h"
+#include "mcp/mcptool.h"
 #include "showntext.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -9,6 +10,7 @@
 #include <QEvent>
 #include <QFontDatabase>
 #include <QFontMetrics>
+#include <QFormLayout>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -45,35 +47,6 @@ constexpr qint64 sliceMilliseconds = 15;
 constexpr qsizetype pieceLength = 16 * 1024;
 // The view's minimum width, in characters.
 constexpr int viewColumns = 72;
-
-// Puts widget into the box's layout between the text and the buttons. QMessageBox has no API for
-// this (setDetailedText hides the text behind a button), so its grid is rearranged by looking up
-// where its own widgets are, not by assuming a fixed layout. QMessageBox rebuilds its grid when
-// its text, informative text or icon is set: call this after those.
-void insertAboveButtons(QMessageBox *box, QWidget *widget)
-{
-    auto *grid = qobject_cast<QGridLayout *>(box->layout());
-    auto *buttons = box->findChild<QDialogButtonBox *>();
-    auto *label = box->findChild<QLabel *>(u"qt_msgbox_label"_s);
-    if (!grid || !buttons || grid->indexOf(buttons) < 0) {
-        box->layout()->addWidget(widget);
-        return;
-    }
-    int buttonRow = 0, buttonColumn = 0, buttonRowSpan = 1, buttonColumnSpan = 1;
-    grid->getItemPosition(grid->indexOf(buttons),
-                          &buttonRow,
-                          &buttonColumn,
-                          &buttonRowSpan,
-                          &buttonColumnSpan);
-    int textColumn = buttonColumn;
-    if (label && grid->indexOf(label) >= 0) {
-        int row = 0, rowSpan = 1, columnSpan = 1;
-        grid->getItemPosition(grid->indexOf(label), &row, &textColumn, &rowSpan, &columnSpan);
-    }
-    grid->removeWidget(buttons);
-    grid->addWidget(widget, buttonRow, textColumn, 1, grid->columnCount() - textColumn);
-    grid->addWidget(buttons, buttonRow + 1, buttonColumn, buttonRowSpan, buttonColumnSpan);
-}
 
 // Measured, not QFontInfo::fixedPitch(): some monospace fonts (Noto Sans Mono) do not declare it.
 bool isMonospace(const QFont &font)
@@ -341,12 +314,29 @@ public:
     }
 };
 
+std::optional<McpCallDetails> McpCallDetails::of(const AgentLoop::Tool *tool)
+{
+    const auto *mcp = dynamic_cast<const AgentLoop::McpTool *>(tool);
+    if (!mcp)
+        return std::nullopt;
+    McpCallDetails details;
+    details.server = mcp->serverName();
+    details.tool = mcp->info().name;
+    details.title = mcp->info().title;
+    details.description = mcp->info().description;
+    details.readOnlyHint = mcp->info().readOnlyHint;
+    details.destructiveHint = mcp->info().destructiveHint;
+    details.unsupportedKeywords = mcp->unsupportedKeywords();
+    return details;
+}
+
 ApprovalPrompt *ApprovalPrompt::ask(const AgentLoop::ApprovalRequest &request,
                                     QWidget *parent,
-                                    RuleSaving saving)
+                                    RuleSaving saving,
+                                    std::optional<McpCallDetails> mcp)
 {
     auto *box = new QMessageBox(parent);
-    auto *prompt = new ApprovalPrompt(request, std::move(saving), box);
+    auto *prompt = new ApprovalPrompt(request, std::move(saving), std::move(mcp), box);
     box->open();
     // Now that the view has its width, its lines are those the user sees.
     prompt->fitView();
@@ -355,10 +345,12 @@ ApprovalPrompt *ApprovalPrompt::ask(const AgentLoop::ApprovalRequest &request,
 
 ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request,
                                RuleSaving saving,
+                               std::optional<McpCallDetails> mcp,
                                QMessageBox *box)
     : QObject(box)
     , m_requestId(request.id)
     , m_saving(std::move(saving))
+    , m_mcp(std::move(mcp))
     , m_box(box)
     , m_boxObject(box)
 {
@@ -379,12 +371,24 @@ ApprovalPrompt::ApprovalPrompt(const AgentLoop::ApprovalRequest &request,
     box->setAccessibleName(tr("Approve tool call"));
     box->setIcon(QMessageBox::Warning);
     box->setTextFormat(Qt::RichText);
-    box->setText(tr("<p>The model asks to run the tool <b>%1</b>.</p><p>%2</p>")
-                         .arg(tool.toHtmlEscaped(), request.reason.toHtmlEscaped()));
+    // The reason may quote a server's words (an MCP tool's description): shown as characters.
+    const QString reason = AgentLoop::displayed(request.reason,
+                                                {true, true, false, maximumReasonShown});
+    if (m_mcp) {
+        // The server, the tool and its description have a panel of their own below.
+        const QString server = AgentLoop::displayedLine(m_mcp->server, 200);
+        box->setText(tr("<p>The model asks to run the tool <b>%1</b> of the MCP server "
+                        "<b>%2</b>.</p>")
+                             .arg(AgentLoop::displayedLine(m_mcp->tool, 200).toHtmlEscaped(),
+                                  server.toHtmlEscaped()));
+    } else {
+        box->setText(tr("<p>The model asks to run the tool <b>%1</b>.</p><p>%2</p>")
+                             .arg(tool.toHtmlEscaped(),
+                                  reason.toHtmlEscaped().replace(u'\n', u"<br>"_s)));
+    }
     box->setInformativeText(tr("Nothing runs unless you allow it. Deny, Esc or closing this box "
                                "declines, and the model is told."));
-    box->setAccessibleDescription(
-            tr("The model asks to run the tool %1. %2").arg(tool, request.reason));
+    box->setAccessibleDescription(tr("The model asks to run the tool %1. %2").arg(tool, reason));
 
     addButtons(request);
 
@@ -531,6 +535,12 @@ QWidget *ApprovalPrompt::createPanel()
         QWidget *why = createWhyAsked(m_request.check, panel);
         layout->addWidget(why);
         layout->addSpacing(why->fontMetrics().height() / 2);
+    }
+
+    if (m_mcp) {
+        QWidget *details = createMcpDetails(panel);
+        layout->addWidget(details);
+        layout->addSpacing(details->fontMetrics().height() / 2);
     }
 
     if (m_kind == AgentLoop::CallPreview::Command) {
@@ -707,6 +717,72 @@ QWidget *ApprovalPrompt::createWhyAsked(const AgentLoop::PermissionCheck &check,
         addLabel(lines.join(u'\n'), u"approvalDetails"_s);
     }
     return why;
+}
+
+// The server, the tool and its description, as the server gave them, and whether the arguments
+// were checked.
+QWidget *ApprovalPrompt::createMcpDetails(QWidget *parent)
+{
+    auto *details = new QWidget(parent);
+    details->setObjectName(u"approvalMcp"_s);
+    auto *form = new QFormLayout(details);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    const auto addLine = [&](const QString &label, const QString &text, const QString &name) {
+        auto *value = new QLabel(text, details);
+        value->setObjectName(name);
+        value->setTextFormat(Qt::PlainText);
+        value->setWordWrap(true);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        form->addRow(label, value);
+        return value;
+    };
+    addLine(tr("Server:"), AgentLoop::displayedLine(m_mcp->server, 200), u"approvalMcpServer"_s);
+    QString tool = AgentLoop::displayedLine(m_mcp->tool, 200);
+    if (!m_mcp->title.isEmpty() && m_mcp->title != m_mcp->tool)
+        tool = tr("%1 (%2)").arg(tool, AgentLoop::displayedLine(m_mcp->title, 200));
+    if (m_mcp->destructiveHint)
+        tool += u" — "_s + tr("the server marks it destructive");
+    else if (m_mcp->readOnlyHint)
+        tool += u" — "_s + tr("the server marks it read-only");
+    addLine(tr("Tool:"), tool, u"approvalMcpTool"_s);
+    // As much of the description as the model reads, in a view that scrolls when it is long.
+    auto *description = new QPlainTextEdit(details);
+    description->setObjectName(u"approvalMcpDescription"_s);
+    description->setAccessibleName(tr("Description of the tool"));
+    description->setReadOnly(true);
+    description->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    description->setTabChangesFocus(true);
+    description->setFrameShape(QFrame::NoFrame);
+    QPalette palette = description->palette();
+    palette.setColor(QPalette::Base, palette.color(QPalette::Window));
+    description->setPalette(palette);
+    const QString text
+            = m_mcp->description.trimmed().isEmpty()
+                      ? tr("(none)")
+                      : AgentLoop::displayed(m_mcp->description,
+                                             {true, true, false, AgentLoop::mcpDescriptionLimit});
+    description->setPlainText(text);
+    const int lines = int(
+            std::clamp<qsizetype>(text.count(u'\n') + 1 + text.size() / viewColumns, 1, 4));
+    description->setFixedHeight(description->fontMetrics().lineSpacing() * lines
+                                + 2 * int(description->document()->documentMargin()) + 2);
+    form->addRow(tr("Description:"), description);
+    if (!m_mcp->unsupportedKeywords.isEmpty()) {
+        QLabel *skipped = addLine(
+                QString(),
+                tr("The arguments were not checked against the tool's input schema: it uses %1, "
+                   "which Agent Loop cannot check. Read them below.")
+                        .arg(AgentLoop::displayedLine(m_mcp->unsupportedKeywords.join(u", "_s),
+                                                      300)),
+                u"approvalMcpValidationSkipped"_s);
+        QPalette amber = skipped->palette();
+        amber.setColor(QPalette::WindowText,
+                       amber.color(QPalette::Window).lightness() < 128 ? QColor(0xff, 0xcc, 0x66)
+                                                                       : QColor(0x8a, 0x52, 0x00));
+        skipped->setPalette(amber);
+    }
+    return details;
 }
 
 void ApprovalPrompt::showText(const QString &source)
@@ -980,6 +1056,9 @@ void ApprovalPrompt::scanSlice()
         m_scanTimer.stop();
         updatePreviewLabel();
         updateAllow();
+        // An MCP call's arguments are never shown in part: all of them go into the view.
+        if (m_mcp && m_large)
+            showAll();
     }
 }
 
@@ -1024,6 +1103,7 @@ void ApprovalPrompt::fillSlice()
     if (m_filled >= size) {
         m_fillTimer.stop();
         fitView();
+        updateAllow();
     }
     updatePreviewLabel();
     updateRangeLabel();
@@ -1140,9 +1220,14 @@ void ApprovalPrompt::updateWarnings()
     m_view->setAccessibleDescription(description.join(u' '));
 }
 
+bool ApprovalPrompt::isWholeTextShown() const
+{
+    return !m_large || (m_showingAll && m_filled >= m_shown->text().size());
+}
+
 void ApprovalPrompt::updateAllow()
 {
-    const bool ready = m_delayOver && m_shown->isComplete();
+    const bool ready = m_delayOver && m_shown->isComplete() && (!m_mcp || isWholeTextShown());
     m_allow->setEnabled(ready);
     m_allowForConversation->setEnabled(ready);
     m_alwaysAllow->setEnabled(ready && !m_request.suggestedRules.isEmpty());

@@ -21,7 +21,30 @@
 
 class QAbstractButton;
 
+namespace AgentLoop {
+class Tool;
+}
+
 namespace Gui {
+
+// What the approval of an MCP server's tool shows above its arguments: the server, the tool as
+// the server names it, its description (the server's words, bounded), and whether its arguments
+// were checked against its input schema.
+struct McpCallDetails
+{
+    QString server;
+    QString tool;
+    QString title;
+    QString description;
+    bool readOnlyHint = false;
+    bool destructiveHint = false;
+    // The schema's keywords the validator does not support; not empty: the arguments were not
+    // checked (McpTool::validationSkipped()).
+    QStringList unsupportedKeywords;
+
+    // The details of an McpTool; nullopt for any other tool.
+    static std::optional<McpCallDetails> of(const AgentLoop::Tool *tool);
+};
 
 // Asks the user whether one tool call may run: a window-modal QMessageBox (opened with open(),
 // never exec()) titled "Approve tool call?", naming the tool and the reason, with what will run
@@ -31,6 +54,9 @@ namespace Gui {
 //   - a file edit: the file, its encoding and the counts ("Edit src/main.cpp (GB18030, CRLF)",
 //     "Changes (+3 −1 lines):") over the unified diff, its lines coloured; "Show arguments"
 //     switches the view to the arguments and back;
+//   - an MCP server's tool: the server, the tool, its description, a line when its arguments were
+//     not checked against its schema, and the arguments as indented JSON — all of them, never
+//     cut: a long text is filled in whole (as Show all does) before Allow wakes;
 //   - any other tool: the arguments as indented JSON.
 // Everything shown passes through AgentLoop::displayText(): invisible and control characters
 // appear as ⟨U+XXXX⟩ and look-alike letters are marked (in commands and diffs), both highlighted
@@ -74,14 +100,18 @@ public:
 
     // The reason for a denial is bounded: the model reads it in the tool message.
     static constexpr qsizetype maximumReasonLength = 2000;
+    // Characters of a tool's reason shown (an MCP tool's quotes its description).
+    static constexpr qsizetype maximumReasonShown = 4000;
     // Lines of the check's details shown; the rest are counted.
     static constexpr int maximumDetailLines = 6;
 
     // saving: what Always allow… saves with; without addRules, only "This conversation only"
     // can be chosen there.
+    // mcp: the details of an MCP tool's call (McpCallDetails::of()).
     static ApprovalPrompt *ask(const AgentLoop::ApprovalRequest &request,
                                QWidget *parent,
-                               RuleSaving saving = {});
+                               RuleSaving saving = {},
+                               std::optional<McpCallDetails> mcp = std::nullopt);
     ~ApprovalPrompt() override;
 
     quint64 requestId() const { return m_requestId; }
@@ -115,7 +145,10 @@ private:
     class Sanitiser;
     class View;
 
-    ApprovalPrompt(const AgentLoop::ApprovalRequest &request, RuleSaving saving, QMessageBox *box);
+    ApprovalPrompt(const AgentLoop::ApprovalRequest &request,
+                   RuleSaving saving,
+                   std::optional<McpCallDetails> mcp,
+                   QMessageBox *box);
     bool eventFilter(QObject *watched, QEvent *event) override;
     void addButtons(const AgentLoop::ApprovalRequest &request);
     void onButtonClicked(QAbstractButton *button);
@@ -127,6 +160,9 @@ private:
     // Back from a dialog of the box: what was near the pointer or the keys may have moved.
     void restartDelay();
     QWidget *createWhyAsked(const AgentLoop::PermissionCheck &check, QWidget *parent);
+    QWidget *createMcpDetails(QWidget *parent);
+    // Everything of the text is in the view (an MCP call's arguments are never shown in part).
+    bool isWholeTextShown() const;
 
     QWidget *createPanel();
     // Shows source in the view (sanitised, its beginning first when it is long), as what kind
@@ -151,6 +187,7 @@ private:
     std::optional<AgentLoop::ApprovalAnswer> m_answer; // chosen, the box closing
     AgentLoop::ApprovalRequest m_request; // for Always allow…: without arguments or preview
     RuleSaving m_saving;
+    std::optional<McpCallDetails> m_mcp;
     AgentLoop::CallPreview::Kind m_kind = AgentLoop::CallPreview::Arguments;
     AgentLoop::CallPreview m_preview; // what the view shows, before sanitising
     QString m_arguments;              // FileEdit: the arguments, the other text of the view

@@ -35,7 +35,12 @@ void Approvals::ask(const AgentLoop::ApprovalRequest &request)
                        : AgentLoop::Result<void>(AgentLoop::Error{AgentLoop::Error::Agent,
                                                                   tr("The session has ended.")});
     };
-    m_prompt = ApprovalPrompt::ask(request, m_window, std::move(saving));
+    // The tool as the registry has it now: an MCP tool's server, description and schema check.
+    const auto tool = controller->tools().snapshot().find(request.toolName);
+    m_prompt = ApprovalPrompt::ask(request,
+                                   m_window,
+                                   std::move(saving),
+                                   McpCallDetails::of(tool.get()));
     // The controller as context: an answer that comes while the window is destroyed goes
     // nowhere (the controller is gone by then).
     connect(m_prompt,

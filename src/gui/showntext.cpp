@@ -1,7 +1,10 @@
 #include "showntext.h"
 
 #include <QCoreApplication>
+#include <QDialogButtonBox>
 #include <QFontDatabase>
+#include <QGridLayout>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTextDocument>
@@ -113,6 +116,33 @@ QPlainTextEdit *newBodyView(const QString &objectName,
     view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     view->setTabChangesFocus(true);
     return view;
+}
+
+// The box's grid is rearranged by looking up where its own widgets are, not by assuming a fixed
+// layout.
+void insertAboveButtons(QMessageBox *box, QWidget *widget)
+{
+    auto *grid = qobject_cast<QGridLayout *>(box->layout());
+    auto *buttons = box->findChild<QDialogButtonBox *>();
+    auto *label = box->findChild<QLabel *>(u"qt_msgbox_label"_s);
+    if (!grid || !buttons || grid->indexOf(buttons) < 0) {
+        box->layout()->addWidget(widget);
+        return;
+    }
+    int buttonRow = 0, buttonColumn = 0, buttonRowSpan = 1, buttonColumnSpan = 1;
+    grid->getItemPosition(grid->indexOf(buttons),
+                          &buttonRow,
+                          &buttonColumn,
+                          &buttonRowSpan,
+                          &buttonColumnSpan);
+    int textColumn = buttonColumn;
+    if (label && grid->indexOf(label) >= 0) {
+        int row = 0, rowSpan = 1, columnSpan = 1;
+        grid->getItemPosition(grid->indexOf(label), &row, &textColumn, &rowSpan, &columnSpan);
+    }
+    grid->removeWidget(buttons);
+    grid->addWidget(widget, buttonRow, textColumn, 1, grid->columnCount() - textColumn);
+    grid->addWidget(buttons, buttonRow + 1, buttonColumn, buttonRowSpan, buttonColumnSpan);
 }
 
 } // namespace Gui

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringView>
 
+class QMessageBox;
 class QPlainTextEdit;
 class QWidget;
 
@@ -45,5 +46,10 @@ QPlainTextEdit *newBodyView(const QString &objectName,
                             const QString &accessibleName,
                             QWidget *parent,
                             bool wrapLines = false);
+
+// Puts widget into a message box between its text and its buttons (QMessageBox has no API for
+// this: setDetailedText hides the text behind a button). Call it after setting the box's text,
+// informative text and icon, which rebuild its grid.
+void insertAboveButtons(QMessageBox *box, QWidget *widget);
 
 } // namespace Gui
