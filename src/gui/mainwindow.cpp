@@ -11,8 +11,9 @@
 #include "elevationbar.h"
 #include "experiments.h"
 #include "inspector/inspector.h"
-#include "inspector/turnmodel.h"
 #include "inspector/replayactions.h"
+#include "inspector/turnmodel.h"
+#include "mcpservers.h"
 #include "settings/settingsdialog.h"
 #include "showntext.h"
 #include "storage/keystore.h"
@@ -27,6 +28,7 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -76,6 +78,7 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     , m_replayActions(new ReplayActions(m_session, m_inspector, this))
     , m_rawOutputs(new RawOutputs(m_chatView, m_promptBar, this))
     , m_experiments(new Experiments(m_session, m_feed, this))
+    , m_mcpServers(new McpServers(m_session, this))
 {
     setObjectName(u"mainWindow"_s);
     if (!m_keyStore)
@@ -99,6 +102,9 @@ MainWindow::MainWindow(const AppSettings &settings, Options options, QWidget *pa
     setStatusBar(m_statusBar);
     connect(m_profileSwitcher, &ProfileSwitcher::profileChosen, this, &MainWindow::switchProfile);
     connect(m_profileSwitcher, &ProfileSwitcher::editRequested, this, &MainWindow::openSettings);
+    m_statusBar->addPermanentWidget(m_mcpServers->statusButton());
+    connect(m_mcpServers, &McpServers::settingsRequested, this, &MainWindow::openMcpSettings);
+    connect(m_mcpServers, &McpServers::serversTrusted, this, &MainWindow::applyMcpServers);
 
     createDocks();
     createActions();
@@ -276,6 +282,13 @@ void MainWindow::showConfiguration()
     m_chatView->setDemoMode(m_settings.demoMode);
     m_promptBar->setReady(m_settings.demoMode || m_settings.isConfigured());
     setWindowTitle(m_settings.demoMode ? tr("Agent Loop — Demo") : tr("Agent Loop"));
+    // A workspace's own servers start only once the user trusts its file as it is.
+    m_mcpServers->checkWorkspace(m_settings.workspace);
+}
+
+void MainWindow::applyMcpServers()
+{
+    applySettings(m_pendingSettings.value_or(m_settings));
 }
 
 void MainWindow::switchProfile(const QString &profileId)
@@ -341,7 +354,15 @@ void MainWindow::openSettings()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_settingsDialog = dialog;
     connect(dialog, &SettingsDialog::settingsApplied, this, &MainWindow::applySettings);
+    connect(dialog, &SettingsDialog::mcpServersChanged, this, &MainWindow::applyMcpServers);
     dialog->open();
+}
+
+void MainWindow::openMcpSettings()
+{
+    openSettings();
+    if (m_settingsDialog)
+        m_settingsDialog->showMcpServers();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -357,6 +378,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     m_conversationActions->closeDialogs();
     m_bugBundles->closeDialogs();
     m_replayActions->closeDialogs();
+    m_mcpServers->closeDialogs();
     saveLayout();
     event->accept();
 }

@@ -35,6 +35,7 @@ class ConversationListModel;
 class ConversationPanel;
 class Experiments;
 class Inspector;
+class McpServers;
 class PromptEdit;
 class ReplayActions;
 class SettingsDialog;
@@ -112,6 +113,10 @@ public:
     RawOutputs *rawOutputs() const { return m_rawOutputs; }
     // Help › Experiments…: the course's experiments on the scripted model.
     Experiments *experiments() const { return m_experiments; }
+    // The MCP servers' status button, the workspace's trust question and the servers' questions.
+    McpServers *mcpServers() const { return m_mcpServers; }
+    // The open settings dialog, or null.
+    SettingsDialog *settingsDialog() const { return m_settingsDialog; }
 
     const AgentLoop::ConversationStore &conversationStore() const
     {
@@ -142,6 +147,8 @@ public slots:
     void deleteConversation(const QString &id) { m_conversationActions->remove(id); }
     void exportConversationAs(ExportFormat format) { m_conversationActions->exportAs(format); }
     void openSettings();
+    // The settings, on their MCP servers page.
+    void openMcpSettings();
     void showAbout() { showAboutBox(this); }
 
 protected:
@@ -160,6 +167,9 @@ private:
     // The client left a field out for a provider that refused it: the profile the run uses keeps
     // that, in this session and in the settings file.
     void keepAdjustment(const AgentLoop::ProviderAdjustment &adjustment);
+    // The MCP servers' files changed, or a workspace's servers were trusted: the settings as they
+    // are (or will be after the run) go to the session again, which reads the files.
+    void applyMcpServers();
     void setIdleStatus(const QString &text);
     void saveLayout() const;
     void restoreLayout();
@@ -193,6 +203,7 @@ private:
     TimelineDock *m_timeline = nullptr;
     RawOutputs *m_rawOutputs;
     Experiments *m_experiments;
+    McpServers *m_mcpServers;
 
     bool m_started = false;
 };

@@ -4,6 +4,7 @@
 #include "protocol/providerpresets.h"
 #include "provider/chatclient.h"
 #include "provider/demoprovider.h"
+#include "settings/mcpsettings.h"
 #include "storage/config.h"
 #include "storage/keystore.h"
 #include "storage/providerprofiles.h"
@@ -413,6 +414,8 @@ AgentLoop::SessionConfiguration AppSettings::sessionConfiguration() const
     configuration.workspace = workspace;
     configuration.demoMode = demoMode;
     configuration.rules = appRules();
+    // Read here, as the rules are: the files as they are now, the workspace's only if trusted.
+    configuration.mcpServers = mcpServersToRun(workspace);
     configuration.permissionOptions.readOnlyCommands = readOnlyCommands;
     configuration.context = context;
     configuration.context.contextWindow = contextWindows.value(configuration.provider.model, 0);

@@ -223,7 +223,9 @@ struct AppSettings
     AgentLoop::ProviderSettings fallbackProvider(const FallbackModel &fallback) const;
     // What the agent session runs with: the provider, the turn limit, the workspace, demo mode,
     // the permission options, and the rules of the app's rules file as it is now (read here, so
-    // that rules saved from an approval since are not lost on the next change of settings).
+    // that rules saved from an approval since are not lost on the next change of settings); the
+    // MCP servers of the app's mcp.json and of the workspace's when the user trusted it
+    // (mcpServersToRun()).
     AgentLoop::SessionConfiguration sessionConfiguration() const;
     // The rules of the app's rules file (appRuleFilePath()). One that cannot be read gives a rule
     // that names no tool, which denies every call until the file is fixed: a broken file must not

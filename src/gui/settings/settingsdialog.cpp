@@ -2,12 +2,14 @@
 
 #include "ui_settingsdialog.h"
 
+#include "agent/agentsession.h"
 #include "base/displaytext.h"
 #include "base/error.h"
 #include "base/redaction.h"
 #include "protocol/providerpresets.h"
 #include "provider/chatclient.h"
 #include "settings/contextpage.h"
+#include "settings/mcppage.h"
 #include "settings/permissionspage.h"
 #include "storage/config.h"
 
@@ -134,6 +136,9 @@ SettingsDialog::SettingsDialog(const AppSettings &settings,
                                         this);
     m_ui->settingsTabs->addTab(m_permissions, tr("Permissions"));
     addContextPage(settings, session);
+    m_mcp = new McpServersPage(settings.workspace, session ? &session->mcp() : nullptr, this);
+    m_ui->settingsTabs->addTab(m_mcp, tr("MCP servers"));
+    connect(m_mcp, &McpServersPage::serversChanged, this, &SettingsDialog::mcpServersChanged);
     setMinimumWidth(fontMetrics().averageCharWidth() * 72);
     resize(fontMetrics().averageCharWidth() * 96, height());
 
@@ -188,8 +193,10 @@ SettingsDialog::SettingsDialog(const AppSettings &settings,
     connect(m_ui->authCombo, &QComboBox::currentIndexChanged, this, &SettingsDialog::validate);
     connect(m_ui->workspaceEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
     connect(m_ui->workspaceEdit, &QLineEdit::textChanged, this, [this] {
-        if (const QString workspace = this->settings().workspace; QFileInfo(workspace).isDir())
+        if (const QString workspace = this->settings().workspace; QFileInfo(workspace).isDir()) {
             m_permissions->setWorkspace(workspace);
+            m_mcp->setWorkspace(workspace);
+        }
     });
     connect(m_ui->plainTextCheck, &QCheckBox::toggled, this, &SettingsDialog::updateKeyStorage);
     connect(m_ui->browseButton, &QPushButton::clicked, this, &SettingsDialog::chooseWorkspace);
@@ -845,6 +852,11 @@ void SettingsDialog::showPermissions()
     m_ui->settingsTabs->setCurrentWidget(m_permissions);
 }
 
+void SettingsDialog::showMcpServers()
+{
+    m_ui->settingsTabs->setCurrentWidget(m_mcp);
+}
+
 void SettingsDialog::done(int result)
 {
     if (m_testing) {
@@ -863,6 +875,7 @@ void SettingsDialog::changeEvent(QEvent *event)
         m_ui->settingsTabs->setTabText(m_ui->settingsTabs->indexOf(m_permissions),
                                        tr("Permissions"));
         m_ui->settingsTabs->setTabText(m_ui->settingsTabs->indexOf(m_context), tr("Context"));
+        m_ui->settingsTabs->setTabText(m_ui->settingsTabs->indexOf(m_mcp), tr("MCP servers"));
         retranslateProfiles();
         fillProfileCombo();
         updateKeyPage();

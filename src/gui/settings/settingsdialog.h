@@ -26,6 +26,7 @@ class SettingsDialog;
 namespace Gui {
 
 class ContextPage;
+class McpServersPage;
 class PermissionsPage;
 
 // The settings form (ui/settingsdialog.ui). Open it with open(); it never blocks.
@@ -41,7 +42,9 @@ class PermissionsPage;
 // A second tab, Permissions (PermissionsPage), edits the permission rules of every workspace and
 // of the one entered, with a test of a sample call and the recent decisions of session's
 // conversation (none: no session to take them from). A third, Context (ContextPage), edits the
-// context window of the model entered and how the conversation is compacted.
+// context window of the model entered and how the conversation is compacted. A fourth, MCP
+// servers (McpServersPage), lists the servers of the app and of the workspace entered with the
+// session's states; it saves its changes at once (mcpServersChanged()), not on OK.
 //
 // OK saves: the rules files that changed (an error keeps the dialog open on the Permissions tab,
 // with the edits), every field to the settings file and the key to keyStore (AppSettings::save()),
@@ -85,14 +88,20 @@ public:
     QMenu *presetMenu() const { return m_presetMenu; }
     PermissionsPage *permissionsPage() const { return m_permissions; }
     ContextPage *contextPage() const { return m_context; }
+    McpServersPage *mcpPage() const { return m_mcp; }
     // Shows the Permissions tab.
     void showPermissions();
+    // Shows the MCP servers tab.
+    void showMcpServers();
 
     void accept() override;
     void done(int result) override;
 
 signals:
     void settingsApplied(const Gui::AppSettings &settings);
+    // The MCP servers page saved a change (it does so at once, OK or not): the session's servers
+    // are to be set anew.
+    void mcpServersChanged();
     // The connection test ended; message is what the dialog shows.
     void connectionTested(bool ok, const QString &message);
 
@@ -137,6 +146,7 @@ private:
     QMenu *m_presetMenu = nullptr;
     PermissionsPage *m_permissions = nullptr;
     ContextPage *m_context = nullptr;
+    McpServersPage *m_mcp = nullptr;
     // Every profile, the default one first; the one shown in the fields is m_shown (its entries
     // there are newer than its copy here until storeFields()).
     QList<AgentLoop::ProviderProfile> m_profiles;
