@@ -719,6 +719,16 @@ void McpClient::Private::onToolPage(const Reply &reply)
         return;
     }
     listing = false;
+    // A refresh that brings the same list (a ttlMs running out every few seconds, a
+    // list_changed for nothing) is not a change the tool registry needs to hear of.
+    const bool changed = !listedOnce
+                         || !std::equal(tools.cbegin(),
+                                        tools.cend(),
+                                        listBuffer.cbegin(),
+                                        listBuffer.cend(),
+                                        [](const McpToolInfo &a, const McpToolInfo &b) {
+                                            return a.raw == b.raw;
+                                        });
     listedOnce = true;
     tools = std::exchange(listBuffer, {});
     const int ttl = reply.result.value(u"ttlMs"_s).toInt(0);
@@ -727,7 +737,8 @@ void McpClient::Private::onToolPage(const Reply &reply)
         ttlTimer.start();
     }
     const QPointer<McpClient> alive(q);
-    emit q->toolsChanged();
+    if (changed)
+        emit q->toolsChanged();
     if (alive && relistWanted)
         listTools();
 }

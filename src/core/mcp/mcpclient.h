@@ -132,8 +132,9 @@ public:
 signals:
     void stateChanged(AgentLoop::McpClient::State state);
     void ready();
-    // The tool list changed (first listing; notifications/tools/list_changed, also when sent
-    // before the first tools/list was answered; a list's ttlMs ran out).
+    // The tool list changed: the first listing, and every later one (after
+    // notifications/tools/list_changed, also when sent before the first tools/list was answered,
+    // or once a list's ttlMs ran out, at most once a second) that brought a different list.
     void toolsChanged();
     // Negotiation or the first listing failed, or the transport closed; reason is a sentence.
     void failed(const QString &reason);

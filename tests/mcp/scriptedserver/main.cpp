@@ -14,7 +14,8 @@
 // notifications/initialized first; asks with server-to-client
 // requests. Both: answers either way.
 //
-// Tools: echo {message}; tool_1 … tool_N; sample (asks for sampling, returns what it got); roots
+// Tools: echo {message}; tool_1 … tool_N; late (from the second listing on, with
+// --list-changed-early); sample (asks for sampling, returns what it got); roots
 // (asks for the client's roots); elicit (with --elicit: asks the user for a name); print_env
 // {name?} (with --print-env: the variable's value, or "<unset>").
 //
@@ -232,6 +233,9 @@ private:
             tools.append(QJsonObject{{u"name"_s, u"elicit"_s}, {u"inputSchema"_s, anyObject}});
         if (!m_options.printEnv.isEmpty())
             tools.append(QJsonObject{{u"name"_s, u"print_env"_s}, {u"inputSchema"_s, anyObject}});
+        // What the early list_changed announced, offered from the second listing on.
+        if (m_options.listChangedEarly && m_listings > 1)
+            tools.append(QJsonObject{{u"name"_s, u"late"_s}, {u"inputSchema"_s, anyObject}});
         return tools;
     }
 
@@ -241,6 +245,8 @@ private:
             m_sentListChanged = true;
             write({{u"jsonrpc"_s, u"2.0"_s}, {u"method"_s, u"notifications/tools/list_changed"_s}});
         }
+        if (!params.contains(u"cursor"_s))
+            ++m_listings;
         const QJsonArray tools = allTools();
         const int start = params.value(u"cursor"_s).toString().toInt();
         const int size = m_options.pageSize > 0 ? m_options.pageSize : int(tools.size());
@@ -344,6 +350,7 @@ private:
     bool m_initialized = false;
     bool m_sentListChanged = false;
     int m_requests = 0;
+    int m_listings = 0;
     QJsonValue m_lateProbe{QJsonValue::Undefined};
     std::map<QString, std::pair<QJsonValue, Continuation>> m_waiting;
 };
