@@ -132,6 +132,7 @@ private:
     McpTestServer m_everythingServer;
     McpTestServer m_filesystemServer;
     std::unique_ptr<McpServer> m_everything;
+    std::unique_ptr<McpServer> m_filesystem;
     QList<McpElicitation> m_elicitations;
 };
 
@@ -183,14 +184,23 @@ void tst_McpRealServers::initTestCase()
                 m_everything->answerElicitation(request.id, u"decline"_s);
             });
     QTRY_COMPARE_WITH_TIMEOUT(m_everything->status(), McpServer::Status::Ready, startTimeoutMs);
+
+    // No directory on its command line: server-filesystem takes the client's roots, which are
+    // the workspace, once it is initialised.
+    m_filesystem = started(m_filesystemServer.config);
+    QTRY_COMPARE_WITH_TIMEOUT(m_filesystem->status(), McpServer::Status::Ready, startTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(m_filesystem->standardErrorTail().join(u'\n').contains(
+                                     u"Updated allowed directories from MCP roots"_s),
+                             callTimeoutMs);
 }
 
 void tst_McpRealServers::cleanupTestCase()
 {
-    if (!m_everything)
-        return;
-    stopAndCheck(m_everything.get());
-    m_everything.reset();
+    for (std::unique_ptr<McpServer> *server : {&m_everything, &m_filesystem}) {
+        if (*server && (*server)->client())
+            stopAndCheck(server->get());
+        server->reset();
+    }
 }
 
 void tst_McpRealServers::stopAndCheck(McpServer *server)
@@ -408,35 +418,20 @@ void tst_McpRealServers::serverDoesNotSeeTheApiKey()
 
 void tst_McpRealServers::filesystemReadsInsideTheWorkspace()
 {
-    // No directory on its command line: the server takes the client's roots, which are the
-    // workspace.
     QVERIFY(writeFile(m_workspace + u"/notes.txt"_s, "inside the workspace\n"));
-    std::unique_ptr<McpServer> server = started(m_filesystemServer.config);
-    QTRY_COMPARE_WITH_TIMEOUT(server->status(), McpServer::Status::Ready, startTimeoutMs);
-    QTRY_VERIFY_WITH_TIMEOUT(server->standardErrorTail().join(u'\n').contains(
-                                     u"Updated allowed directories from MCP roots"_s),
-                             callTimeoutMs);
-
-    const ToolResult result = runTool(server.get(),
+    const ToolResult result = runTool(m_filesystem.get(),
                                       u"read_text_file"_s,
                                       {{u"path"_s, m_workspace + u"/notes.txt"_s}},
                                       u"call_read"_s);
     QVERIFY2(result.ok, qPrintable(result.content));
     QCOMPARE(result.content.trimmed(), u"inside the workspace"_s);
-    stopAndCheck(server.get());
 }
 
 void tst_McpRealServers::filesystemRefusesAPathOutside()
 {
     const QString outside = m_dir.filePath(u"outside.txt"_s);
     QVERIFY(writeFile(outside, "secret outside the workspace\n"));
-    std::unique_ptr<McpServer> server = started(m_filesystemServer.config);
-    QTRY_COMPARE_WITH_TIMEOUT(server->status(), McpServer::Status::Ready, startTimeoutMs);
-    QTRY_VERIFY_WITH_TIMEOUT(server->standardErrorTail().join(u'\n').contains(
-                                     u"Updated allowed directories from MCP roots"_s),
-                             callTimeoutMs);
-
-    const ToolResult result = runTool(server.get(),
+    const ToolResult result = runTool(m_filesystem.get(),
                                       u"read_text_file"_s,
                                       {{u"path"_s, outside}},
                                       u"call_outside"_s);
@@ -445,7 +440,6 @@ void tst_McpRealServers::filesystemRefusesAPathOutside()
     QVERIFY2(result.content.startsWith(u"mcp_error: "_s), qPrintable(result.content));
     QVERIFY2(result.content.contains(u"Access denied"_s), qPrintable(result.content));
     QVERIFY(!result.content.contains(u"secret outside"_s));
-    stopAndCheck(server.get());
 }
 
 QTEST_GUILESS_MAIN(tst_McpRealServers)

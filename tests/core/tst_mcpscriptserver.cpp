@@ -22,12 +22,6 @@
 #include <QTest>
 #include <QThread>
 
-#ifdef Q_OS_WIN
-#include <qt_windows.h>
-
-#include <tlhelp32.h>
-#endif
-
 #include <algorithm>
 #include <memory>
 
@@ -38,47 +32,6 @@ namespace {
 
 constexpr int startTimeoutMs = 60000; // Wine starting cmd.exe and a Qt program
 constexpr int goneTimeoutMs = 15000;
-
-// Processes whose parent is parent and whose program name contains name, from the system's
-// process list.
-QList<qint64> childProcesses(qint64 parent, const QString &name)
-{
-    QList<qint64> children;
-#ifdef Q_OS_WIN
-    const HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
-    if (snapshot == INVALID_HANDLE_VALUE)
-        return children;
-    PROCESSENTRY32W entry = {};
-    entry.dwSize = sizeof entry;
-    for (BOOL more = Process32FirstW(snapshot, &entry); more;
-         more = Process32NextW(snapshot, &entry)) {
-        if (qint64(entry.th32ParentProcessID) == parent
-            && QString::fromWCharArray(entry.szExeFile).contains(name, Qt::CaseInsensitive))
-            children.append(qint64(entry.th32ProcessID));
-    }
-    CloseHandle(snapshot);
-#else
-    const QStringList entries = QDir(u"/proc"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString &entry : entries) {
-        bool isPid = false;
-        const qint64 pid = entry.toLongLong(&isPid);
-        if (!isPid)
-            continue;
-        // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last.
-        const QByteArray stat = readFile(u"/proc/%1/stat"_s.arg(entry));
-        const qsizetype close = stat.lastIndexOf(')');
-        const QList<QByteArray> fields = stat.mid(close + 2).split(' ');
-        if (close < 0 || fields.size() < 2 || fields.at(1).toLongLong() != parent)
-            continue;
-        // comm is cut at 15 characters: agentloop-mcp-s…
-        const QString comm = QString::fromLocal8Bit(
-                stat.mid(stat.indexOf('(') + 1, close - stat.indexOf('(') - 1));
-        if (name.startsWith(comm) || comm.contains(name))
-            children.append(pid);
-    }
-#endif
-    return children;
-}
 
 // --linger FILE: writes this process's id to FILE, then waits for ten minutes, reading nothing.
 int linger(const char *pidFile)

@@ -186,12 +186,18 @@ void ProcessReaper::track() {} // orphans come back to this process by themselve
 
 namespace {
 
-// The direct children of this process (orphaned descendants included: they are reparented to
-// it), from /proc.
-std::vector<std::pair<pid_t, QString>> childrenOfThisProcess(bool *hadZombies)
+struct ProcStat
 {
-    std::vector<std::pair<pid_t, QString>> children;
-    const pid_t self = getpid();
+    pid_t pid = 0;
+    pid_t parent = 0;
+    char state = 0;
+    QString name; // comm: at most 15 characters of the program's name
+};
+
+// Every process in /proc, from its stat line.
+std::vector<ProcStat> processStats()
+{
+    std::vector<ProcStat> stats;
     const QStringList entries = QDir(u"/proc"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &entry : entries) {
         bool isPid = false;
@@ -205,15 +211,32 @@ std::vector<std::pair<pid_t, QString>> childrenOfThisProcess(bool *hadZombies)
         // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last.
         const qsizetype close = line.lastIndexOf(')');
         const QList<QByteArray> fields = line.mid(close + 2).split(' ');
-        if (close < 0 || fields.size() < 2 || fields.at(1).toInt() != self)
+        if (close < 0 || fields.size() < 2 || fields.at(0).isEmpty())
             continue;
-        if (fields.at(0) == "Z") { // it ended; only its exit status is left to collect
-            ::waitpid(pid, nullptr, WNOHANG);
+        const qsizetype open = line.indexOf('(');
+        stats.push_back({pid,
+                         pid_t(fields.at(1).toInt()),
+                         fields.at(0).at(0),
+                         QString::fromLocal8Bit(line.mid(open + 1, close - open - 1))});
+    }
+    return stats;
+}
+
+// The direct children of this process (orphaned descendants included: they are reparented to
+// it), from /proc.
+std::vector<std::pair<pid_t, QString>> childrenOfThisProcess(bool *hadZombies)
+{
+    std::vector<std::pair<pid_t, QString>> children;
+    const pid_t self = getpid();
+    for (const ProcStat &process : processStats()) {
+        if (process.parent != self)
+            continue;
+        if (process.state == 'Z') { // it ended; only its exit status is left to collect
+            ::waitpid(process.pid, nullptr, WNOHANG);
             *hadZombies = true;
             continue;
         }
-        const qsizetype open = line.indexOf('(');
-        children.emplace_back(pid, QString::fromLocal8Bit(line.mid(open + 1, close - open - 1)));
+        children.emplace_back(process.pid, process.name);
     }
     return children;
 }
@@ -251,6 +274,16 @@ QString ProcessReaper::problem() const
 
 #ifdef Q_OS_WIN
 
+QList<qint64> childProcesses(qint64 parent, const QString &name)
+{
+    QList<qint64> children;
+    for (const ProcessEntry &entry : processes()) {
+        if (qint64(entry.parent) == parent && entry.name.contains(name, Qt::CaseInsensitive))
+            children.append(qint64(entry.pid));
+    }
+    return children;
+}
+
 bool processIsGone(qint64 pid)
 {
     const HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, DWORD(pid));
@@ -263,6 +296,18 @@ bool processIsGone(qint64 pid)
 }
 
 #else
+
+QList<qint64> childProcesses(qint64 parent, const QString &name)
+{
+    QList<qint64> children;
+    for (const ProcStat &process : processStats()) {
+        // comm is the name cut at 15 characters.
+        if (process.parent == parent && process.state != 'Z'
+            && (name.startsWith(process.name) || process.name.contains(name)))
+            children.append(process.pid);
+    }
+    return children;
+}
 
 bool processIsGone(qint64 pid)
 {

@@ -42,6 +42,10 @@ private:
 
 ProcessReaper &testProcessReaper();
 
+// The running processes whose parent is parent and whose program name contains name (on Linux,
+// whose name cut at 15 characters starts name), from the system's process list.
+QList<qint64> childProcesses(qint64 parent, const QString &name);
+
 // Dead: no such process, or (Linux) a zombie its new parent, init or a subreaper, has not reaped
 // yet.
 bool processIsGone(qint64 pid);
