@@ -299,6 +299,7 @@ private slots:
     void cancelTellsTheServer();
     void stopFailsPendingCalls();
     void standardErrorKeepsTheLast200Lines();
+    void bannerOnStandardOutputIsNoise();
 
     void elicitationReachesTheServer_data();
     void elicitationReachesTheServer();
@@ -315,6 +316,7 @@ private slots:
     void httpLegacySessionAndSse();
     void httpModern();
     void httpErrorFailsTheRequest();
+    void httpSessionEndedByTheServer();
 
     void serverEverything();
 };
@@ -612,6 +614,20 @@ void tst_McpClient::standardErrorKeepsTheLast200Lines()
     QCOMPARE(tail.size(), 200);
     QCOMPARE(tail.first(), u"stderr line 51"_s);
     QCOMPARE(tail.last(), u"stderr line 250"_s);
+}
+
+void tst_McpClient::bannerOnStandardOutputIsNoise()
+{
+    Scripted server({u"--era"_s, u"legacy"_s, u"--banner"_s});
+    QSignalSpy noise(server.transport, &McpTransport::protocolNoise);
+    QSignalSpy log(server.client.get(), &McpClient::logMessage);
+    QVERIFY(server.startAndList());
+    QCOMPARE(noise.size(), 1);
+    QCOMPARE(noise.first().first().toString(), u"Scripted MCP server running on stdio"_s);
+    bool logged = false;
+    for (const QList<QVariant> &entry : std::as_const(log))
+        logged = logged || entry.first().toString().contains(u"Scripted MCP server running"_s);
+    QVERIFY(logged);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -961,6 +977,43 @@ void tst_McpClient::httpErrorFailsTheRequest()
              qPrintable(call->outcome->errorMessage));
     QVERIFY2(call->outcome->errorMessage.contains(u"Internal Server Error"_s),
              qPrintable(call->outcome->errorMessage));
+}
+
+void tst_McpClient::httpSessionEndedByTheServer()
+{
+    FakeMcpHttpServer http([](const HttpExchange &exchange) -> QByteArray {
+        const QJsonObject request = exchange.json();
+        const QString method = exchange.rpcMethod();
+        if (method == u"server/discover")
+            return httpResponse(405, {}, {});
+        if (method == u"initialize")
+            return jsonAnswer(request,
+                              {{u"protocolVersion"_s, u"2025-11-25"_s},
+                               {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}}},
+                              {{"Mcp-Session-Id", "s-1"}});
+        if (method == u"tools/list")
+            return jsonAnswer(request, {{u"tools"_s, QJsonArray{}}});
+        if (method == u"tools/call")
+            return httpResponse(404, "text/plain", "Session not found");
+        return httpResponse(202, {}, {});
+    });
+    McpServerConfig config;
+    config.transport = McpServerConfig::Http;
+    config.url = http.url();
+    McpClient client(u"http"_s, new McpHttpTransport(config), QDir::tempPath());
+    QSignalSpy listed(&client, &McpClient::toolsChanged);
+    QSignalSpy failed(&client, &McpClient::failed);
+    client.start();
+    QTRY_COMPARE_WITH_TIMEOUT(listed.size(), 1, waitMs);
+    QCOMPARE(client.era(), McpClient::Era::Legacy);
+    const auto call = record(client.callTool(u"t"_s, {}, waitMs, &client));
+    QVERIFY(waitForOutcome(call));
+    QCOMPARE(call->outcome->status, McpCallOutcome::Failed);
+    QVERIFY2(call->outcome->errorMessage.contains(u"Session not found"_s),
+             qPrintable(call->outcome->errorMessage));
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, waitMs);
+    QCOMPARE(failed.first().first().toString(), u"ended the session (HTTP 404)"_s);
+    QCOMPARE(client.state(), McpClient::State::Closed);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -521,114 +521,132 @@ QNetworkRequest McpHttpTransport::Private::request() const
 void McpHttpTransport::Private::watch(QNetworkReply *reply, const QJsonValue &id)
 {
     replies.insert(reply);
-    auto sse = std::make_shared<SseParser>(mcpMaxMessageBytes);
-    auto isStream = std::make_shared<std::optional<bool>>();
-    auto failure = std::make_shared<QString>();
+    // What one exchange has seen so far.
+    struct Exchange
+    {
+        QJsonValue id; // null for a notification or a response
+        bool sentSession = false;
+        std::optional<bool> isStream;
+        SseParser sse{mcpMaxMessageBytes};
+        bool answered = false; // the response to id came
+        QString failure;       // why it was aborted
+    };
+    auto exchange = std::make_shared<Exchange>();
+    exchange->id = id.isUndefined() ? QJsonValue() : id;
+    exchange->sentSession = !sessionId.isEmpty();
 
-    const auto fail = [reply, failure](const QString &reason) {
-        *failure = reason;
+    const auto fail = [reply, exchange](const QString &reason) {
+        exchange->failure = reason;
         reply->abort();
     };
-    const auto deliver = [this](QByteArrayView bytes) -> bool {
+    const auto deliver = [this, exchange](QByteArrayView bytes) -> bool {
         const QPointer<McpHttpTransport> alive(q);
         return forEachMessage(bytes.toByteArray(), [&](const QJsonObject &message) {
+            if (!message.contains(u"method"_s) && message.value(u"id"_s) == exchange->id)
+                exchange->answered = true;
             if (alive && !closedSent)
                 emit q->messageReceived(message);
         });
     };
-    const auto readStream = [this, reply, sse, fail, deliver] {
+    const auto onEvent = [this, deliver](const SseEventView &event) {
+        if (closedSent || event.data.trimmed().isEmpty())
+            return; // an event without data primes a stream for resumption
         const QPointer<McpHttpTransport> alive(q);
-        const Result<void> fed = sse->feed(reply->readAll(), [&](const SseEventView &event) {
-            if (!alive || closedSent)
-                return;
-            if (event.data.trimmed().isEmpty())
-                return; // a priming event (only an id) for resumption
-            if (!deliver(event.data) && alive)
-                emit q->protocolNoise(quoted(event.data.toByteArray()));
-        });
+        if (!deliver(event.data) && alive)
+            emit q->protocolNoise(quoted(event.data.toByteArray()));
+    };
+    const auto readStream = [this, reply, exchange, fail, onEvent](bool end) {
+        const QPointer<McpHttpTransport> alive(q);
+        Result<void> fed = exchange->sse.feed(reply->readAll(), onEvent);
+        if (fed && end && alive)
+            fed = exchange->sse.finish(onEvent);
         if (!fed && alive)
             fail(McpHttpTransport::tr("the event stream broke: %1").arg(fed.error().message));
     };
 
-    connect(reply, &QNetworkReply::metaDataChanged, q, [this, reply, isStream] {
+    connect(reply, &QNetworkReply::metaDataChanged, q, [this, reply, exchange] {
         const QByteArray session = reply->rawHeader("Mcp-Session-Id");
         if (!session.isEmpty() && sessionId.isEmpty())
             sessionId = session;
         const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
-        *isStream = type.trimmed().toLower().startsWith("text/event-stream");
+        exchange->isStream = type.trimmed().toLower().startsWith("text/event-stream");
     });
-    connect(reply, &QNetworkReply::readyRead, q, [reply, isStream, readStream, fail] {
+    connect(reply, &QNetworkReply::readyRead, q, [reply, exchange, readStream, fail] {
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (isStream->value_or(false) && status >= 200 && status < 300)
-            readStream();
+        if (exchange->isStream.value_or(false) && status >= 200 && status < 300)
+            readStream(false);
         else if (reply->bytesAvailable() > mcpMaxMessageBytes)
             fail(McpHttpTransport::tr("the answer is larger than %1 MiB")
                          .arg(mcpMaxMessageBytes >> 20));
     });
-    connect(reply,
-            &QNetworkReply::finished,
-            q,
-            [this, reply, id, isStream, readStream, failure, deliver] {
-                replies.remove(reply);
-                reply->deleteLater();
-                if (closedSent)
-                    return;
-                const QPointer<McpHttpTransport> alive(q);
-                const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-                const auto failRequest = [&](const QString &reason) {
-                    if (!id.isNull() && !id.isUndefined())
-                        emit q->requestFailed(id, reason, status);
-                    else
-                        emit q->protocolNoise(reason);
-                };
-                if (!failure->isEmpty()) {
-                    failRequest(*failure);
-                    return;
-                }
-                if (status == 0) {
-                    failRequest(McpHttpTransport::tr("the request failed: %1")
-                                        .arg(reply->errorString()));
-                    return;
-                }
-                if (status == 202 || status == 204)
-                    return;
-                if (status < 200 || status >= 300) {
-                    const QByteArray body = reply->readAll();
-                    // Some servers put a JSON-RPC error for the request in a 4xx answer: it says more.
-                    const QJsonObject answer = QJsonDocument::fromJson(body).object();
-                    if (answer.value(u"error"_s).isObject() && answer.value(u"id"_s) == id
-                        && !id.isNull() && !id.isUndefined()) {
-                        emit q->messageReceived(answer);
-                        return;
-                    }
-                    failRequest(body.trimmed().isEmpty()
-                                        ? McpHttpTransport::tr("HTTP %1").arg(status)
-                                        : McpHttpTransport::tr("HTTP %1: %2")
-                                                  .arg(status)
-                                                  .arg(quoted(body)));
-                    return;
-                }
-                if (isStream->value_or(false)) {
-                    readStream();
-                    return;
-                }
-                const QByteArray body = reply->readAll();
-                const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader)
-                                                .toByteArray()
-                                                .trimmed()
-                                                .toLower();
-                if (body.trimmed().isEmpty()) {
-                    if (!id.isNull() && !id.isUndefined())
-                        failRequest(
-                                McpHttpTransport::tr("HTTP %1 with an empty answer").arg(status));
-                    return;
-                }
-                if (!type.startsWith("application/json") || !deliver(body)) {
-                    if (alive)
-                        failRequest(McpHttpTransport::tr("the answer is not JSON-RPC (%1): %2")
-                                            .arg(QString::fromLatin1(type), quoted(body)));
-                }
-            });
+    connect(reply, &QNetworkReply::finished, q, [this, reply, exchange, readStream, deliver] {
+        replies.remove(reply);
+        reply->deleteLater();
+        if (closedSent)
+            return;
+        const QPointer<McpHttpTransport> alive(q);
+        const bool isRequest = !exchange->id.isNull();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const auto failRequest = [&](const QString &reason) {
+            if (isRequest)
+                emit q->requestFailed(exchange->id, reason, status);
+            else
+                emit q->protocolNoise(reason);
+        };
+        if (!exchange->failure.isEmpty()) {
+            failRequest(exchange->failure);
+            return;
+        }
+        if (status == 0) {
+            failRequest(McpHttpTransport::tr("the request failed: %1").arg(reply->errorString()));
+            return;
+        }
+        if (status == 202 || status == 204)
+            return;
+        if (status < 200 || status >= 300) {
+            const QByteArray body = reply->readAll();
+            // Some servers put a JSON-RPC error for the request in a 4xx answer: it says more.
+            const QJsonObject answer = QJsonDocument::fromJson(body).object();
+            if (isRequest && answer.value(u"error"_s).isObject()
+                && answer.value(u"id"_s) == exchange->id) {
+                emit q->messageReceived(answer);
+            } else {
+                failRequest(
+                        body.trimmed().isEmpty()
+                                ? McpHttpTransport::tr("HTTP %1").arg(status)
+                                : McpHttpTransport::tr("HTTP %1: %2").arg(status).arg(quoted(body)));
+            }
+            // 404 to a request in a session: the server ended it, and only a new initialize
+            // starts another. The server is gone as far as this transport goes.
+            if (alive && status == 404 && exchange->sentSession && !closedSent) {
+                sessionId.clear();
+                closedSent = true;
+                emit q->closed(-1, McpHttpTransport::tr("ended the session (HTTP 404)"), false);
+            }
+            return;
+        }
+        if (exchange->isStream.value_or(false)) {
+            readStream(true);
+            if (alive && isRequest && !exchange->answered && !closedSent)
+                failRequest(McpHttpTransport::tr("the event stream ended without an answer"));
+            return;
+        }
+        const QByteArray body = reply->readAll();
+        const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader)
+                                        .toByteArray()
+                                        .trimmed()
+                                        .toLower();
+        if (body.trimmed().isEmpty()) {
+            if (isRequest)
+                failRequest(McpHttpTransport::tr("HTTP %1 with an empty answer").arg(status));
+            return;
+        }
+        if (!type.startsWith("application/json") || !deliver(body)) {
+            if (alive)
+                failRequest(McpHttpTransport::tr("the answer is not JSON-RPC (%1): %2")
+                                    .arg(QString::fromLatin1(type), quoted(body)));
+        }
+    });
 }
 
 void McpHttpTransport::Private::closeLater(int exitCode, const QString &reason, bool expected)

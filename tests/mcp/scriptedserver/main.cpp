@@ -5,7 +5,7 @@
 //                          [--crash-at-start]
 //                          [--crash-on-call] [--never-answer] [--stderr N] [--list-changed-early]
 //                          [--tools N] [--page-size N] [--ttl MS] [--elicit] [--print-env NAME]
-//                          [--log FILE]
+//                          [--banner] [--log FILE]
 //
 // Modern (2026-07-28): answers server/discover and requires the protocol version and client
 // capabilities in every request's _meta; asks for input with resultType "input_required".
@@ -374,6 +374,7 @@ int main(int argc, char *argv[])
                        {u"ttl"_s, u"ttlMs of tools/list results"_s, u"ms"_s, u"0"_s},
                        {u"elicit"_s, u"offer a tool that elicits"_s},
                        {u"print-env"_s, u"offer print_env for this variable"_s, u"name"_s},
+                       {u"banner"_s, u"print a line that is not JSON on stdout at start"_s},
                        {u"log"_s, u"append every received line to this file"_s, u"file"_s}});
     parser.process(application);
     if (parser.isSet(u"crash-at-start"_s)) {
@@ -384,6 +385,11 @@ int main(int argc, char *argv[])
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
 #endif
+    if (parser.isSet(u"banner"_s)) {
+        // As some servers do, against the rules of stdio.
+        std::fputs("Scripted MCP server running on stdio\n", stdout);
+        std::fflush(stdout);
+    }
     const int stderrLines = parser.value(u"stderr"_s).toInt();
     for (int i = 1; i <= stderrLines; ++i)
         std::fprintf(stderr, "stderr line %d\n", i);
