@@ -251,6 +251,17 @@ void CliRun::startMcpServers()
         runPrompt();
     });
     connect(&m_session.mcp(), &McpManager::serverStatusChanged, this, &CliRun::reportMcpServer);
+    // The terminal has no forms: what a server asks of the user is declined, and said.
+    connect(&m_session.mcp(),
+            &McpManager::elicitationRequested,
+            this,
+            [this](const McpElicitation &request) {
+                printProgress(tr("MCP server “%1” asks: %2 (declined: agentloop-cli cannot show "
+                                 "forms)")
+                                      .arg(m_err.line(request.serverName, shownNameLength),
+                                           m_err.line(request.message)));
+                m_session.mcp().answerElicitation(request.serverName, request.id, u"decline"_s);
+            });
     const qsizetype count = m_options.mcpServers.size();
     printProgress(count == 1 ? tr("Starting 1 MCP server…")
                              : tr("Starting %n MCP servers…", nullptr, int(count)));

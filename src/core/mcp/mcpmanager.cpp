@@ -85,13 +85,22 @@ void McpManager::setServers(const QList<McpServerConfig> &servers)
             removeServer(server);
     }
     m_servers.clear();
+    QList<McpServer *> created;
     for (const McpServerConfig &config : std::as_const(configs)) {
         const auto same = std::find_if(kept.cbegin(), kept.cend(), [&](McpServer *server) {
             return server->config() == config;
         });
-        m_servers.append(same != kept.cend() ? *same : createServer(config));
+        if (same != kept.cend()) {
+            m_servers.append(*same);
+        } else {
+            created.append(createServer(config));
+            m_servers.append(created.last());
+        }
     }
     m_configs = configs;
+    // Started once the list is whole: what their first statuses trigger sees every server.
+    for (McpServer *server : std::as_const(created))
+        server->start();
     rebuildTools();
     emit toolsChanged();
 }
@@ -114,7 +123,6 @@ McpServer *McpManager::createServer(const McpServerConfig &config)
     connect(server, &McpServer::elicitationWithdrawn, this, [this, name](quint64 id) {
         emit elicitationWithdrawn(name, id);
     });
-    server->start();
     return server;
 }
 
