@@ -68,6 +68,7 @@ private slots:
     void callThatNeverAnswersTimesOut();
     void managerNamesAndLimits();
     void toolChangeDuringARunAppliesFromTheNextRequest();
+    void trustedReadOnlyToolRunsWithoutAsking();
 
 private:
     QTemporaryDir m_dir;
@@ -351,6 +352,48 @@ void tst_McpServer::toolChangeDuringARunAppliesFromTheNextRequest()
     QCOMPARE(toolMessages.size(), 2);
     QCOMPARE(toolMessages.at(1).value(u"content"_s).toString(),
              u"mcp_unavailable: server s is stopped"_s);
+    // In the audit trail like a built-in tool: asked, allowed, and what came of it.
+    QCOMPARE(session.auditTrail().size(), 2);
+    const QJsonObject entry = session.auditTrail().at(1);
+    QCOMPARE(entry.value(u"tool"_s).toString(), u"mcp__s__echo"_s);
+    QCOMPARE(entry.value(u"asked"_s).toBool(), true);
+    QCOMPARE(entry.value(u"error_code"_s).toString(), u"mcp_unavailable"_s);
+}
+
+// A read-only tool of a server the user trusts runs without asking, like a built-in read tool;
+// its answer is what the model reads next.
+void tst_McpServer::trustedReadOnlyToolRunsWithoutAsking()
+{
+    FakeChatServer chat;
+    AgentSession session(std::make_shared<FakeCommandRunner>(),
+                         ConversationStore(m_dir.filePath(u"conversations"_s)));
+    session.recorder().setSavesNewConversations(false);
+    SessionConfiguration configuration;
+    configuration.provider.baseUrl = chat.baseUrl();
+    configuration.provider.apiKey = u"sk-mcp-session"_s;
+    configuration.provider.model = u"m"_s;
+    configuration.workspace = m_dir.path();
+    McpServerConfig trusted = scripted(u"t"_s, {u"--era"_s, u"modern"_s});
+    trusted.trusted = true;
+    configuration.mcpServers = {trusted};
+    session.configure(configuration);
+    QTRY_VERIFY_WITH_TIMEOUT(session.controller().tools().names().contains(u"mcp__t__echo"_s),
+                             readyTimeoutMs);
+    QSignalSpy asked(&session.controller(), &AgentController::approvalRequested);
+    chat.script({FakeResponse::toolCall(u"call_1"_s, u"mcp__t__echo"_s, uR"({"message":"你好"})"_s),
+                 FakeResponse::answer(u"Done."_s)});
+    QSignalSpy finished(&session.controller(), &AgentController::finished);
+    QVERIFY(session.controller().run(u"go"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
+    QCOMPARE(asked.size(), 0);
+    const QList<QJsonObject> toolMessages = chat.requests().at(1).toolMessages();
+    QCOMPARE(toolMessages.size(), 1);
+    QCOMPARE(toolMessages.first().value(u"content"_s).toString(), u"你好"_s);
+    const QJsonObject entry = session.auditTrail().first();
+    QCOMPARE(entry.value(u"tool"_s).toString(), u"mcp__t__echo"_s);
+    QCOMPARE(entry.value(u"decision"_s).toString(), u"allow"_s);
+    QCOMPARE(entry.value(u"decided_by"_s).toString(), u"default"_s);
+    QCOMPARE(entry.value(u"asked"_s).toBool(), false);
 }
 
 QTEST_GUILESS_MAIN(tst_McpServer)
