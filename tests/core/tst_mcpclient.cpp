@@ -242,6 +242,7 @@ public:
     QString url() const { return u"http://127.0.0.1:%1/mcp"_s.arg(m_server.serverPort()); }
 
     QList<HttpExchange> exchanges;
+    int dropped = 0; // held exchanges the client closed
 
 private:
     void serve(QTcpSocket *socket, const QByteArray &buffer)
@@ -265,7 +266,13 @@ private:
             return;
         exchange.body = buffer.sliced(end + 4, length);
         exchanges.append(exchange);
-        socket->write(m_handler(exchange));
+        const QByteArray response = m_handler(exchange);
+        if (response.isEmpty()) {
+            // Held open: the test sees whether the client lets go of it.
+            connect(socket, &QTcpSocket::disconnected, this, [this] { ++dropped; });
+            return;
+        }
+        socket->write(response);
         socket->disconnectFromHost();
     }
 
@@ -317,6 +324,7 @@ private slots:
     void httpModern();
     void httpErrorFailsTheRequest();
     void httpSessionEndedByTheServer();
+    void httpCancelClosesTheRequest();
 
     void serverEverything();
 };
@@ -1014,6 +1022,38 @@ void tst_McpClient::httpSessionEndedByTheServer()
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, waitMs);
     QCOMPARE(failed.first().first().toString(), u"ended the session (HTTP 404)"_s);
     QCOMPARE(client.state(), McpClient::State::Closed);
+}
+
+// A stateless server learns of a cancelled call from its closed request.
+void tst_McpClient::httpCancelClosesTheRequest()
+{
+    FakeMcpHttpServer http([](const HttpExchange &exchange) -> QByteArray {
+        const QJsonObject request = exchange.json();
+        const QString method = exchange.rpcMethod();
+        if (method == u"server/discover")
+            return jsonAnswer(request,
+                              {{u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s}},
+                               {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}}});
+        if (method == u"tools/list")
+            return jsonAnswer(request, {{u"tools"_s, QJsonArray{}}});
+        return {}; // tools/call: never answered
+    });
+    McpServerConfig config;
+    config.transport = McpServerConfig::Http;
+    config.url = http.url();
+    McpClient client(u"http"_s, new McpHttpTransport(config), QDir::tempPath());
+    QSignalSpy listed(&client, &McpClient::toolsChanged);
+    client.start();
+    QTRY_COMPARE_WITH_TIMEOUT(listed.size(), 1, waitMs);
+    McpCall *call = client.callTool(u"t"_s, {}, waitMs, &client);
+    const auto result = record(call);
+    QTRY_COMPARE_WITH_TIMEOUT(http.exchanges.size(), 3, waitMs);
+    QCOMPARE(http.dropped, 0);
+    call->cancel();
+    QVERIFY(waitForOutcome(result));
+    QCOMPARE(result->outcome->status, McpCallOutcome::Cancelled);
+    QTRY_COMPARE_WITH_TIMEOUT(http.dropped, 1, waitMs);
+    QCOMPARE(http.exchanges.size(), 3); // modern: no notifications/cancelled
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -410,6 +410,7 @@ private:
             if (m_client->era == McpClient::Era::Legacy)
                 m_client->notify(u"notifications/cancelled"_s,
                                  {{u"requestId"_s, requestId}, {u"reason"_s, reasonForServer}});
+            m_client->transport->abandonRequest(requestId);
         }
         McpCallOutcome outcome;
         outcome.status = status;
@@ -532,9 +533,11 @@ void McpClient::Private::setState(State newState)
 
 void McpClient::Private::probe()
 {
-    request(u"server/discover"_s, {}, probeTimeoutMs, [this](const Reply &reply) {
-        onProbe(reply);
-    });
+    // Over HTTP the answer decides (and a first request may be slow: a TLS handshake, a cold
+    // start): only stdio servers that ignore unknown methods need the short probe.
+    const bool http = qobject_cast<McpHttpTransport *>(transport) != nullptr;
+    const int timeoutMs = http ? std::max(probeTimeoutMs, requestTimeoutMs) : probeTimeoutMs;
+    request(u"server/discover"_s, {}, timeoutMs, [this](const Reply &reply) { onProbe(reply); });
 }
 
 void McpClient::Private::onProbe(const Reply &reply)

@@ -84,7 +84,7 @@ class McpClientCall;
 // the probe timeout (default 3 s), → initialize with 2025-11-25 → Legacy at the version the
 // server answers (if we accept it; otherwise failed). Over HTTP, the first POST of
 // server/discover decides the same way from its answer (HTTP 400/404/405 or a JSON-RPC error →
-// legacy). The era and version are kept for this server process (a restart negotiates anew).
+// legacy), waiting for it as for any request (the request timeout, not the probe timeout). The era and version are kept for this server process (a restart negotiates anew).
 class McpClient final : public QObject
 {
     Q_OBJECT

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -494,6 +495,7 @@ public:
     QString protocolVersion;
     QByteArray sessionId;
     QSet<QNetworkReply *> replies;
+    QHash<qint64, QNetworkReply *> requests; // by JSON-RPC id, while in flight
     bool opened = false;
     bool closedSent = false;
 
@@ -579,8 +581,12 @@ void McpHttpTransport::Private::watch(QNetworkReply *reply, const QJsonValue &id
             fail(McpHttpTransport::tr("the answer is larger than %1 MiB")
                          .arg(mcpMaxMessageBytes >> 20));
     });
+    if (id.isDouble())
+        requests.insert(id.toInteger(), reply);
     connect(reply, &QNetworkReply::finished, q, [this, reply, exchange, readStream, deliver] {
         replies.remove(reply);
+        if (exchange->id.isDouble())
+            requests.remove(exchange->id.toInteger());
         reply->deleteLater();
         if (closedSent)
             return;
@@ -718,6 +724,7 @@ void McpHttpTransport::close()
         return;
     const QList<QNetworkReply *> inFlight = d->replies.values();
     d->replies.clear();
+    d->requests.clear();
     for (QNetworkReply *reply : inFlight) {
         reply->disconnect(this);
         reply->abort();
@@ -734,6 +741,17 @@ void McpHttpTransport::close()
         d->sessionId.clear();
     }
     d->closeLater(0, tr("stopped"), true);
+}
+
+void McpHttpTransport::abandonRequest(const QJsonValue &id)
+{
+    QNetworkReply *reply = d->requests.take(id.toInteger(-1));
+    if (!reply)
+        return;
+    d->replies.remove(reply);
+    reply->disconnect(this);
+    reply->abort();
+    reply->deleteLater();
 }
 
 void McpHttpTransport::setProtocolVersion(const QString &version)

@@ -26,6 +26,11 @@ public:
     // closed() follows once, unless it already came.
     virtual void close() = 0;
 
+    // The client no longer wants the answer to request id (a cancelled or timed-out call).
+    // HTTP aborts that request's POST, which is how a stateless server learns of it; stdio has
+    // nothing to do.
+    virtual void abandonRequest(const QJsonValue &id) { Q_UNUSED(id); }
+
     // HTTP only: the era the client settled on decides the headers of every later request
     // (MCP-Protocol-Version; Mcp-Session-Id from the legacy era's initialize answer).
     virtual void setProtocolVersion(const QString &version) { Q_UNUSED(version); }
@@ -107,6 +112,7 @@ public:
     void open() override;
     void send(const QJsonObject &message) override;
     void close() override;
+    void abandonRequest(const QJsonValue &id) override;
     void setProtocolVersion(const QString &version) override;
 
 private:
