@@ -280,6 +280,65 @@ private:
     Handler m_handler;
 };
 
+// The answers of a modern server to server/discover and tools/list (with no tools); empty for
+// any other request.
+QByteArray modernDiscovery(const HttpExchange &exchange, const QString &serverName = u"fake"_s)
+{
+    const QString method = exchange.rpcMethod();
+    if (method == u"server/discover")
+        return jsonAnswer(exchange.json(),
+                          {{u"resultType"_s, u"complete"_s},
+                           {u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s}},
+                           {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}},
+                           {u"serverInfo"_s, QJsonObject{{u"name"_s, serverName}}}});
+    if (method == u"tools/list")
+        return jsonAnswer(exchange.json(),
+                          {{u"resultType"_s, u"complete"_s}, {u"tools"_s, QJsonArray{}}});
+    return {};
+}
+
+// One row per era, for a test that runs in both.
+void addEraColumn()
+{
+    QTest::addColumn<QString>("era");
+    QTest::newRow("legacy") << u"legacy"_s;
+    QTest::newRow("modern") << u"modern"_s;
+}
+
+// A client of the fake server, started; listed and failed spy on it.
+struct HttpClient
+{
+    explicit HttpClient(const FakeMcpHttpServer &http, const QMap<QString, QString> &headers = {})
+    {
+        McpServerConfig config;
+        config.name = u"http"_s;
+        config.transport = McpServerConfig::Http;
+        config.url = http.url();
+        config.headers = headers;
+        client = std::make_unique<McpClient>(u"http"_s,
+                                             new McpHttpTransport(config),
+                                             QDir::tempPath());
+        listed = std::make_unique<QSignalSpy>(client.get(), &McpClient::toolsChanged);
+        failed = std::make_unique<QSignalSpy>(client.get(), &McpClient::failed);
+        client->start();
+    }
+
+    bool waitForTools() const
+    {
+        return QTest::qWaitFor([this] { return !listed->isEmpty() || !failed->isEmpty(); }, waitMs)
+               && !listed->isEmpty();
+    }
+
+    std::shared_ptr<CallRecord> call(const QString &tool, const QJsonObject &arguments = {})
+    {
+        return record(client->callTool(tool, arguments, waitMs, client.get()));
+    }
+
+    std::unique_ptr<McpClient> client;
+    std::unique_ptr<QSignalSpy> listed;
+    std::unique_ptr<QSignalSpy> failed;
+};
+
 } // namespace
 
 class tst_McpClient : public QObject
@@ -444,16 +503,10 @@ void tst_McpClient::unknownModernVersionsFail()
                                                       {u"error"_s, error}})
                                     .toJson(QJsonDocument::Compact));
     });
-    McpServerConfig config;
-    config.name = u"http"_s;
-    config.transport = McpServerConfig::Http;
-    config.url = http.url();
-    McpClient client(u"http"_s, new McpHttpTransport(config), QDir::tempPath());
-    QSignalSpy failed(&client, &McpClient::failed);
-    client.start();
-    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, waitMs);
-    QVERIFY2(failed.first().first().toString().contains(u"2099-01-01"_s),
-             qPrintable(failed.first().first().toString()));
+    HttpClient client(http);
+    QTRY_COMPARE_WITH_TIMEOUT(client.failed->size(), 1, waitMs);
+    const QString reason = client.failed->first().first().toString();
+    QVERIFY2(reason.contains(u"2099-01-01"_s), qPrintable(reason));
     QCOMPARE(http.exchanges.size(), 1);
 }
 
@@ -549,9 +602,7 @@ void tst_McpClient::crashMidCallFailsTheCall()
 
 void tst_McpClient::silentServerTimesOutTheCall_data()
 {
-    QTest::addColumn<QString>("era");
-    QTest::newRow("legacy") << u"legacy"_s;
-    QTest::newRow("modern") << u"modern"_s;
+    addEraColumn();
 }
 
 void tst_McpClient::silentServerTimesOutTheCall()
@@ -715,9 +766,7 @@ void tst_McpClient::cancelledCallWithdrawsItsElicitation()
 
 void tst_McpClient::samplingIsDeclined_data()
 {
-    QTest::addColumn<QString>("era");
-    QTest::newRow("legacy") << u"legacy"_s;
-    QTest::newRow("modern") << u"modern"_s;
+    addEraColumn();
 }
 
 void tst_McpClient::samplingIsDeclined()
@@ -735,7 +784,7 @@ void tst_McpClient::samplingIsDeclined()
 
 void tst_McpClient::rootsAreTheWorkspace_data()
 {
-    samplingIsDeclined_data();
+    addEraColumn();
 }
 
 void tst_McpClient::rootsAreTheWorkspace()
@@ -861,23 +910,14 @@ void tst_McpClient::httpLegacySessionAndSse()
         return httpResponse(404, {}, {});
     });
 
-    McpServerConfig config;
-    config.name = u"http"_s;
-    config.transport = McpServerConfig::Http;
-    config.url = http.url();
-    config.headers = {{u"Authorization"_s, u"Bearer token-1"_s}};
-    McpClient client(u"http"_s, new McpHttpTransport(config), QDir::tempPath());
-    QSignalSpy listed(&client, &McpClient::toolsChanged);
-    QSignalSpy failed(&client, &McpClient::failed);
-    client.start();
-    QTRY_COMPARE_WITH_TIMEOUT(listed.size(), 1, waitMs);
-    QVERIFY(failed.isEmpty());
+    HttpClient connection(http, {{u"Authorization"_s, u"Bearer token-1"_s}});
+    McpClient &client = *connection.client;
+    QVERIFY(connection.waitForTools());
     QCOMPARE(client.era(), McpClient::Era::Legacy);
     QCOMPARE(client.protocolVersion(), u"2025-06-18"_s);
     QCOMPARE(toolNames(client), QStringList{u"echo"_s});
 
-    const auto call = record(
-            client.callTool(u"echo"_s, {{u"message"_s, u"over http"_s}}, waitMs, &client));
+    const auto call = connection.call(u"echo"_s, {{u"message"_s, u"over http"_s}});
     QVERIFY(waitForOutcome(call));
     QCOMPARE(call->outcome->status, McpCallOutcome::Completed);
     QCOMPARE(call->text(), u"over http"_s);
@@ -918,33 +958,14 @@ void tst_McpClient::httpLegacySessionAndSse()
 
 void tst_McpClient::httpModern()
 {
-    FakeMcpHttpServer http([](const HttpExchange &exchange) -> QByteArray {
-        const QJsonObject request = exchange.json();
-        const QString method = exchange.rpcMethod();
-        if (method == u"server/discover")
-            return jsonAnswer(request,
-                              {{u"resultType"_s, u"complete"_s},
-                               {u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s}},
-                               {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}},
-                               {u"serverInfo"_s, QJsonObject{{u"name"_s, u"modern-http"_s}}}});
-        if (method == u"tools/list")
-            return jsonAnswer(request,
-                              {{u"resultType"_s, u"complete"_s},
-                               {u"tools"_s,
-                                QJsonArray{QJsonObject{{u"name"_s, u"t"_s},
-                                                       {u"inputSchema"_s, QJsonObject{}}}}}});
-        return httpResponse(404, {}, {});
+    FakeMcpHttpServer http([](const HttpExchange &exchange) {
+        const QByteArray answer = modernDiscovery(exchange, u"modern-http"_s);
+        return answer.isEmpty() ? httpResponse(404, {}, {}) : answer;
     });
-    McpServerConfig config;
-    config.name = u"http"_s;
-    config.transport = McpServerConfig::Http;
-    config.url = http.url();
-    McpClient client(u"http"_s, new McpHttpTransport(config), QDir::tempPath());
-    QSignalSpy listed(&client, &McpClient::toolsChanged);
-    client.start();
-    QTRY_COMPARE_WITH_TIMEOUT(listed.size(), 1, waitMs);
-    QCOMPARE(client.era(), McpClient::Era::Modern);
-    QCOMPARE(client.serverInfo()[u"name"_s].toString(), u"modern-http"_s);
+    HttpClient client(http);
+    QVERIFY(client.waitForTools());
+    QCOMPARE(client.client->era(), McpClient::Era::Modern);
+    QCOMPARE(client.client->serverInfo()[u"name"_s].toString(), u"modern-http"_s);
     QCOMPARE(http.exchanges.size(), 2);
     QCOMPARE(http.exchanges[0].headers.value("mcp-protocol-version"), QByteArray());
     QCOMPARE(http.exchanges[1].headers.value("mcp-protocol-version"), QByteArray("2026-07-28"));
@@ -953,32 +974,21 @@ void tst_McpClient::httpModern()
                      .toString(),
              u"2026-07-28"_s);
     QVERIFY(!http.exchanges[1].headers.contains("mcp-session-id"));
-    client.stop();
+    client.client->stop();
     QTest::qWait(100);
     QCOMPARE(http.exchanges.size(), 2); // no session, no DELETE
 }
 
 void tst_McpClient::httpErrorFailsTheRequest()
 {
-    FakeMcpHttpServer http([](const HttpExchange &exchange) -> QByteArray {
-        const QJsonObject request = exchange.json();
-        const QString method = exchange.rpcMethod();
-        if (method == u"server/discover")
-            return jsonAnswer(request,
-                              {{u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s}},
-                               {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}}});
-        if (method == u"tools/list")
-            return jsonAnswer(request, {{u"tools"_s, QJsonArray{}}});
-        return httpResponse(500, "text/html", "<h1>Internal Server Error</h1>");
+    FakeMcpHttpServer http([](const HttpExchange &exchange) {
+        const QByteArray answer = modernDiscovery(exchange);
+        return answer.isEmpty() ? httpResponse(500, "text/html", "<h1>Internal Server Error</h1>")
+                                : answer;
     });
-    McpServerConfig config;
-    config.transport = McpServerConfig::Http;
-    config.url = http.url();
-    McpClient client(u"http"_s, new McpHttpTransport(config), QDir::tempPath());
-    QSignalSpy listed(&client, &McpClient::toolsChanged);
-    client.start();
-    QTRY_COMPARE_WITH_TIMEOUT(listed.size(), 1, waitMs);
-    const auto call = record(client.callTool(u"t"_s, {}, waitMs, &client));
+    HttpClient client(http);
+    QVERIFY(client.waitForTools());
+    const auto call = client.call(u"t"_s);
     QVERIFY(waitForOutcome(call));
     QCOMPARE(call->outcome->status, McpCallOutcome::Failed);
     QVERIFY2(call->outcome->errorMessage.contains(u"HTTP 500"_s),
@@ -1005,47 +1015,27 @@ void tst_McpClient::httpSessionEndedByTheServer()
             return httpResponse(404, "text/plain", "Session not found");
         return httpResponse(202, {}, {});
     });
-    McpServerConfig config;
-    config.transport = McpServerConfig::Http;
-    config.url = http.url();
-    McpClient client(u"http"_s, new McpHttpTransport(config), QDir::tempPath());
-    QSignalSpy listed(&client, &McpClient::toolsChanged);
-    QSignalSpy failed(&client, &McpClient::failed);
-    client.start();
-    QTRY_COMPARE_WITH_TIMEOUT(listed.size(), 1, waitMs);
-    QCOMPARE(client.era(), McpClient::Era::Legacy);
-    const auto call = record(client.callTool(u"t"_s, {}, waitMs, &client));
+    HttpClient client(http);
+    QVERIFY(client.waitForTools());
+    QCOMPARE(client.client->era(), McpClient::Era::Legacy);
+    const auto call = client.call(u"t"_s);
     QVERIFY(waitForOutcome(call));
     QCOMPARE(call->outcome->status, McpCallOutcome::Failed);
     QVERIFY2(call->outcome->errorMessage.contains(u"Session not found"_s),
              qPrintable(call->outcome->errorMessage));
-    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, waitMs);
-    QCOMPARE(failed.first().first().toString(), u"ended the session (HTTP 404)"_s);
-    QCOMPARE(client.state(), McpClient::State::Closed);
+    QTRY_COMPARE_WITH_TIMEOUT(client.failed->size(), 1, waitMs);
+    QCOMPARE(client.failed->first().first().toString(), u"ended the session (HTTP 404)"_s);
+    QCOMPARE(client.client->state(), McpClient::State::Closed);
 }
 
 // A stateless server learns of a cancelled call from its closed request.
 void tst_McpClient::httpCancelClosesTheRequest()
 {
-    FakeMcpHttpServer http([](const HttpExchange &exchange) -> QByteArray {
-        const QJsonObject request = exchange.json();
-        const QString method = exchange.rpcMethod();
-        if (method == u"server/discover")
-            return jsonAnswer(request,
-                              {{u"supportedVersions"_s, QJsonArray{u"2026-07-28"_s}},
-                               {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}}});
-        if (method == u"tools/list")
-            return jsonAnswer(request, {{u"tools"_s, QJsonArray{}}});
-        return {}; // tools/call: never answered
-    });
-    McpServerConfig config;
-    config.transport = McpServerConfig::Http;
-    config.url = http.url();
-    McpClient client(u"http"_s, new McpHttpTransport(config), QDir::tempPath());
-    QSignalSpy listed(&client, &McpClient::toolsChanged);
-    client.start();
-    QTRY_COMPARE_WITH_TIMEOUT(listed.size(), 1, waitMs);
-    McpCall *call = client.callTool(u"t"_s, {}, waitMs, &client);
+    // tools/call is never answered: the request stays open.
+    FakeMcpHttpServer http([](const HttpExchange &exchange) { return modernDiscovery(exchange); });
+    HttpClient client(http);
+    QVERIFY(client.waitForTools());
+    McpCall *call = client.client->callTool(u"t"_s, {}, waitMs, client.client.get());
     const auto result = record(call);
     QTRY_COMPARE_WITH_TIMEOUT(http.exchanges.size(), 3, waitMs);
     QCOMPARE(http.dropped, 0);
