@@ -358,6 +358,11 @@ void MainWindow::openSettings()
     dialog->open();
 }
 
+SettingsDialog *MainWindow::settingsDialog() const
+{
+    return m_settingsDialog;
+}
+
 void MainWindow::openMcpSettings()
 {
     openSettings();

@@ -116,7 +116,7 @@ public:
     // The MCP servers' status button, the workspace's trust question and the servers' questions.
     McpServers *mcpServers() const { return m_mcpServers; }
     // The open settings dialog, or null.
-    SettingsDialog *settingsDialog() const { return m_settingsDialog; }
+    SettingsDialog *settingsDialog() const;
 
     const AgentLoop::ConversationStore &conversationStore() const
     {

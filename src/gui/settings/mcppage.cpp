@@ -364,6 +364,7 @@ void McpServersPage::refresh()
                               ? QLocale().toString(server->tools().size())
                               : QString());
     }
+    updateButtons();
     refreshDetails();
 }
 
