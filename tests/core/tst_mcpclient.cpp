@@ -717,8 +717,10 @@ void tst_McpClient::elicitationReachesTheServer()
 
     Scripted server({u"--era"_s, era, u"--elicit"_s});
     QVERIFY(server.startAndList());
-    const auto call = server.call(u"elicit"_s);
+    // The user takes longer than the call may: the time spent waiting for them does not count.
+    const auto call = server.call(u"elicit"_s, {}, 1000);
     QTRY_COMPARE_WITH_TIMEOUT(server.elicitations.size(), 1, waitMs);
+    QTest::qWait(1500);
     const McpElicitation request = server.elicitations.first();
     QCOMPARE(request.serverName, u"scripted"_s);
     QCOMPARE(request.message, u"What is your name?"_s);

@@ -216,6 +216,9 @@ public:
 
     // Calls and elicitations
     quint64 addElicitation(Elicitation elicitation, const QJsonObject &params);
+    // The calls an elicitation holds up: its own (modern), or those in flight when the server
+    // asked (legacy).
+    QList<McpClientCall *> callsWaitingFor(const Elicitation &elicitation) const;
     void withdrawElicitation(quint64 id);
     void callEnded(quint64 callKey);
     QJsonObject rootsResult() const;
@@ -268,6 +271,24 @@ public:
     }
 
     quint64 key() const { return m_key; }
+
+    // The call's time is the server's: while it waits for the user (an elicitation of its own,
+    // or one its server asked while it ran), the timeout stands still.
+    void userWaitBegins()
+    {
+        if (m_userWaits++ == 0 && m_timer.isActive()) {
+            m_remainingMs = m_timer.remainingTime();
+            m_timer.stop();
+        }
+    }
+
+    void userWaitEnds()
+    {
+        if (m_userWaits == 0 || --m_userWaits > 0 || m_done || m_remainingMs < 0)
+            return;
+        m_timer.start(std::max(m_remainingMs, 1));
+        m_remainingMs = -1;
+    }
 
     void progress(const QJsonObject &params)
     {
@@ -431,6 +452,8 @@ private:
     QJsonValue m_requestState;
     QJsonObject m_inputResponses;
     QSet<QString> m_waitingInputs;
+    int m_userWaits = 0;
+    int m_remainingMs = -1; // while the timer stands still
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -893,6 +916,8 @@ void McpClient::Private::shutDown(const QString &why)
 quint64 McpClient::Private::addElicitation(Elicitation elicitation, const QJsonObject &params)
 {
     const quint64 id = nextElicitationId++;
+    for (McpClientCall *call : callsWaitingFor(elicitation))
+        call->userWaitBegins();
     elicitations.insert(id, std::move(elicitation));
     McpElicitation request;
     request.id = id;
@@ -910,6 +935,8 @@ void McpClient::Private::withdrawElicitation(quint64 id)
         return;
     const Elicitation elicitation = *it;
     elicitations.erase(it);
+    for (McpClientCall *call : callsWaitingFor(elicitation))
+        call->userWaitEnds();
     // The server still waits for an answer to its own request: it no longer matters to anyone.
     if (elicitation.isLegacy() && state != State::Closed)
         respond(elicitation.serverRequestId, {{u"action"_s, u"cancel"_s}});
@@ -930,6 +957,21 @@ void McpClient::Private::callEnded(quint64 callKey)
     }
     for (quint64 id : std::as_const(withdrawn))
         withdrawElicitation(id);
+}
+
+QList<McpClientCall *> McpClient::Private::callsWaitingFor(const Elicitation &elicitation) const
+{
+    QList<McpClientCall *> waiting;
+    if (!elicitation.isLegacy()) {
+        if (McpClientCall *call = calls.value(elicitation.callKey))
+            waiting.append(call);
+        return waiting;
+    }
+    for (quint64 key : elicitation.callsInFlight) {
+        if (McpClientCall *call = calls.value(key))
+            waiting.append(call);
+    }
+    return waiting;
 }
 
 QJsonObject McpClient::Private::rootsResult() const
@@ -1083,6 +1125,8 @@ void McpClient::answerElicitation(quint64 id, const QString &action, const QJson
         return;
     const Private::Elicitation elicitation = *it;
     d->elicitations.erase(it);
+    for (McpClientCall *call : d->callsWaitingFor(elicitation))
+        call->userWaitEnds();
     const QString checked = action == u"accept" || action == u"decline" ? action : u"cancel"_s;
     QJsonObject result{{u"action"_s, checked}};
     if (checked == u"accept")

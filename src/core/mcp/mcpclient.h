@@ -119,7 +119,8 @@ public:
     void setRequestTimeoutMs(int ms); // listing and negotiation requests; default 30 s
 
     // Calls a tool; the call's own timeout (the server's timeoutMs) fails it with TimedOut and
-    // cancels it on the server. The call is a child of parent.
+    // cancels it on the server. The timeout stands still while the call waits for the user (an
+    // elicitation). The call is a child of parent.
     McpCall *callTool(const QString &name,
                       const QJsonObject &arguments,
                       int timeoutMs,
