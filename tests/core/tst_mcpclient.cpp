@@ -416,6 +416,11 @@ void tst_McpClient::eraNegotiation_data()
     QTest::newRow("legacy, late answer to the probe")
             << QStringList{u"--era"_s, u"legacy"_s, u"--probe-late"_s} << 300
             << McpClient::Era::Legacy << u"2025-11-25"_s;
+    // A modern server that takes longer to start than the probe waits: initialize is unknown,
+    // so the client asks server/discover again.
+    QTest::newRow("modern, slow to start")
+            << QStringList{u"--era"_s, u"modern"_s, u"--slow-start"_s, u"600"_s} << 200
+            << McpClient::Era::Modern << u"2026-07-28"_s;
     QTest::newRow("both eras") << QStringList{u"--era"_s, u"both"_s} << 0 << McpClient::Era::Modern
                                << u"2026-07-28"_s;
 }

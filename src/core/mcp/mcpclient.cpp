@@ -160,6 +160,8 @@ public:
     qint64 nextRequestId = 1;
     QHash<qint64, PendingRequest> pending;
 
+    bool probeTimedOut = false;
+    bool probedPatiently = false; // the second probe, after initialize was not known
     bool listing = false;
     bool relistWanted = false;
     bool listedOnce = false;
@@ -559,7 +561,8 @@ void McpClient::Private::probe()
     // Over HTTP the answer decides (and a first request may be slow: a TLS handshake, a cold
     // start): only stdio servers that ignore unknown methods need the short probe.
     const bool http = qobject_cast<McpHttpTransport *>(transport) != nullptr;
-    const int timeoutMs = http ? std::max(probeTimeoutMs, requestTimeoutMs) : probeTimeoutMs;
+    const bool patient = http || probedPatiently;
+    const int timeoutMs = patient ? std::max(probeTimeoutMs, requestTimeoutMs) : probeTimeoutMs;
     request(u"server/discover"_s, {}, timeoutMs, [this](const Reply &reply) { onProbe(reply); });
 }
 
@@ -608,6 +611,7 @@ void McpClient::Private::onProbe(const Reply &reply)
         log(McpClient::tr("no answer to server/discover within %1 ms; trying "
                           "initialize")
                     .arg(probeTimeoutMs));
+        probeTimedOut = true;
         break;
     case Reply::Closed:
         return; // onClosed() fails the client
@@ -634,6 +638,16 @@ void McpClient::Private::onInitialize(const Reply &reply)
         return;
     if (reply.kind == Reply::Closed)
         return;
+    if (reply.kind == Reply::Error && reply.code == methodNotFound && probeTimedOut
+        && !probedPatiently) {
+        // No initialize, and the probe was only slow: a modern server that took long to start
+        // (npx fetching its package). Ask again, waiting as long as for any request.
+        log(McpClient::tr("the server has no initialize; asking server/discover again"));
+        probedPatiently = true;
+        era = Era::Unknown;
+        probe();
+        return;
+    }
     if (reply.kind != Reply::Result) {
         fail(McpClient::tr("initialize failed: %1").arg(bounded(reply.describe(), 300)));
         return;

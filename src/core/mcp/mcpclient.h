@@ -82,7 +82,9 @@ class McpClientCall;
 // a result with supportedVersions containing 2026-07-28 → Modern; any error that is not a modern
 // one (not -32022 UnsupportedProtocolVersion with supported versions we know), or no answer within
 // the probe timeout (default 3 s), → initialize with 2025-11-25 → Legacy at the version the
-// server answers (if we accept it; otherwise failed). Over HTTP, the first POST of
+// server answers (if we accept it; otherwise failed). A late answer to the abandoned probe is
+// ignored; when the probe timed out and initialize is unknown (-32601), the server was a slow
+// modern one: server/discover is asked once more, with the request timeout. Over HTTP, the first POST of
 // server/discover decides the same way from its answer (HTTP 400/404/405 or a JSON-RPC error →
 // legacy), waiting for it as for any request (the request timeout, not the probe timeout). The era and version are kept for this server process (a restart negotiates anew).
 class McpClient final : public QObject

@@ -5,7 +5,7 @@
 //                          [--crash-at-start]
 //                          [--crash-on-call] [--never-answer] [--stderr N] [--list-changed-early]
 //                          [--tools N] [--page-size N] [--ttl MS] [--elicit] [--print-env NAME]
-//                          [--banner] [--log FILE]
+//                          [--banner] [--slow-start MS] [--log FILE]
 //
 // Modern (2026-07-28): answers server/discover and requires the protocol version and client
 // capabilities in every request's _meta; asks for input with resultType "input_required".
@@ -27,6 +27,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QThread>
 
 #include <cstdio>
 #include <functional>
@@ -375,6 +376,7 @@ int main(int argc, char *argv[])
                        {u"elicit"_s, u"offer a tool that elicits"_s},
                        {u"print-env"_s, u"offer print_env for this variable"_s, u"name"_s},
                        {u"banner"_s, u"print a line that is not JSON on stdout at start"_s},
+                       {u"slow-start"_s, u"wait this long before reading"_s, u"ms"_s, u"0"_s},
                        {u"log"_s, u"append every received line to this file"_s, u"file"_s}});
     parser.process(application);
     if (parser.isSet(u"crash-at-start"_s)) {
@@ -394,6 +396,9 @@ int main(int argc, char *argv[])
     for (int i = 1; i <= stderrLines; ++i)
         std::fprintf(stderr, "stderr line %d\n", i);
     std::fflush(stderr);
+
+    // As a server that npx first has to fetch.
+    QThread::msleep(parser.value(u"slow-start"_s).toULong());
 
     Options options;
     const QString era = parser.value(u"era"_s);
