@@ -96,16 +96,22 @@ public:
                          &McpClient::elicitationRequested,
                          client.get(),
                          [this](const McpElicitation &request) { elicitations.append(request); });
+        QObject::connect(transport, &McpTransport::closed, client.get(), [this] {
+            transportClosed = true;
+        });
         QObject::connect(client.get(),
                          &McpClient::elicitationWithdrawn,
                          client.get(),
                          [this](quint64 id) { withdrawn.append(id); });
     }
 
+    // Waits for the server to be gone: a process still running when the test ends would be
+    // reaped by nobody (and reported as leaked under the sanitizers).
     ~Scripted()
     {
-        if (client)
-            client->stop();
+        client->stop();
+        if (!QTest::qWaitFor([this] { return transportClosed; }, waitMs))
+            qWarning("the scripted server did not stop");
     }
 
     bool startAndList()
@@ -151,6 +157,7 @@ public:
     int toolListings = 0;
     QList<McpElicitation> elicitations;
     QList<quint64> withdrawn;
+    bool transportClosed = false;
 };
 
 bool waitForOutcome(const std::shared_ptr<CallRecord> &call, int timeoutMs = waitMs)
@@ -1132,7 +1139,9 @@ void tst_McpClient::serverEverything()
             client.callTool(u"echo"_s, {{u"message"_s, u"again"_s}}, 30000, &client));
     QVERIFY(waitForOutcome(again, 30000));
     QVERIFY(again->text().contains(u"again"_s));
+    QSignalSpy closed(transport, &McpTransport::closed);
     client.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, waitMs);
 }
 
 QTEST_GUILESS_MAIN(tst_McpClient)
