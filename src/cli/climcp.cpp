@@ -48,7 +48,13 @@ McpStartupWait::McpStartupWait(McpManager &manager, int timeoutMs, QObject *pare
         m_done = true;
         emit settled();
     });
-    connect(&m_manager, &McpManager::serverStatusChanged, this, &McpStartupWait::check);
+    // Queued: settled() comes after everything the status change set off (the session putting
+    // the tools into its registry), never from inside it.
+    connect(&m_manager,
+            &McpManager::serverStatusChanged,
+            this,
+            &McpStartupWait::check,
+            Qt::QueuedConnection);
 }
 
 void McpStartupWait::start()

@@ -110,10 +110,12 @@ McpServer *McpManager::createServer(const McpServerConfig &config)
     auto *server = new McpServer(config, m_workspace, this);
     server->setSecretValues(m_secretValues);
     const QString name = config.name;
+    // The tools first: whoever hears of the status (a front end about to send a request) finds
+    // the registry already holding them.
     connect(server, &McpServer::statusChanged, this, [this, name] {
         rebuildTools();
-        emit serverStatusChanged(name);
         emit toolsChanged();
+        emit serverStatusChanged(name);
     });
     connect(server, &McpServer::toolsChanged, this, [this] {
         rebuildTools();
