@@ -193,45 +193,6 @@ qint64 waitForGrandchild(const CommandRun *run, const QString &pidFile)
     return pid;
 }
 
-// A process the test watches until it is gone. On Windows it holds a handle to it, so that its
-// id cannot pass to another process meanwhile.
-class WatchedProcess
-{
-public:
-    explicit WatchedProcess(qint64 pid)
-        : m_pid(pid)
-    {
-#ifdef Q_OS_WIN
-        m_handle = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, DWORD(pid));
-#endif
-    }
-    ~WatchedProcess()
-    {
-#ifdef Q_OS_WIN
-        if (m_handle)
-            CloseHandle(m_handle);
-#endif
-    }
-    Q_DISABLE_COPY_MOVE(WatchedProcess)
-
-    bool isGone() const
-    {
-#if defined(Q_OS_WIN)
-        return !m_handle || WaitForSingleObject(m_handle, 0) == WAIT_OBJECT_0;
-#elif defined(Q_OS_UNIX)
-        return processIsGone(m_pid);
-#else
-        return true;
-#endif
-    }
-
-private:
-    qint64 m_pid;
-#ifdef Q_OS_WIN
-    HANDLE m_handle = nullptr;
-#endif
-};
-
 } // namespace
 
 class tst_CommandRunner : public QObject

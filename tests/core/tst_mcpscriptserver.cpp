@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSaveFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -36,11 +37,13 @@ constexpr int goneTimeoutMs = 15000;
 // --linger FILE: writes this process's id to FILE, then waits for ten minutes, reading nothing.
 int linger(const char *pidFile)
 {
-    QFile file(QString::fromLocal8Bit(pidFile));
+    // Whole or not at all: the test reads it while it is written.
+    QSaveFile file(QString::fromLocal8Bit(pidFile));
     if (!file.open(QIODevice::WriteOnly))
         return 1;
     file.write(QByteArray::number(QCoreApplication::applicationPid()));
-    file.close();
+    if (!file.commit())
+        return 1;
     QThread::sleep(600);
     return 0;
 }
@@ -57,12 +60,12 @@ private slots:
     void destroyingTheServerEndsItsTree();
 
 private:
-    // The ids of a started server's processes: the script, the server and the helper.
+    // A started server's processes: the script, the server and the helper.
     struct Tree
     {
-        qint64 script = 0;
-        qint64 server = 0;
-        qint64 helper = 0;
+        std::unique_ptr<WatchedProcess> script;
+        std::unique_ptr<WatchedProcess> server;
+        std::unique_ptr<WatchedProcess> helper;
     };
     McpServerConfig scriptServer(const QString &logPath) const;
     // Starts the server and waits for Ready and for every process of its tree.
@@ -128,15 +131,19 @@ std::unique_ptr<McpServer> tst_McpScriptServer::startedServer(const QString &log
         QVERIFY2(transport->launchedProgram().endsWith(u"cmd.exe"_s, Qt::CaseInsensitive),
                  qPrintable(transport->launchedProgram()));
 #endif
-        tree->script = transport->processId();
-        QVERIFY(tree->script > 0);
-        QTRY_COMPARE_WITH_TIMEOUT(childProcesses(tree->script, u"agentloop-mcp-scripted"_s).size(),
+        const qint64 script = transport->processId();
+        QVERIFY(script > 0);
+        tree->script = std::make_unique<WatchedProcess>(script);
+        QTRY_COMPARE_WITH_TIMEOUT(childProcesses(script, u"agentloop-mcp-scripted"_s).size(),
                                   1,
                                   goneTimeoutMs);
-        tree->server = childProcesses(tree->script, u"agentloop-mcp-scripted"_s).first();
+        tree->server = std::make_unique<WatchedProcess>(
+                childProcesses(script, u"agentloop-mcp-scripted"_s).first());
         QTRY_VERIFY_WITH_TIMEOUT(readFile(m_helperPidFile).toLongLong() > 0, goneTimeoutMs);
-        tree->helper = readFile(m_helperPidFile).toLongLong();
-        QVERIFY(!processIsGone(tree->helper));
+        tree->helper = std::make_unique<WatchedProcess>(readFile(m_helperPidFile).toLongLong());
+        QVERIFY(!tree->script->isGone());
+        QVERIFY(!tree->server->isGone());
+        QVERIFY(!tree->helper->isGone());
         // Known to be ours, for the leftover check, once their parents are gone.
         testProcessReaper().track();
     }();
@@ -145,10 +152,10 @@ std::unique_ptr<McpServer> tst_McpScriptServer::startedServer(const QString &log
 
 void tst_McpScriptServer::verifyTreeIsGone(const Tree &tree)
 {
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(tree.script), goneTimeoutMs);
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(tree.server), goneTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(tree.script->isGone(), goneTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(tree.server->isGone(), goneTimeoutMs);
     // It reads nothing and waits for ten minutes: only the tree's end ends it.
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(tree.helper), goneTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(tree.helper->isGone(), goneTimeoutMs);
 }
 
 void tst_McpScriptServer::startsThroughTheScriptAndStopsItsTree()

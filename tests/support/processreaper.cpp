@@ -274,6 +274,22 @@ QString ProcessReaper::problem() const
 
 #ifdef Q_OS_WIN
 
+WatchedProcess::WatchedProcess(qint64 pid)
+    : m_pid(pid)
+    , m_handle(OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, FALSE, DWORD(pid)))
+{}
+
+WatchedProcess::~WatchedProcess()
+{
+    if (m_handle)
+        CloseHandle(m_handle);
+}
+
+bool WatchedProcess::isGone() const
+{
+    return !m_handle || WaitForSingleObject(m_handle, 0) == WAIT_OBJECT_0;
+}
+
 QList<qint64> childProcesses(qint64 parent, const QString &name)
 {
     QList<qint64> children;
@@ -296,6 +312,17 @@ bool processIsGone(qint64 pid)
 }
 
 #else
+
+WatchedProcess::WatchedProcess(qint64 pid)
+    : m_pid(pid)
+{}
+
+WatchedProcess::~WatchedProcess() = default;
+
+bool WatchedProcess::isGone() const
+{
+    return processIsGone(m_pid);
+}
 
 QList<qint64> childProcesses(qint64 parent, const QString &name)
 {

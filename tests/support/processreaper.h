@@ -46,6 +46,24 @@ ProcessReaper &testProcessReaper();
 // whose name cut at 15 characters starts name), from the system's process list.
 QList<qint64> childProcesses(qint64 parent, const QString &name);
 
+// A process a test watches until it is gone. On Windows it holds a handle to it, so that its id
+// cannot pass to another process meanwhile (Wine reuses an id at once).
+class WatchedProcess final
+{
+public:
+    explicit WatchedProcess(qint64 pid);
+    ~WatchedProcess();
+    WatchedProcess(const WatchedProcess &) = delete;
+    WatchedProcess &operator=(const WatchedProcess &) = delete;
+
+    qint64 pid() const { return m_pid; }
+    bool isGone() const;
+
+private:
+    qint64 m_pid;
+    void *m_handle = nullptr; // Windows: the process's HANDLE
+};
+
 // Dead: no such process, or (Linux) a zombie its new parent, init or a subreaper, has not reaped
 // yet.
 bool processIsGone(qint64 pid);
