@@ -380,6 +380,8 @@ private slots:
     void samplingIsDeclined_data();
     void samplingIsDeclined();
     void rootsAreTheWorkspace_data();
+    void pingAndUnknownRequests_data();
+    void pingAndUnknownRequests();
     void rootsAreTheWorkspace();
     void secretsAreNotInherited();
 
@@ -815,6 +817,27 @@ void tst_McpClient::rootsAreTheWorkspace()
     QCOMPARE(QUrl(list.first()[u"uri"_s].toString()).toLocalFile(),
              QDir::cleanPath(server.dir.path()));
     QVERIFY(list.first()[u"uri"_s].toString().startsWith(u"file:///"_s));
+}
+
+void tst_McpClient::pingAndUnknownRequests_data()
+{
+    addEraColumn();
+}
+
+void tst_McpClient::pingAndUnknownRequests()
+{
+    QFETCH(QString, era);
+    Scripted server({u"--era"_s, era, u"--ask-more"_s});
+    QVERIFY(server.startAndList());
+    const auto ping = server.call(u"ping"_s);
+    QVERIFY(waitForOutcome(ping));
+    // The modern era has no ping: asked within a call, it is a method like any unknown one.
+    QCOMPARE(ping->text().startsWith(u"ping: {}"_s), era == u"legacy");
+    QCOMPARE(ping->text().contains(u"-32601"_s), era == u"modern");
+    const auto unknown = server.call(u"unknown"_s);
+    QVERIFY(waitForOutcome(unknown));
+    QVERIFY2(unknown->text().contains(u"-32601"_s), qPrintable(unknown->text()));
+    QVERIFY2(unknown->text().contains(u"x/unknown"_s), qPrintable(unknown->text()));
 }
 
 void tst_McpClient::secretsAreNotInherited()

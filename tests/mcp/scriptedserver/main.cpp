@@ -5,7 +5,7 @@
 //                          [--crash-at-start]
 //                          [--crash-on-call] [--never-answer] [--stderr N] [--list-changed-early]
 //                          [--tools N] [--page-size N] [--ttl MS] [--elicit] [--print-env NAME]
-//                          [--banner] [--slow-start MS] [--log FILE]
+//                          [--banner] [--slow-start MS] [--ask-more] [--log FILE]
 //
 // Modern (2026-07-28): answers server/discover and requires the protocol version and client
 // capabilities in every request's _meta; asks for input with resultType "input_required".
@@ -58,6 +58,7 @@ struct Options
     bool neverAnswer = false;
     bool listChangedEarly = false;
     bool elicit = false;
+    bool askMore = false;
     int tools = 0;
     int pageSize = 0;
     int ttlMs = 0;
@@ -232,6 +233,10 @@ private:
         tools.append(QJsonObject{{u"name"_s, u"roots"_s}, {u"inputSchema"_s, anyObject}});
         if (m_options.elicit)
             tools.append(QJsonObject{{u"name"_s, u"elicit"_s}, {u"inputSchema"_s, anyObject}});
+        if (m_options.askMore) {
+            tools.append(QJsonObject{{u"name"_s, u"ping"_s}, {u"inputSchema"_s, anyObject}});
+            tools.append(QJsonObject{{u"name"_s, u"unknown"_s}, {u"inputSchema"_s, anyObject}});
+        }
         if (!m_options.printEnv.isEmpty())
             tools.append(QJsonObject{{u"name"_s, u"print_env"_s}, {u"inputSchema"_s, anyObject}});
         // What the early list_changed announced, offered from the second listing on.
@@ -336,6 +341,12 @@ private:
                 u"sampling/createMessage"_s,
                 {{u"messages"_s, QJsonArray{}}, {u"maxTokens"_s, 10}},
                 [](const QJsonObject &result) { return u"sampling: "_s + compact(result); });
+        } else if ((name == u"ping" || name == u"unknown") && m_options.askMore) {
+            ask(id,
+                params,
+                name == u"ping" ? u"ping"_s : u"x/unknown"_s,
+                {},
+                [name](const QJsonObject &result) { return name + u": "_s + compact(result); });
         } else if (name == u"roots") {
             ask(id, params, u"roots/list"_s, {}, [](const QJsonObject &result) {
                 return u"roots: "_s + compact(result);
@@ -377,6 +388,7 @@ int main(int argc, char *argv[])
                        {u"print-env"_s, u"offer print_env for this variable"_s, u"name"_s},
                        {u"banner"_s, u"print a line that is not JSON on stdout at start"_s},
                        {u"slow-start"_s, u"wait this long before reading"_s, u"ms"_s, u"0"_s},
+                       {u"ask-more"_s, u"offer ping and unknown, which ask the client"_s},
                        {u"log"_s, u"append every received line to this file"_s, u"file"_s}});
     parser.process(application);
     if (parser.isSet(u"crash-at-start"_s)) {
@@ -410,6 +422,7 @@ int main(int argc, char *argv[])
     options.neverAnswer = parser.isSet(u"never-answer"_s);
     options.listChangedEarly = parser.isSet(u"list-changed-early"_s);
     options.elicit = parser.isSet(u"elicit"_s);
+    options.askMore = parser.isSet(u"ask-more"_s);
     options.tools = parser.value(u"tools"_s).toInt();
     options.pageSize = parser.value(u"page-size"_s).toInt();
     options.ttlMs = parser.value(u"ttl"_s).toInt();
