@@ -71,6 +71,18 @@ private slots:
     void trustedReadOnlyToolRunsWithoutAsking();
 
 private:
+    SessionConfiguration sessionConfiguration(const FakeChatServer &chat,
+                                              const QList<McpServerConfig> &servers) const
+    {
+        SessionConfiguration configuration;
+        configuration.provider.baseUrl = chat.baseUrl();
+        configuration.provider.apiKey = u"sk-mcp-session"_s;
+        configuration.provider.model = u"m"_s;
+        configuration.workspace = m_dir.path();
+        configuration.mcpServers = servers;
+        return configuration;
+    }
+
     QTemporaryDir m_dir;
 };
 
@@ -313,13 +325,7 @@ void tst_McpServer::toolChangeDuringARunAppliesFromTheNextRequest()
     AgentSession session(std::make_shared<FakeCommandRunner>(runner),
                          ConversationStore(m_dir.filePath(u"conversations"_s)));
     session.recorder().setSavesNewConversations(false);
-    SessionConfiguration configuration;
-    configuration.provider.baseUrl = chat.baseUrl();
-    configuration.provider.apiKey = u"sk-mcp-session"_s;
-    configuration.provider.model = u"m"_s;
-    configuration.workspace = m_dir.path();
-    configuration.mcpServers = {scripted(u"s"_s, {})};
-    session.configure(configuration);
+    session.configure(sessionConfiguration(chat, {scripted(u"s"_s, {})}));
     QTRY_VERIFY_WITH_TIMEOUT(session.controller().tools().names().contains(u"mcp__s__echo"_s),
                              readyTimeoutMs);
 
@@ -368,15 +374,9 @@ void tst_McpServer::trustedReadOnlyToolRunsWithoutAsking()
     AgentSession session(std::make_shared<FakeCommandRunner>(),
                          ConversationStore(m_dir.filePath(u"conversations"_s)));
     session.recorder().setSavesNewConversations(false);
-    SessionConfiguration configuration;
-    configuration.provider.baseUrl = chat.baseUrl();
-    configuration.provider.apiKey = u"sk-mcp-session"_s;
-    configuration.provider.model = u"m"_s;
-    configuration.workspace = m_dir.path();
     McpServerConfig trusted = scripted(u"t"_s, {u"--era"_s, u"modern"_s});
     trusted.trusted = true;
-    configuration.mcpServers = {trusted};
-    session.configure(configuration);
+    session.configure(sessionConfiguration(chat, {trusted}));
     QTRY_VERIFY_WITH_TIMEOUT(session.controller().tools().names().contains(u"mcp__t__echo"_s),
                              readyTimeoutMs);
     QSignalSpy asked(&session.controller(), &AgentController::approvalRequested);

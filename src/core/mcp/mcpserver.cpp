@@ -3,6 +3,7 @@
 #include <QDir>
 
 #include <algorithm>
+#include <iterator>
 
 using namespace Qt::StringLiterals;
 
@@ -316,42 +317,29 @@ void McpServer::appendStandardError(const QString &line)
     emit standardErrorLine(line);
 }
 
+namespace {
+
+// By Status, in its order: English for the model, translated for the user.
+const char *const statusNames[] = {
+        QT_TRANSLATE_NOOP("AgentLoop::McpServer", "disabled"),
+        QT_TRANSLATE_NOOP("AgentLoop::McpServer", "starting"),
+        QT_TRANSLATE_NOOP("AgentLoop::McpServer", "ready"),
+        QT_TRANSLATE_NOOP("AgentLoop::McpServer", "failed"),
+        QT_TRANSLATE_NOOP("AgentLoop::McpServer", "restarting"),
+        QT_TRANSLATE_NOOP("AgentLoop::McpServer", "stopped"),
+};
+static_assert(std::size(statusNames) == int(McpServer::Status::Stopped) + 1);
+
+} // namespace
+
 QString mcpStatusText(McpServer::Status status)
 {
-    switch (status) {
-    case McpServer::Status::Disabled:
-        return McpServer::tr("disabled");
-    case McpServer::Status::Starting:
-        return McpServer::tr("starting");
-    case McpServer::Status::Ready:
-        return McpServer::tr("ready");
-    case McpServer::Status::Failed:
-        return McpServer::tr("failed");
-    case McpServer::Status::Restarting:
-        return McpServer::tr("restarting");
-    case McpServer::Status::Stopped:
-        return McpServer::tr("stopped");
-    }
-    return {};
+    return McpServer::tr(statusNames[int(status)]);
 }
 
 QString mcpStatusName(McpServer::Status status)
 {
-    switch (status) {
-    case McpServer::Status::Disabled:
-        return u"disabled"_s;
-    case McpServer::Status::Starting:
-        return u"starting"_s;
-    case McpServer::Status::Ready:
-        return u"ready"_s;
-    case McpServer::Status::Failed:
-        return u"failed"_s;
-    case McpServer::Status::Restarting:
-        return u"restarting"_s;
-    case McpServer::Status::Stopped:
-        return u"stopped"_s;
-    }
-    return {};
+    return QString::fromLatin1(statusNames[int(status)]);
 }
 
 } // namespace AgentLoop
