@@ -91,14 +91,9 @@ McpElicitationDialog::McpElicitationDialog(const AgentLoop::McpElicitation &requ
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setText(shownText(request.message, messageLength).text);
-    auto *note = new QLabel(tr("What you enter goes to this server only. Decline or Cancel sends "
-                               "nothing."),
-                            this);
-    note->setTextFormat(Qt::PlainText);
-    note->setWordWrap(true);
-    QPalette notePalette = note->palette();
-    notePalette.setColor(QPalette::WindowText, notePalette.color(QPalette::PlaceholderText));
-    note->setPalette(notePalette);
+    auto *note = newNoteLabel(tr("What you enter goes to this server only. Decline or Cancel "
+                                 "sends nothing."),
+                              this);
     m_error->setObjectName(u"mcpElicitationError"_s);
     m_error->setTextFormat(Qt::PlainText);
     m_error->setWordWrap(true);
@@ -241,13 +236,7 @@ void McpElicitationDialog::addField(const QString &property,
         columnLayout->setContentsMargins(0, 0, 0, 0);
         columnLayout->setSpacing(2);
         columnLayout->addWidget(field);
-        auto *note = new QLabel(shown, column);
-        note->setTextFormat(Qt::PlainText);
-        note->setWordWrap(true);
-        QPalette palette = note->palette();
-        palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));
-        note->setPalette(palette);
-        columnLayout->addWidget(note);
+        columnLayout->addWidget(newNoteLabel(shown, column));
         m_form->addRow(label, column);
     } else {
         m_form->addRow(label, field);

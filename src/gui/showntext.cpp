@@ -145,4 +145,15 @@ void insertAboveButtons(QMessageBox *box, QWidget *widget)
     grid->addWidget(buttons, buttonRow + 1, buttonColumn, buttonRowSpan, buttonColumnSpan);
 }
 
+QLabel *newNoteLabel(const QString &text, QWidget *parent)
+{
+    auto *label = new QLabel(text, parent);
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));
+    label->setPalette(palette);
+    return label;
+}
+
 } // namespace Gui

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringView>
 
+class QLabel;
 class QMessageBox;
 class QPlainTextEdit;
 class QWidget;
@@ -51,5 +52,8 @@ QPlainTextEdit *newBodyView(const QString &objectName,
 // this: setDetailedText hides the text behind a button). Call it after setting the box's text,
 // informative text and icon, which rebuild its grid.
 void insertAboveButtons(QMessageBox *box, QWidget *widget);
+
+// A note under a field or a form: plain text, wrapped, in the palette's placeholder colour.
+QLabel *newNoteLabel(const QString &text, QWidget *parent);
 
 } // namespace Gui

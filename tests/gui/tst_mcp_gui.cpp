@@ -167,7 +167,7 @@ void tst_McpGui::pageShowsStateProtocolToolsAndStandardError()
     // Unticked: disabled in the file, and the manager stops it.
     row = m_page->serverList()->topLevelItem(0);
     row->setCheckState(0, Qt::Unchecked);
-    QVERIFY(!appServers().first().enabled);
+    QTRY_VERIFY(!appServers().first().enabled);
     QTRY_COMPARE(m_page->stateText(u"scripted"_s), u"disabled"_s);
 }
 

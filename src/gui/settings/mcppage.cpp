@@ -257,10 +257,19 @@ McpServersPage::McpServersPage(const QString &workspace,
             return;
         const int index = item->data(NameColumn, Qt::UserRole).toInt();
         const bool enabled = item->checkState(NameColumn) == Qt::Checked;
-        if (index >= 0 && index < m_servers.size() && m_servers.at(index).enabled != enabled) {
-            m_list->setCurrentItem(item);
-            setSelectedEnabled(enabled);
-        }
+        if (index < 0 || index >= m_servers.size() || m_servers.at(index).enabled == enabled)
+            return;
+        // Saving fills the list anew, which deletes this item: not while the tree is still in
+        // its setData().
+        const QString name = m_servers.at(index).name;
+        const McpConfigOrigin origin = m_servers.at(index).origin;
+        QMetaObject::invokeMethod(
+                this,
+                [this, name, origin, enabled] {
+                    selectServer(name, origin);
+                    setSelectedEnabled(enabled);
+                },
+                Qt::QueuedConnection);
     });
     if (m_manager) {
         connect(m_manager,
@@ -702,34 +711,30 @@ void McpServersPage::restartSelectedServer()
 
 void McpServersPage::setSelectedEnabled(bool enabled)
 {
-    const McpServerConfig *selected = selectedServer();
-    if (!selected || selected->enabled == enabled)
-        return;
-    McpServerConfig changed = *selected;
-    changed.enabled = enabled;
-    QList<McpServerConfig> servers = serversOf(changed.origin);
-    for (McpServerConfig &server : servers) {
-        if (server.name == changed.name)
-            server = changed;
-    }
-    if (save(changed.origin, servers))
-        selectServer(changed.name, changed.origin);
+    if (const McpServerConfig *selected = selectedServer(); selected && selected->enabled != enabled)
+        changeSelected([enabled](McpServerConfig &server) { server.enabled = enabled; });
 }
 
 void McpServersPage::setSelectedTrusted(bool trusted)
 {
+    if (const McpServerConfig *selected = selectedServer(); selected && selected->trusted != trusted)
+        changeSelected([trusted](McpServerConfig &server) { server.trusted = trusted; });
+}
+
+void McpServersPage::changeSelected(const std::function<void(McpServerConfig &)> &change)
+{
     const McpServerConfig *selected = selectedServer();
-    if (!selected || selected->trusted == trusted)
+    if (!selected)
         return;
-    McpServerConfig changed = *selected;
-    changed.trusted = trusted;
-    QList<McpServerConfig> servers = serversOf(changed.origin);
+    const QString name = selected->name;
+    const McpConfigOrigin origin = selected->origin;
+    QList<McpServerConfig> servers = serversOf(origin);
     for (McpServerConfig &server : servers) {
-        if (server.name == changed.name)
-            server = changed;
+        if (server.name == name)
+            change(server);
     }
-    if (save(changed.origin, servers))
-        selectServer(changed.name, changed.origin);
+    if (save(origin, servers))
+        selectServer(name, origin);
 }
 
 void McpServersPage::importServers()

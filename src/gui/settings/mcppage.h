@@ -8,6 +8,8 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
+
 class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
@@ -110,6 +112,8 @@ protected:
 private:
     void openServerDialog(int index);
     bool save(AgentLoop::McpConfigOrigin origin, const QList<AgentLoop::McpServerConfig> &servers);
+    // Changes the selected server in its file.
+    void changeSelected(const std::function<void(AgentLoop::McpServerConfig &)> &change);
     QList<AgentLoop::McpServerConfig> serversOf(AgentLoop::McpConfigOrigin origin) const;
     void fillList();
     void scheduleRefresh();

@@ -1,6 +1,7 @@
 #include "settings/mcpserverdialog.h"
 
 #include "base/displaytext.h"
+#include "showntext.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -33,17 +34,6 @@ QPlainTextEdit *newLinesEdit(const QString &objectName, const QString &placehold
     edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     edit->setFixedHeight(edit->fontMetrics().lineSpacing() * 4 + 12);
     return edit;
-}
-
-QLabel *newNote(const QString &text, QWidget *parent)
-{
-    auto *label = new QLabel(text, parent);
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(true);
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));
-    label->setPalette(palette);
-    return label;
 }
 
 QStringList nonEmptyLines(const QString &text)
@@ -126,22 +116,24 @@ McpServerDialog::McpServerDialog(const McpServerConfig &server,
     stdioForm->addRow(tr("&Command:"), m_command);
     stdioForm->addRow(tr("&Arguments (one per line):"), m_arguments);
     stdioForm->addRow(tr("&Environment (KEY=VALUE lines):"), m_environment);
-    stdioForm->addRow(QString(),
-                      newNote(tr("${VAR} takes the value of VAR from the app's environment when "
-                                 "the server starts (${VAR:-default} when it is unset); a missing "
-                                 "variable is named and the server is not started. Servers never "
-                                 "get the provider's API key."),
-                              stdioPage));
+    stdioForm->addRow(
+            QString(),
+            newNoteLabel(tr("${VAR} takes the value of VAR from the app's environment when "
+                            "the server starts (${VAR:-default} when it is unset); a missing "
+                            "variable is named and the server is not started. Servers never "
+                            "get the provider's API key."),
+                         stdioPage));
     auto *httpPage = new QWidget(m_pages);
     auto *httpForm = new QFormLayout(httpPage);
     httpForm->setContentsMargins(0, 0, 0, 0);
     httpForm->addRow(tr("&URL:"), m_url);
     httpForm->addRow(tr("&Headers (Name: value lines):"), m_headers);
-    httpForm->addRow(QString(),
-                     newNote(tr("${VAR} in the URL and the headers takes the value of VAR from "
-                                "the app's environment, so that a token need not be written "
-                                "here."),
-                             httpPage));
+    httpForm->addRow(
+            QString(),
+            newNoteLabel(tr("${VAR} in the URL and the headers takes the value of VAR from "
+                            "the app's environment, so that a token need not be written "
+                            "here."),
+                         httpPage));
     m_pages->addWidget(stdioPage);
     m_pages->addWidget(httpPage);
     m_pages->setCurrentIndex(m_transport->currentIndex());
