@@ -338,6 +338,201 @@
     </message>
 </context>
 <context>
+    <name>AgentLoop::McpClient</name>
+    <message>
+        <source>%1 got no answer within %2 ms</source>
+        <translation>%1 在 %2 毫秒内没有得到回答</translation>
+    </message>
+    <message>
+        <source>server/discover did not offer %1; trying initialize</source>
+        <translation>server/discover 没有提供 %1；改用 initialize</translation>
+    </message>
+    <message>
+        <source>the server speaks only protocol versions %1, which this client does not</source>
+        <translation>服务器只支持协议版本 %1，本客户端都不支持</translation>
+    </message>
+    <message>
+        <source>server/discover failed (%1); trying initialize</source>
+        <translation>server/discover 失败（%1）；改用 initialize</translation>
+    </message>
+    <message>
+        <source>no answer to server/discover within %1 ms; trying initialize</source>
+        <translation>server/discover 在 %1 毫秒内没有回答；改用 initialize</translation>
+    </message>
+    <message>
+        <source>initialize failed: %1</source>
+        <translation>initialize 失败：%1</translation>
+    </message>
+    <message>
+        <source>the server answered initialize with protocol version “%1”, which this client does not speak</source>
+        <translation>服务器对 initialize 的回答是协议版本“%1”，本客户端不支持</translation>
+    </message>
+    <message>
+        <source>tools/list failed: %1</source>
+        <translation>tools/list 失败：%1</translation>
+    </message>
+    <message>
+        <source>the server was stopped</source>
+        <translation>服务器已停止</translation>
+    </message>
+    <message>
+        <source>the server %1</source>
+        <translation>服务器%1</translation>
+    </message>
+    <message>
+        <source>not JSON-RPC on its output: %1</source>
+        <translation>其输出不是 JSON-RPC：%1</translation>
+    </message>
+    <message>
+        <source>the server is not ready</source>
+        <translation>服务器尚未就绪</translation>
+    </message>
+</context>
+<context>
+    <name>AgentLoop::McpHttpTransport</name>
+    <message>
+        <source>the event stream broke: %1</source>
+        <translation>事件流中断：%1</translation>
+    </message>
+    <message>
+        <source>the answer is larger than %1 MiB</source>
+        <translation>回答超过 %1 MiB</translation>
+    </message>
+    <message>
+        <source>the request failed: %1</source>
+        <translation>请求失败：%1</translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <source>HTTP %1: %2</source>
+        <translation>HTTP %1：%2</translation>
+    </message>
+    <message>
+        <source>ended the session (HTTP 404)</source>
+        <translation>结束了会话（HTTP 404）</translation>
+    </message>
+    <message>
+        <source>the event stream ended without an answer</source>
+        <translation>事件流结束时没有回答</translation>
+    </message>
+    <message>
+        <source>HTTP %1 with an empty answer</source>
+        <translation>HTTP %1，回答为空</translation>
+    </message>
+    <message>
+        <source>the answer is not JSON-RPC (%1): %2</source>
+        <translation>回答不是 JSON-RPC（%1）：%2</translation>
+    </message>
+    <message>
+        <source>could not be started: “%1” is not an http or https address</source>
+        <translation>无法启动：“%1”不是 http 或 https 地址</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+</context>
+<context>
+    <name>AgentLoop::McpManager</name>
+    <message>
+        <source>Another server named “%1” (in %2) is left out: names must be unique.</source>
+        <translation>另一个名为“%1”的服务器（在 %2 中）被略过：名称必须唯一。</translation>
+    </message>
+    <message>
+        <source>The server offers %1 tools; only the first %2 are used.</source>
+        <translation>该服务器提供 %1 个工具；只使用前 %2 个。</translation>
+    </message>
+    <message>
+        <source>Another tool is already named %1: the tool “%2” is offered as %3.</source>
+        <translation>已有另一个工具名为 %1：工具“%2”以 %3 提供。</translation>
+    </message>
+    <message>
+        <source>The tool “%1” is offered as %2: a tool name may only have letters, digits, “_” and “-”, at most 64 of them.</source>
+        <translation>工具“%1”以 %2 提供：工具名只能包含字母、数字、“_”和“-”，最多 64 个。</translation>
+    </message>
+    <message>
+        <source>The input schema of “%1” uses %2, which Agent Loop cannot check: its arguments are not validated, and each approval says so.</source>
+        <translation>“%1”的输入模式使用了 %2，Agent Loop 无法检查：其参数不会被校验，每次批准时都会注明。</translation>
+    </message>
+</context>
+<context>
+    <name>AgentLoop::McpServer</name>
+    <message>
+        <source>did not become ready within %1 s</source>
+        <translation>在 %1 秒内未就绪</translation>
+    </message>
+    <message>
+        <source>stopped after 3 crashes in a minute (the last: %1)</source>
+        <translation>一分钟内崩溃 3 次后已停止（最后一次：%1）</translation>
+    </message>
+    <message>
+        <source>%1; restarting in %2 s</source>
+        <translation>%1；%2 秒后重新启动</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>restarting</source>
+        <translation>正在重新启动</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+</context>
+<context>
+    <name>AgentLoop::McpStdioTransport</name>
+    <message>
+        <source>A line longer than %1 MiB on standard output was skipped.</source>
+        <translation>标准输出上一行超过 %1 MiB，已跳过。</translation>
+    </message>
+    <message>
+        <source>could not be started: %1</source>
+        <translation>无法启动：%1</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation>已崩溃</translation>
+    </message>
+    <message>
+        <source>exited with code %1</source>
+        <translation>以代码 %1 退出</translation>
+    </message>
+    <message>
+        <source>could not be started: the working directory “%1” does not exist</source>
+        <translation>无法启动：工作目录“%1”不存在</translation>
+    </message>
+    <message>
+        <source>could not be started: the program “%1” was not found</source>
+        <translation>无法启动：找不到程序“%1”</translation>
+    </message>
+    <message>
+        <source>could not be started: an argument holds a line break, which cmd.exe cannot pass to “%1”</source>
+        <translation>无法启动：某个参数含有换行，cmd.exe 无法把它传给“%1”</translation>
+    </message>
+</context>
+<context>
     <name>AuditTrail</name>
     <message>
         <source>Could not write the audit trail %1: %2</source>
@@ -869,6 +1064,30 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <source>--bundle needs --conversation, --prompt or both.</source>
         <translation>--bundle 需要 --conversation、--prompt 或两者同时使用。</translation>
     </message>
+    <message>
+        <source>The MCP configuration file %1 does not exist.</source>
+        <translation>MCP 配置文件 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>--mcp-config: %1</source>
+        <translation>--mcp-config：%1</translation>
+    </message>
+    <message>
+        <source>Start the MCP servers of this file ({&quot;mcpServers&quot;: {...}}, as Claude Desktop and Cursor write it) and offer their tools to the model as mcp__&lt;server&gt;__&lt;tool&gt; (repeatable; the workspace&apos;s .agentloop/mcp.json only when named here).</source>
+        <translation>启动此文件中的 MCP 服务器（{"mcpServers": {...}}，与 Claude Desktop 和 Cursor 的写法相同），并以 mcp__&lt;服务器&gt;__&lt;工具&gt; 的名称把它们的工具提供给模型（可重复；工作区的 .agentloop/mcp.json 只有在这里指定时才使用）。</translation>
+    </message>
+    <message>
+        <source>Instead of a task, start the servers of --mcp-config, print each one&apos;s state, protocol version and tools (read or execute, and whether a call asks), and exit. No model is contacted and no key is needed.</source>
+        <translation>不执行任务，而是启动 --mcp-config 中的服务器，打印每个服务器的状态、协议版本和工具（读取或执行，以及调用时是否询问），然后退出。不联系模型，也不需要密钥。</translation>
+    </message>
+    <message>
+        <source>--mcp-list takes no --prompt, --check, --permissions-check or --bundle: it only lists the MCP servers.</source>
+        <translation>--mcp-list 不能与 --prompt、--check、--permissions-check 或 --bundle 同用：它只列出 MCP 服务器。</translation>
+    </message>
+    <message>
+        <source>--mcp-list needs the servers: --mcp-config FILE.</source>
+        <translation>--mcp-list 需要服务器：--mcp-config 文件。</translation>
+    </message>
 </context>
 <context>
     <name>Cli::CliCheck</name>
@@ -879,6 +1098,77 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Suggested: leave stream_options out (the profile&apos;s usage switch); the app does so by itself after the first refusal.</source>
         <translation>建议：不发送 stream_options（配置中的用量开关）；应用在第一次被拒绝后会自动这样做。</translation>
+    </message>
+</context>
+<context>
+    <name>Cli::CliMcpList</name>
+    <message>
+        <source>modern</source>
+        <translation>新版</translation>
+    </message>
+    <message>
+        <source>legacy</source>
+        <translation>旧版</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>MCP server “%1” did not start.</source>
+        <translation>MCP 服务器“%1”未能启动。</translation>
+    </message>
+    <message>
+        <source>MCP server “%1” did not start: %2</source>
+        <translation>MCP 服务器“%1”未能启动：%2</translation>
+    </message>
+    <message>
+        <source>MCP server “%1” is not ready yet; the run goes on without it.</source>
+        <translation>MCP 服务器“%1”尚未就绪；运行将在没有它的情况下继续。</translation>
+    </message>
+    <message>
+        <source>  stderr: %1</source>
+        <translation>  标准错误：%1</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2: %3</source>
+        <translation>%1：%2：%3</translation>
+    </message>
+    <message>
+        <source>  warning: %1</source>
+        <translation>  警告：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2, protocol %3 (%4)</source>
+        <translation>%1：%2，协议 %3（%4）</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <source>execute</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>%1, asks</source>
+        <translation>%1，会询问</translation>
+    </message>
+    <message>
+        <source>%1, denied</source>
+        <translation>%1，已拒绝</translation>
+    </message>
+    <message>
+        <source>  (no tools)</source>
+        <translation>  （没有工具）</translation>
     </message>
 </context>
 <context>
@@ -988,6 +1278,42 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Bug bundle not written: %1</source>
         <translation>未写入错误报告包：%1</translation>
+    </message>
+    <message>
+        <source>MCP: 1 tool offered.</source>
+        <translation>MCP：提供了 1 个工具。</translation>
+    </message>
+    <message numerus="yes">
+        <source>MCP: %n tools offered.</source>
+        <translation>
+            <numerusform>MCP：提供了 %n 个工具。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>MCP server “%1” asks: %2 (declined: agentloop-cli cannot show forms)</source>
+        <translation>MCP 服务器“%1”询问：%2（已拒绝：agentloop-cli 无法显示表单）</translation>
+    </message>
+    <message>
+        <source>Starting 1 MCP server…</source>
+        <translation>正在启动 1 个 MCP 服务器…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Starting %n MCP servers…</source>
+        <translation>
+            <numerusform>正在启动 %n 个 MCP 服务器…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>MCP server “%1” stopped: %2</source>
+        <translation>MCP 服务器“%1”已停止：%2</translation>
+    </message>
+    <message>
+        <source>MCP server “%1” is restarting: %2</source>
+        <translation>MCP 服务器“%1”正在重新启动：%2</translation>
+    </message>
+    <message>
+        <source>MCP server “%1” is ready again.</source>
+        <translation>MCP 服务器“%1”已重新就绪。</translation>
     </message>
 </context>
 <context>
@@ -1145,6 +1471,16 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>Denied. The model is told: %1</source>
         <translation>已拒绝。已告知模型：%1</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>原因：</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n more lines</source>
+        <translation>
+            <numerusform>… 另有 %n 行</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1972,6 +2308,46 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
         <translation>
             <numerusform>… 以及另外 %Ln 项</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The model asks to run the tool &lt;b&gt;%1&lt;/b&gt; of the MCP server &lt;b&gt;%2&lt;/b&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;模型请求运行 MCP 服务器 &lt;b&gt;%2&lt;/b&gt; 的工具 &lt;b&gt;%1&lt;/b&gt;。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Server:</source>
+        <translation>服务器：</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>the server marks it destructive</source>
+        <translation>服务器标记其为破坏性操作</translation>
+    </message>
+    <message>
+        <source>the server marks it read-only</source>
+        <translation>服务器标记其为只读</translation>
+    </message>
+    <message>
+        <source>Tool:</source>
+        <translation>工具：</translation>
+    </message>
+    <message>
+        <source>Description of the tool</source>
+        <translation>工具的说明</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Description:</source>
+        <translation>说明：</translation>
+    </message>
+    <message>
+        <source>The arguments were not checked against the tool&apos;s input schema: it uses %1, which Agent Loop cannot check. Read them below.</source>
+        <translation>参数没有按工具的输入模式检查：它使用了 %1，Agent Loop 无法检查。请阅读下面的参数。</translation>
     </message>
 </context>
 <context>
@@ -3271,6 +3647,510 @@ Started %2
     </message>
 </context>
 <context>
+    <name>Gui::McpElicitationDialog</name>
+    <message>
+        <source>&amp;Accept</source>
+        <translation>接受(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Decline</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>%1 asks for information</source>
+        <translation>%1 请求信息</translation>
+    </message>
+    <message>
+        <source>The MCP server “%1” asks:</source>
+        <translation>MCP 服务器“%1”询问：</translation>
+    </message>
+    <message>
+        <source>What you enter goes to this server only. Decline or Cancel sends nothing.</source>
+        <translation>您输入的内容只发送给此服务器。拒绝或取消不会发送任何内容。</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>at least %1</source>
+        <translation>至少 %1</translation>
+    </message>
+    <message>
+        <source>at most %1</source>
+        <translation>至多 %1</translation>
+    </message>
+    <message>
+        <source>%1 (required):</source>
+        <extracomment>A required field of an MCP server&apos;s form</extracomment>
+        <translation>%1（必填）：</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <source>Fill in “%1”: the server needs it.</source>
+        <translation>请填写“%1”：服务器需要它。</translation>
+    </message>
+    <message>
+        <source>“%1” needs a whole number.</source>
+        <translation>“%1”需要一个整数。</translation>
+    </message>
+    <message>
+        <source>“%1” needs a number.</source>
+        <translation>“%1”需要一个数字。</translation>
+    </message>
+    <message>
+        <source>“%1” is out of its range.</source>
+        <translation>“%1”超出了允许的范围。</translation>
+    </message>
+    <message>
+        <source>“%1” needs at least %2 characters.</source>
+        <translation>“%1”至少需要 %2 个字符。</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::McpImportDialog</name>
+    <message>
+        <source>&amp;Open a file…</source>
+        <translation>打开文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation>导入(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Import MCP Servers</source>
+        <translation>导入 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Paste an mcpServers block, or open a file: a Claude Desktop (claude_desktop_config.json) or Cursor (.cursor/mcp.json) configuration imports as it is. The servers are added to the app&apos;s servers, for every workspace.</source>
+        <translation>粘贴 mcpServers 配置块，或打开文件：Claude Desktop（claude_desktop_config.json）或 Cursor（.cursor/mcp.json）的配置可以原样导入。这些服务器会加入应用的服务器，用于所有工作区。</translation>
+    </message>
+    <message>
+        <source>Servers to import</source>
+        <translation>要导入的服务器</translation>
+    </message>
+    <message>
+        <source>Open an MCP configuration</source>
+        <translation>打开 MCP 配置</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1 is too big for a configuration file.</source>
+        <translation>%1 太大，不像是配置文件。</translation>
+    </message>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Paste servers or open a file first.</source>
+        <translation>请先粘贴服务器配置或打开文件。</translation>
+    </message>
+    <message>
+        <source>Nothing was imported: %1</source>
+        <translation>未导入任何内容：%1</translation>
+    </message>
+    <message>
+        <source>Nothing was imported: there is no server in this text.</source>
+        <translation>未导入任何内容：这段文本中没有服务器。</translation>
+    </message>
+    <message>
+        <source>Servers found: %1.</source>
+        <translation>找到的服务器：%1。</translation>
+    </message>
+    <message>
+        <source>These replace the servers of the same name: %1.</source>
+        <translation>以下服务器将替换同名服务器：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::McpServerDialog</name>
+    <message>
+        <source>Add an MCP Server</source>
+        <translation>添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Edit the MCP Server</source>
+        <translation>编辑 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>A program (standard input and output)</source>
+        <translation>程序（标准输入和输出）</translation>
+    </message>
+    <message>
+        <source>A URL (Streamable HTTP)</source>
+        <translation>URL（Streamable HTTP）</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>&amp;Command:</source>
+        <translation>命令(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Arguments (one per line):</source>
+        <translation>参数（每行一个）(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Environment (KEY=VALUE lines):</source>
+        <translation>环境变量（KEY=VALUE，每行一个）(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>${VAR} takes the value of VAR from the app&apos;s environment when the server starts (${VAR:-default} when it is unset); a missing variable is named and the server is not started. Servers never get the provider&apos;s API key.</source>
+        <translation>服务器启动时，${VAR} 取应用环境中 VAR 的值（未设置时用 ${VAR:-默认值}）；缺少的变量会被指出，且服务器不会启动。服务器永远拿不到提供商的 API 密钥。</translation>
+    </message>
+    <message>
+        <source>&amp;URL:</source>
+        <translation>&amp;URL：</translation>
+    </message>
+    <message>
+        <source>&amp;Headers (Name: value lines):</source>
+        <translation>请求头（Name: value，每行一个）(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>${VAR} in the URL and the headers takes the value of VAR from the app&apos;s environment, so that a token need not be written here.</source>
+        <translation>URL 和请求头中的 ${VAR} 取应用环境中 VAR 的值，这样令牌就不必写在这里。</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Reached as:</source>
+        <translation>连接方式(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>A call may take &amp;up to:</source>
+        <translation>单次调用最长(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Give the server a name.</source>
+        <translation>请为服务器命名。</translation>
+    </message>
+    <message>
+        <source>Another server is named “%1”.</source>
+        <translation>已有另一个服务器名为“%1”。</translation>
+    </message>
+    <message>
+        <source>Enter the program that runs the server (npx, uvx, node, a path…).</source>
+        <translation>请输入运行服务器的程序（npx、uvx、node、某个路径…）。</translation>
+    </message>
+    <message>
+        <source>Enter the server&apos;s URL.</source>
+        <translation>请输入服务器的 URL。</translation>
+    </message>
+    <message>
+        <source>The URL must start with http:// or https://.</source>
+        <translation>URL 必须以 http:// 或 https:// 开头。</translation>
+    </message>
+    <message>
+        <source>“%1” is no KEY=VALUE line.</source>
+        <translation>“%1”不是 KEY=VALUE 格式的行。</translation>
+    </message>
+    <message>
+        <source>“%1” is no “Name: value” line.</source>
+        <translation>“%1”不是“Name: value”格式的行。</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::McpServers</name>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>1 tool</source>
+        <translation>1 个工具</translation>
+    </message>
+    <message>
+        <source>%1 tools</source>
+        <translation>%1 个工具</translation>
+    </message>
+    <message>
+        <source>(exit code %1)</source>
+        <translation>（退出代码 %1）</translation>
+    </message>
+    <message>
+        <source>MCP: %1/%2 ready</source>
+        <extracomment>The status bar&apos;s MCP servers: &quot;MCP: 2/3 ready&quot;</extracomment>
+        <translation>MCP：%1/%2 就绪</translation>
+    </message>
+    <message>
+        <source>Click to open Settings › MCP servers.</source>
+        <translation>单击打开“设置 › MCP 服务器”。</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::McpServersPage</name>
+    <message>
+        <source>All workspaces</source>
+        <translation>所有工作区</translation>
+    </message>
+    <message>
+        <source>This workspace</source>
+        <translation>此工作区</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>%1 (modern)</source>
+        <extracomment>A protocol version and its era: &quot;2026-07-28 (modern)&quot;</extracomment>
+        <translation>%1（新版）</translation>
+    </message>
+    <message>
+        <source>%1 (legacy)</source>
+        <extracomment>A protocol version and its era: &quot;2025-11-25 (legacy)&quot;</extracomment>
+        <translation>%1（旧版）</translation>
+    </message>
+    <message>
+        <source>A&amp;dd…</source>
+        <translation>添加(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>移除(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Res&amp;tart</source>
+        <translation>重新启动(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Disa&amp;ble</source>
+        <translation>停用(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Import JSON…</source>
+        <translation>导入 JSON(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Trust and &amp;start this workspace&apos;s servers…</source>
+        <translation>信任并启动此工作区的服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>T&amp;rusted (read-only tools run without asking)</source>
+        <translation>受信任（只读工具无需询问即可运行）(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Standard error</source>
+        <translation>标准错误</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>A tool the server marks read-only (readOnlyHint) then runs without asking, unless a permission rule says otherwise. Tools that may change anything always ask.</source>
+        <translation>服务器标记为只读（readOnlyHint）的工具将无需询问即可运行，除非权限规则另有规定。可能做出更改的工具总会询问。</translation>
+    </message>
+    <message>
+        <source>Tools of the server</source>
+        <translation>服务器的工具</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Enabled: the server starts with the session.</source>
+        <translation>启用：服务器随会话启动。</translation>
+    </message>
+    <message>
+        <source>not trusted: not started</source>
+        <translation>未受信任：未启动</translation>
+    </message>
+    <message>
+        <source>replaced by this workspace&apos;s server of the same name</source>
+        <translation>已被此工作区的同名服务器替换</translation>
+    </message>
+    <message>
+        <source>not started</source>
+        <translation>未启动</translation>
+    </message>
+    <message>
+        <source>%1 (exit code %2): %3</source>
+        <extracomment>A failed server&apos;s state: &quot;failed (exit code 1): &lt;why&gt;&quot;</extracomment>
+        <translation>%1（退出代码 %2）：%3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>URL: %1</source>
+        <translation>URL：%1</translation>
+    </message>
+    <message>
+        <source>Runs: %1</source>
+        <translation>运行：%1</translation>
+    </message>
+    <message>
+        <source>Protocol: %1</source>
+        <translation>协议：%1</translation>
+    </message>
+    <message>
+        <source>server: %1 %2</source>
+        <translation>服务器：%1 %2</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <source>execute</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>asks</source>
+        <translation>会询问</translation>
+    </message>
+    <message>
+        <source>Offered to the model as %1</source>
+        <translation>以 %1 提供给模型</translation>
+    </message>
+    <message>
+        <source>runs without asking</source>
+        <translation>无需询问即运行</translation>
+    </message>
+    <message>
+        <source>arguments not checked</source>
+        <translation>参数未经检查</translation>
+    </message>
+    <message>
+        <source>execute (destructive)</source>
+        <translation>执行（破坏性）</translation>
+    </message>
+    <message>
+        <source>Tools (%1)</source>
+        <translation>工具（%1）</translation>
+    </message>
+    <message>
+        <source>Ena&amp;ble</source>
+        <translation>启用(&amp;B)</translation>
+    </message>
+    <message>
+        <source>The app&apos;s servers cannot be used: %1</source>
+        <translation>无法使用应用的服务器：%1</translation>
+    </message>
+    <message>
+        <source>This workspace&apos;s servers cannot be used: %1</source>
+        <translation>无法使用此工作区的服务器：%1</translation>
+    </message>
+    <message>
+        <source>This workspace&apos;s .agentloop/mcp.json lists servers that have not been trusted in its present content: they do not start until you trust them.</source>
+        <translation>此工作区的 .agentloop/mcp.json 列出的服务器在其当前内容下尚未受信任：在您信任之前它们不会启动。</translation>
+    </message>
+    <message>
+        <source>Servers for all workspaces are kept in %1; this workspace&apos;s in %2. Changes on this page are saved at once.</source>
+        <translation>用于所有工作区的服务器保存在 %1；此工作区的保存在 %2。此页上的更改会立即保存。</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Gui::McpTrustPrompt</name>
+    <message>
+        <source>Start this workspace&apos;s MCP servers?</source>
+        <translation>启动此工作区的 MCP 服务器？</translation>
+    </message>
+    <message>
+        <source>This workspace&apos;s %1 asks to start these MCP servers. They are programs that run on this computer with your account&apos;s rights, or addresses that receive what the model sends them.</source>
+        <translation>此工作区的 %1 要求启动以下 MCP 服务器。它们是以您的账户权限在这台计算机上运行的程序，或是会收到模型所发内容的地址。</translation>
+    </message>
+    <message>
+        <source>Start them only if you trust this project. Nothing starts unless you say so; if the file changes, you are asked again.</source>
+        <translation>只有在您信任此项目时才启动它们。未经您同意，任何服务器都不会启动；文件一旦更改，会再次询问您。</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <extracomment>A server in the trust question: &quot;&lt;name&gt; (runs): &lt;command line&gt;&quot;</extracomment>
+        <translation>%1（%2）：%3</translation>
+    </message>
+    <message>
+        <source>[disabled in the file]</source>
+        <translation>[在文件中已停用]</translation>
+    </message>
+    <message>
+        <source>Servers and their command lines</source>
+        <translation>服务器及其命令行</translation>
+    </message>
+    <message>
+        <source>&amp;Start these servers</source>
+        <translation>启动这些服务器(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Not now</source>
+        <translation>暂不(&amp;N)</translation>
+    </message>
+</context>
+<context>
     <name>Gui::PermissionsPage</name>
     <message>
         <source>Allow</source>
@@ -4255,6 +5135,10 @@ Nothing was allowed. Fix the file, or choose “This conversation only”.</sour
         <source>Context</source>
         <translation>上下文</translation>
     </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
 </context>
 <context>
     <name>Gui::TimelineDock</name>
@@ -4609,6 +5493,108 @@ Total: %3 tokens</source>
     <message>
         <source>Every tool call must be answered by exactly one tool message before the next request; nothing was sent.</source>
         <translation>发出下一次请求之前，每个工具调用都必须有且只有一条对应的 tool 消息；本次未发送任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>McpConfig</name>
+    <message>
+        <source>MCP server “%1”: %2</source>
+        <translation>MCP 服务器“%1”：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>“%1” must be a string.</source>
+        <translation>“%1”必须是字符串。</translation>
+    </message>
+    <message>
+        <source>“%1” must be a list of strings.</source>
+        <translation>“%1”必须是字符串列表。</translation>
+    </message>
+    <message>
+        <source>“%1” must be an object of strings.</source>
+        <translation>“%1”必须是值为字符串的对象。</translation>
+    </message>
+    <message>
+        <source>“%1” must be true or false.</source>
+        <translation>“%1”必须是 true 或 false。</translation>
+    </message>
+    <message>
+        <source>the entry must be an object with “command” or “url”.</source>
+        <translation>条目必须是带有“command”或“url”的对象。</translation>
+    </message>
+    <message>
+        <source>it has neither “command” (a program to start) nor “url” (an HTTP server).</source>
+        <translation>它既没有“command”（要启动的程序），也没有“url”（HTTP 服务器）。</translation>
+    </message>
+    <message>
+        <source>“type” must be stdio, http, streamable-http or sse, not “%1”.</source>
+        <translation>“type”必须是 stdio、http、streamable-http 或 sse，而不是“%1”。</translation>
+    </message>
+    <message>
+        <source>“command” is missing: a stdio server needs a program to start.</source>
+        <translation>缺少“command”：stdio 服务器需要一个要启动的程序。</translation>
+    </message>
+    <message>
+        <source>“url” is missing: an HTTP server needs its address.</source>
+        <translation>缺少“url”：HTTP 服务器需要其地址。</translation>
+    </message>
+    <message>
+        <source>“timeoutMs” must be a whole number of milliseconds from 1 to 86400000.</source>
+        <translation>“timeoutMs”必须是 1 到 86400000 之间的整数毫秒数。</translation>
+    </message>
+    <message>
+        <source>The MCP configuration</source>
+        <translation>MCP 配置</translation>
+    </message>
+    <message>
+        <source>%1 is not valid JSON: %2 at offset %3.</source>
+        <translation>%1 不是有效的 JSON：偏移 %3 处%2。</translation>
+    </message>
+    <message>
+        <source>%1 must be a JSON object with “mcpServers”.</source>
+        <translation>%1 必须是带有“mcpServers”的 JSON 对象。</translation>
+    </message>
+    <message>
+        <source>%1: “mcpServers” must be an object of servers by name, e.g. {&quot;mcpServers&quot;: {&quot;files&quot;: {&quot;command&quot;: &quot;npx&quot;}}}.</source>
+        <translation>%1：“mcpServers”必须是按名称列出服务器的对象，例如 {"mcpServers": {"files": {"command": "npx"}}}。</translation>
+    </message>
+    <message>
+        <source>%1: a server has an empty name.</source>
+        <translation>%1：有一个服务器的名称为空。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder of %1.</source>
+        <translation>无法创建 %1 所在的文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not set (used in %2)</source>
+        <translation>%1 未设置（用于 %2）</translation>
+    </message>
+    <message>
+        <source>Set the variable in the environment Agent Loop starts from, or write ${NAME:-default} for a default; the server is not started until then.</source>
+        <translation>请在启动 Agent Loop 的环境中设置该变量，或写成 ${NAME:-默认值} 以提供默认值；在此之前服务器不会启动。</translation>
+    </message>
+</context>
+<context>
+    <name>McpTool</name>
+    <message>
+        <source>The tool “%1” of the MCP server “%2” runs only when you approve it. Its description: %3</source>
+        <translation>MCP 服务器“%2”的工具“%1”只有在您批准后才会运行。其说明：%3</translation>
+    </message>
+    <message>
+        <source>The arguments were not checked against the tool&apos;s schema: it uses %1, which Agent Loop cannot check.</source>
+        <translation>参数没有按工具的模式检查：它使用了 %1，Agent Loop 无法检查。</translation>
     </message>
 </context>
 <context>

@@ -19,6 +19,12 @@
 #include "inspector/jsontreemodel.h"
 #include "inspector/turnmodel.h"
 #include "mainwindow.h"
+#include "mcpelicitationdialog.h"
+#include "mcpservers.h"
+#include "mcptrustprompt.h"
+#include "settings/mcpimportdialog.h"
+#include "settings/mcppage.h"
+#include "settings/mcpserverdialog.h"
 #include "settings/settingsdialog.h"
 #include "storage/keystore.h"
 
@@ -54,7 +60,10 @@ QList<CatalogueMessage> readCatalogue(const QString &path)
         if (xml.name() == u"name") {
             context = xml.readElementText();
         } else if (xml.name() == u"message") {
-            CatalogueMessage message{context, {}, {}, xml.attributes().value(u"numerus"_s) == u"yes"};
+            CatalogueMessage message{context,
+                                     {},
+                                     {},
+                                     xml.attributes().value(u"numerus"_s) == u"yes"};
             while (xml.readNextStartElement()) {
                 if (xml.name() == u"source")
                     message.source = xml.readElementText();
@@ -86,6 +95,12 @@ QList<const QMetaObject *> translatedClasses()
             &Gui::Inspector::staticMetaObject,
             &Gui::JsonTreeModel::staticMetaObject,
             &Gui::MainWindow::staticMetaObject,
+            &Gui::McpElicitationDialog::staticMetaObject,
+            &Gui::McpImportDialog::staticMetaObject,
+            &Gui::McpServerDialog::staticMetaObject,
+            &Gui::McpServers::staticMetaObject,
+            &Gui::McpServersPage::staticMetaObject,
+            &Gui::McpTrustPrompt::staticMetaObject,
             &Gui::PromptBar::staticMetaObject,
             &Gui::RunFeed::staticMetaObject,
             &Gui::SettingsDialog::staticMetaObject,
@@ -127,7 +142,7 @@ void tst_Translations::contextsAreTheRunTimeClassNames()
         const bool isForm = unqualified == u"SettingsDialog"; // ui/settingsdialog.ui
         QVERIFY2(isForm || !contexts.contains(unqualified),
                  qPrintable(u"context %1 should be %2: tr() looks up %2"_s.arg(unqualified,
-                                                                              className)));
+                                                                               className)));
     }
 }
 
