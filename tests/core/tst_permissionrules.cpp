@@ -107,6 +107,7 @@ private slots:
 
     void parsesSampleCalls();
     void checksToolCalls();
+    void serverWideMcpRules();
 
     void ruleFilesRoundTrip();
     void ruleFileErrors_data();
@@ -163,6 +164,8 @@ void tst_PermissionRules::parsesRuleTexts_data()
             << u"shell(echo (a) ')')"_s << u"shell"_s << false << u"echo (a) ')'"_s;
     QTest::newRow("path") << u"read_file(src/**)"_s << u"read_file"_s << false << u"src/**"_s;
     QTest::newRow("dotted tool") << u"mcp.fs-read_2(x)"_s << u"mcp.fs-read_2"_s << false << u"x"_s;
+    QTest::newRow("every tool of an MCP server")
+            << u"mcp__github__*"_s << u"mcp__github__*"_s << true << QString();
 }
 
 void tst_PermissionRules::parsesRuleTexts()
@@ -194,6 +197,8 @@ void tst_PermissionRules::refusesMalformedRuleTexts_data()
     QTest::newRow("open quote") << u"shell(git \"status)"_s << u"never closed"_s;
     QTest::newRow("tail in the middle") << u"shell(git :* status)"_s << u"may only end"_s;
     QTest::newRow("only a tail") << u"shell(:*)"_s << u"names no program"_s;
+    QTest::newRow("server-wide with a pattern") << u"mcp__github__*(x)"_s << u"takes no pattern"_s;
+    QTest::newRow("a star elsewhere") << u"read_*"_s << u"not a tool name"_s;
 }
 
 void tst_PermissionRules::refusesMalformedRuleTexts()
@@ -1055,6 +1060,39 @@ void tst_PermissionRules::checksToolCalls()
     QCOMPARE(redirected.verdict, Ask);
     QVERIFY2(redirected.details.first().contains(u"shell(ls:*)"_s),
              qPrintable(redirected.details.first()));
+}
+
+// `mcp__<server>__*` decides every tool of that server and of no other; a rule naming one tool
+// beats it.
+void tst_PermissionRules::serverWideMcpRules()
+{
+    const auto call = [](const QString &tool) {
+        RuleCall made;
+        made.tool = tool;
+        made.sideEffect = SideEffect::Execute;
+        return made;
+    };
+    const PermissionPolicy rules = policy({u"allow mcp__github__*"_s,
+                                           u"deny mcp__github__delete_repository"_s,
+                                           u"ask mcp__fs__*"_s});
+    const PermissionCheck listed = rules.check(call(u"mcp__github__list_issues"_s));
+    QCOMPARE(listed.verdict, Allow);
+    QCOMPARE(listed.decidedBy, u"mcp__github__*"_s);
+    QCOMPARE(rules.check(call(u"mcp__github__delete_repository"_s)).verdict, Deny);
+    // Only the server named: a server whose name starts the same is not it.
+    QCOMPARE(rules.check(call(u"mcp__github2__list_issues"_s)).verdict, Ask);
+    QCOMPARE(rules.check(call(u"mcp__github_x"_s)).verdict, Ask);
+    const PermissionCheck read = rules.check([&] {
+        RuleCall made = call(u"mcp__fs__read_file"_s);
+        made.sideEffect = SideEffect::Read;
+        return made;
+    }());
+    QCOMPARE(read.verdict, Ask); // a read the defaults would allow, asked by the rule
+    QCOMPARE(read.decidedBy, u"mcp__fs__*"_s);
+    // A broken rule for a server's tools denies them, and only them.
+    const PermissionPolicy broken = policy({u"allow mcp__fs__*(x)"_s});
+    QCOMPARE(broken.check(call(u"mcp__fs__read_file"_s)).verdict, Deny);
+    QCOMPARE(broken.check(call(u"mcp__other__x"_s)).verdict, Ask);
 }
 
 // ---- Rule files ---------------------------------------------------------------------------

@@ -38,6 +38,22 @@ struct RuleText
 };
 
 const QString shellToolName = u"shell"_s;
+
+// `mcp__github__*`: every tool of one MCP server (mcp/mcpconfig.h names them
+// mcp__<server>__<tool>), whatever tools the server offers now or later.
+bool isServerWideToolName(const QString &tool)
+{
+    static const QRegularExpression serverWide(u"^mcp__[A-Za-z0-9_-]+__\\*$"_s);
+    return serverWide.match(tool).hasMatch();
+}
+
+// Whether a rule written for ruleTool names the tool called `tool`.
+bool ruleNamesTool(const QString &ruleTool, const QString &tool)
+{
+    if (isServerWideToolName(ruleTool))
+        return tool.startsWith(QStringView(ruleTool).chopped(1));
+    return ruleTool == tool;
+}
 const QString writeFileToolName = u"write_file"_s;
 const QString editFileToolName = u"edit_file"_s;
 const QString readFileToolName = u"read_file"_s;
@@ -406,7 +422,10 @@ struct CompiledRule
     QStringList refusedOptions;
 
     bool isValid() const { return error.isEmpty(); }
-    bool hasWildcard() const { return shell ? AgentLoop::hasWildcard(*shell) : false; }
+    bool hasWildcard() const
+    {
+        return shell ? AgentLoop::hasWildcard(*shell) : isServerWideToolName(pattern.tool);
+    }
 
     // A pattern beats none, more literal characters beat fewer, no wildcard beats one.
     std::tuple<bool, qsizetype, bool> specificity() const
@@ -427,7 +446,7 @@ struct CompiledRule
 // The tool name an unparsable rule was meant for, if even that can be read.
 QString intendedTool(const QString &text)
 {
-    static const QRegularExpression name(u"^\\s*([A-Za-z0-9_.-]+)\\s*(\\(|$)"_s);
+    static const QRegularExpression name(u"^\\s*([A-Za-z0-9_.-]+\\*?)\\s*(\\(|$)"_s);
     return name.match(text).captured(1);
 }
 
@@ -1016,7 +1035,7 @@ const CompiledRule *Judge::anyCallRule(const QString &tool, RuleEffect effect) c
 {
     const CompiledRule *found = nullptr;
     for (const CompiledRule &rule : m_rules) {
-        if (rule.isValid() && rule.pattern.anyCall && rule.pattern.tool == tool
+        if (rule.isValid() && rule.pattern.anyCall && ruleNamesTool(rule.pattern.tool, tool)
             && rule.rule.effect == effect)
             found = moreSpecific(found, &rule);
     }
@@ -1300,6 +1319,13 @@ Result<RulePattern> parseRuleText(const QString &text)
     static const QRegularExpression toolName(u"^[A-Za-z0-9_.-]+$"_s);
     if (tool.isEmpty())
         return ruleError(RuleText::tr("The rule has no tool name before \"(\"."));
+    if (isServerWideToolName(tool)) {
+        if (open >= 0)
+            return ruleError(RuleText::tr("%1 stands for every tool of an MCP server: it takes no "
+                                          "pattern in parentheses.")
+                                     .arg(displayedLine(tool, 80)));
+        return RulePattern{tool, true, {}};
+    }
     if (!toolName.match(tool).hasMatch())
         return ruleError(RuleText::tr("\"%1\" is not a tool name: a tool name has only letters, "
                                       "digits, \"_\", \".\" and \"-\".")
@@ -1397,7 +1423,8 @@ PermissionCheck PermissionPolicy::check(const RuleCall &call) const
 {
     const QList<CompiledRule> &rules = m_compiled->rules;
     for (const CompiledRule &rule : rules) {
-        if (rule.isValid() || (!rule.pattern.tool.isEmpty() && rule.pattern.tool != call.tool))
+        if (rule.isValid()
+            || (!rule.pattern.tool.isEmpty() && !ruleNamesTool(rule.pattern.tool, call.tool)))
             continue;
         PermissionCheck check = decided(
                 Verdict::Deny,
