@@ -754,6 +754,9 @@ QWidget *ApprovalPrompt::createMcpDetails(QWidget *parent)
     description->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     description->setTabChangesFocus(true);
     description->setFrameShape(QFrame::NoFrame);
+    description->document()->setDocumentMargin(0); // its text lines up with the labels' above
+    description->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    description->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     QPalette palette = description->palette();
     palette.setColor(QPalette::Base, palette.color(QPalette::Window));
     description->setPalette(palette);
@@ -765,8 +768,7 @@ QWidget *ApprovalPrompt::createMcpDetails(QWidget *parent)
     description->setPlainText(text);
     const int lines = int(
             std::clamp<qsizetype>(text.count(u'\n') + 1 + text.size() / viewColumns, 1, 4));
-    description->setFixedHeight(description->fontMetrics().lineSpacing() * lines
-                                + 2 * int(description->document()->documentMargin()) + 2);
+    description->setFixedHeight(description->fontMetrics().lineSpacing() * lines + 4);
     form->addRow(tr("Description:"), description);
     if (!m_mcp->unsupportedKeywords.isEmpty()) {
         QLabel *skipped = addLine(
