@@ -27,6 +27,10 @@
 #include "inspector/replaydialog.h"
 #include "inspector/turnmodel.h"
 #include "mainwindow.h"
+#include "mcp/mcpmanager.h"
+#include "mcpelicitationdialog.h"
+#include "mcptestservers.h"
+#include "mcptrustprompt.h"
 #include "permissions/workspacerules.h"
 #include "protocol/providerpresets.h"
 #include "provider/demoprovider.h"
@@ -34,6 +38,8 @@
 #include "rawoutputdialog.h"
 #include "ruledialog.h"
 #include "settings/appsettings.h"
+#include "settings/mcppage.h"
+#include "settings/mcpsettings.h"
 #include "settings/permissionspage.h"
 #include "settings/settingsdialog.h"
 #include "storage/conversationstore.h"
@@ -67,10 +73,12 @@
 #include <QStyleFactory>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
 #include <QToolButton>
+#include <QTreeWidget>
 
 #include <cstdio>
 #include <functional>
@@ -420,7 +428,7 @@ void saveTimeline(const QString &path)
     };
     request(0, -1, 420, 1, 1, -1, -1);
     // The notice as the controller words it, in the screenshot's language.
-    RetryPolicy retries;
+    AgentLoop::RetryPolicy retries;
     retries.maxRetries = 3;
     add(TimelineSpan::App,
         TimelineSpan::Retry,
@@ -962,6 +970,169 @@ void saveRawOutput(const QString &path)
     save(&dialog, path);
 }
 
+// --mcp: the MCP servers page with real servers (server-everything ready in the legacy era, a
+// server whose variable is missing, this workspace's filesystem server not trusted yet), the
+// approval of one of everything's tools with its whole arguments, the workspace's trust question
+// and a server's question (elicitation).
+int saveMcpScreens(const QString &outDir, const QString &suffix, bool chinese)
+{
+    const AgentLoop::McpTestServer everything
+            = AgentLoop::mcpTestServer(u"everything"_s,
+                                       u"@modelcontextprotocol/server-everything"_s,
+                                       {u"stdio"_s});
+    if (!everything.problem.isEmpty()) {
+        QTextStream(stderr) << "no MCP servers for the screenshots: " << everything.problem
+                            << Qt::endl;
+        return 1;
+    }
+    QTemporaryDir temporary;
+    const QString workspace = temporary.filePath(u"my-project"_s);
+    QDir().mkpath(workspace);
+    AgentLoop::McpServerConfig github;
+    github.name = u"github"_s;
+    github.command = u"npx"_s;
+    github.args = {u"-y"_s, u"@modelcontextprotocol/server-github"_s};
+    github.env = {{u"GITHUB_PERSONAL_ACCESS_TOKEN"_s, u"${AGENTLOOP_SCREENSHOT_GITHUB_TOKEN}"_s}};
+    AgentLoop::McpServerConfig everythingConfig = everything.config;
+    everythingConfig.trusted = true;
+    QDir().mkpath(QFileInfo(Gui::appMcpServersFilePath()).absolutePath());
+    (void) AgentLoop::writeMcpServersFile(Gui::appMcpServersFilePath(), {everythingConfig, github});
+    const AgentLoop::McpTestServer filesystem
+            = AgentLoop::mcpTestServer(u"filesystem"_s,
+                                       u"@modelcontextprotocol/server-filesystem"_s,
+                                       {u"."_s});
+    AgentLoop::McpServerConfig files = filesystem.config;
+    files.origin = AgentLoop::McpConfigOrigin::Workspace;
+    QDir().mkpath(workspace + u"/.agentloop"_s);
+    (void) AgentLoop::writeMcpServersFile(AgentLoop::workspaceMcpServersPath(workspace), {files});
+
+    Gui::AppSettings settings;
+    settings.demoMode = true;
+    settings.workspace = workspace;
+    QWidget window;
+    window.resize(1200, 800);
+    window.show();
+    AgentLoop::AgentSession session(nullptr,
+                                    AgentLoop::ConversationStore(temporary.filePath(u"c"_s)));
+    session.configure(settings.sessionConfiguration());
+    const auto settled = [&session] {
+        const AgentLoop::McpServer *ready = session.mcp().server(u"everything"_s);
+        const AgentLoop::McpServer *failed = session.mcp().server(u"github"_s);
+        return ready && ready->status() == AgentLoop::McpServer::Status::Ready && failed
+               && failed->status() == AgentLoop::McpServer::Status::Failed;
+    };
+    when(
+            settled,
+            [&] {
+                auto *dialog = new Gui::SettingsDialog(settings, nullptr, &window, &session);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                dialog->resize(dialog->width(), 860);
+                dialog->open();
+                dialog->showMcpServers();
+                dialog->mcpPage()->selectServer(u"everything"_s);
+                QTimer::singleShot(600, &window, [&, dialog] {
+                    save(dialog, outDir + u"/mcp-servers"_s + suffix);
+                    dialog->reject();
+
+                    // The approval of one of everything's tools that may change something (so it asks
+                    // even of a trusted server): its server, description and whole arguments.
+                    std::shared_ptr<const AgentLoop::McpTool> gzip;
+                    for (const auto &tool : session.mcp().tools()) {
+                        if (tool->serverName() == u"everything"
+                            && tool->info().name == u"gzip-file-as-resource")
+                            gzip = tool;
+                    }
+                    if (!gzip)
+                        qFatal("server-everything offers no gzip-file-as-resource tool");
+                    const QJsonObject
+                            arguments{{u"name"_s,
+                                       chinese ? u"发布说明-1.4.0.md.gz"_s
+                                               : u"release-notes-1.4.0.md.gz"_s},
+                                      {u"data"_s,
+                                       u"https://example.com/my-project/releases/1.4.0/NOTES.md"_s},
+                                      {u"outputType"_s, u"resourceLink"_s}};
+                    AgentLoop::ApprovalRequest request;
+                    request.id = 31;
+                    request.turn = 2;
+                    request.toolCallId = u"call_31"_s;
+                    request.toolName = gzip->name();
+                    request.reason = gzip->approvalReason();
+                    request.argumentsObject = arguments;
+                    request.arguments = QString::fromUtf8(
+                            QJsonDocument(arguments).toJson(QJsonDocument::Compact));
+                    request.preview = gzip->preview(arguments);
+                    request.ruleCall = {gzip->name(),
+                                        gzip->sideEffect(),
+                                        gzip->ruleSubject(arguments)};
+                    const AgentLoop::PermissionPolicy defaults;
+                    request.check = defaults.check(request.ruleCall);
+                    request.suggestedRules = defaults.suggestedRules(request.ruleCall);
+                    Gui::RuleSaving saving;
+                    saving.policy = std::make_shared<const AgentLoop::PermissionPolicy>();
+                    saving.workspace = workspace;
+                    Gui::ApprovalPrompt::ask(request,
+                                             &window,
+                                             saving,
+                                             Gui::McpCallDetails::of(gzip.get()));
+                    when([] { return isSettled(openMessageBox()); },
+                         [&] {
+                             QMessageBox *box = openMessageBox();
+                             save(box, outDir + u"/mcp-approval"_s + suffix);
+                             box->reject();
+                             // The workspace's servers, asked about before anything of them starts.
+                             Gui::McpTrustPrompt *trust
+                                     = Gui::McpTrustPrompt::ask(Gui::workspaceMcpServers(workspace),
+                                                                &window);
+                             QTimer::singleShot(500, &window, [&, trust] {
+                                 save(trust->messageBox(), outDir + u"/mcp-trust"_s + suffix);
+                                 trust->messageBox()->reject();
+                                 AgentLoop::McpElicitation question;
+                                 question.id = 1;
+                                 question.serverName = u"everything"_s;
+                                 question.message = chinese ? u"请提供发布所需的信息。"_s
+                                                            : u"Please provide the details for the "
+                                                              u"release."_s;
+                                 question.requestedSchema = QJsonObject{
+                                         {u"type"_s, u"object"_s},
+                                         {u"properties"_s,
+                                          QJsonObject{
+                                                  {u"version"_s,
+                                                   QJsonObject{{u"type"_s, u"string"_s},
+                                                               {u"title"_s,
+                                                                chinese ? u"版本"_s : u"Version"_s},
+                                                               {u"default"_s, u"1.4.0"_s}}},
+                                                  {u"channel"_s,
+                                                   QJsonObject{{u"type"_s, u"string"_s},
+                                                               {u"title"_s,
+                                                                chinese ? u"渠道"_s : u"Channel"_s},
+                                                               {u"enum"_s,
+                                                                QJsonArray{u"stable"_s, u"beta"_s}}}},
+                                                  {u"notify"_s,
+                                                   QJsonObject{{u"type"_s, u"boolean"_s},
+                                                               {u"title"_s,
+                                                                chinese ? u"通知订阅者"_s
+                                                                        : u"Notify subscribers"_s},
+                                                               {u"default"_s, true}}}}},
+                                         {u"required"_s, QJsonArray{u"version"_s, u"channel"_s}}};
+                                 auto *asked = new Gui::McpElicitationDialog(question, &window);
+                                 asked->setAttribute(Qt::WA_DeleteOnClose);
+                                 asked->open();
+                                 QTimer::singleShot(500, &window, [&, asked] {
+                                     save(asked, outDir + u"/mcp-elicitation"_s + suffix);
+                                     asked->reject();
+                                     session.mcp().stopAll();
+                                     QApplication::quit();
+                                 });
+                             });
+                         },
+                         u"the MCP approval box"_s);
+                });
+            },
+            u"the MCP servers"_s,
+            60000);
+    return QApplication::exec();
+}
+
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
@@ -976,6 +1147,7 @@ int main(int argc, char *argv[])
     parser.addOption({u"lang"_s, u"en or zh_CN."_s, u"lang"_s, u"en"_s});
     parser.addOption({u"theme"_s, u"light or dark."_s, u"theme"_s, u"light"_s});
     parser.addOption({u"gallery"_s, u"Only the chat items, one of each kind."_s});
+    parser.addOption({u"mcp"_s, u"Only the MCP screens (needs tests/mcp's npm servers)."_s});
     parser.process(app);
     const QString outDir = parser.value(u"out"_s);
     const QString lang = parser.value(u"lang"_s);
@@ -996,6 +1168,8 @@ int main(int argc, char *argv[])
         icon.addFile(u":/icons/agentloop-%1.png"_s.arg(size), QSize(size, size));
     QApplication::setWindowIcon(icon);
 
+    if (parser.isSet(u"mcp"_s))
+        return saveMcpScreens(outDir, suffix, lang.startsWith(u"zh"));
     if (parser.isSet(u"gallery"_s)) {
         saveGallery(outDir + u"/chat-items"_s + suffix, lang.startsWith(u"zh"));
         saveFileChanges(outDir + u"/chat-file-changes"_s + suffix, lang.startsWith(u"zh"));
