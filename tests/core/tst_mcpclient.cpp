@@ -149,6 +149,17 @@ public:
         return record(client->callTool(tool, arguments, timeoutMs, client.get()));
     }
 
+    // The text a completed call returned, or why there was none.
+    QString textOf(const QString &tool, const QJsonObject &arguments = {})
+    {
+        const auto result = call(tool, arguments);
+        if (!QTest::qWaitFor([&] { return result->outcome.has_value(); }, waitMs))
+            return u"(no answer)"_s;
+        if (result->outcome->status != McpCallOutcome::Completed)
+            return u"(failed: %1)"_s.arg(result->outcome->errorMessage);
+        return result->text();
+    }
+
     QTemporaryDir dir;
     QString logPath;
     McpStdioTransport *transport = nullptr;
@@ -790,12 +801,10 @@ void tst_McpClient::samplingIsDeclined()
     QFETCH(QString, era);
     Scripted server({u"--era"_s, era});
     QVERIFY(server.startAndList());
-    const auto call = server.call(u"sample"_s);
-    QVERIFY(waitForOutcome(call));
-    QCOMPARE(call->outcome->status, McpCallOutcome::Completed);
-    QVERIFY2(call->text().contains(u"Agent Loop does not offer sampling to MCP servers"_s),
-             qPrintable(call->text()));
-    QVERIFY2(call->text().contains(u"-32601"_s), qPrintable(call->text()));
+    const QString text = server.textOf(u"sample"_s);
+    QVERIFY2(text.contains(u"Agent Loop does not offer sampling to MCP servers"_s),
+             qPrintable(text));
+    QVERIFY2(text.contains(u"-32601"_s), qPrintable(text));
 }
 
 void tst_McpClient::rootsAreTheWorkspace_data()
@@ -808,10 +817,8 @@ void tst_McpClient::rootsAreTheWorkspace()
     QFETCH(QString, era);
     Scripted server({u"--era"_s, era});
     QVERIFY(server.startAndList());
-    const auto call = server.call(u"roots"_s);
-    QVERIFY(waitForOutcome(call));
-    const QJsonObject roots = QJsonDocument::fromJson(call->text().section(u' ', 1, 1).toUtf8())
-                                      .object();
+    const QString text = server.textOf(u"roots"_s);
+    const QJsonObject roots = QJsonDocument::fromJson(text.section(u' ', 1, 1).toUtf8()).object();
     const QJsonArray list = roots[u"roots"_s].toArray();
     QCOMPARE(list.size(), 1);
     QCOMPARE(QUrl(list.first()[u"uri"_s].toString()).toLocalFile(),
@@ -829,15 +836,13 @@ void tst_McpClient::pingAndUnknownRequests()
     QFETCH(QString, era);
     Scripted server({u"--era"_s, era, u"--ask-more"_s});
     QVERIFY(server.startAndList());
-    const auto ping = server.call(u"ping"_s);
-    QVERIFY(waitForOutcome(ping));
+    const QString ping = server.textOf(u"ping"_s);
     // The modern era has no ping: asked within a call, it is a method like any unknown one.
-    QCOMPARE(ping->text().startsWith(u"ping: {}"_s), era == u"legacy");
-    QCOMPARE(ping->text().contains(u"-32601"_s), era == u"modern");
-    const auto unknown = server.call(u"unknown"_s);
-    QVERIFY(waitForOutcome(unknown));
-    QVERIFY2(unknown->text().contains(u"-32601"_s), qPrintable(unknown->text()));
-    QVERIFY2(unknown->text().contains(u"x/unknown"_s), qPrintable(unknown->text()));
+    QVERIFY2(ping.startsWith(u"ping: {}"_s) == (era == u"legacy"), qPrintable(ping));
+    QVERIFY2(ping.contains(u"-32601"_s) == (era == u"modern"), qPrintable(ping));
+    const QString unknown = server.textOf(u"unknown"_s);
+    QVERIFY2(unknown.contains(u"-32601"_s), qPrintable(unknown));
+    QVERIFY2(unknown.contains(u"x/unknown"_s), qPrintable(unknown));
 }
 
 void tst_McpClient::secretsAreNotInherited()
@@ -854,8 +859,7 @@ void tst_McpClient::secretsAreNotInherited()
     QVERIFY(server.startAndList());
 
     const auto value = [&](const QString &name) {
-        const auto call = server.call(u"print_env"_s, {{u"name"_s, name}});
-        return waitForOutcome(call) ? call->text() : u"(no answer)"_s;
+        return server.textOf(u"print_env"_s, {{u"name"_s, name}});
     };
     QCOMPARE(value(QString::fromLatin1(apiKeyVariable)), u"<unset>"_s);
     QCOMPARE(value(u"AGENTLOOP_TEST_HOLDS_SECRET"_s), u"<unset>"_s);
