@@ -387,6 +387,10 @@
         <source>the server is not ready</source>
         <translation>服务器尚未就绪</translation>
     </message>
+    <message>
+        <source>the server has no initialize; asking server/discover again</source>
+        <translation>服务器不支持 initialize；再次发送 server/discover</translation>
+    </message>
 </context>
 <context>
     <name>AgentLoop::McpHttpTransport</name>
@@ -1074,7 +1078,7 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     </message>
     <message>
         <source>Start the MCP servers of this file ({&quot;mcpServers&quot;: {...}}, as Claude Desktop and Cursor write it) and offer their tools to the model as mcp__&lt;server&gt;__&lt;tool&gt; (repeatable; the workspace&apos;s .agentloop/mcp.json only when named here).</source>
-        <translation>启动此文件中的 MCP 服务器（{"mcpServers": {...}}，与 Claude Desktop 和 Cursor 的写法相同），并以 mcp__&lt;服务器&gt;__&lt;工具&gt; 的名称把它们的工具提供给模型（可重复；工作区的 .agentloop/mcp.json 只有在这里指定时才使用）。</translation>
+        <translation>启动此文件中的 MCP 服务器（{&quot;mcpServers&quot;: {...}}，与 Claude Desktop 和 Cursor 的写法相同），并以 mcp__&lt;服务器&gt;__&lt;工具&gt; 的名称把它们的工具提供给模型（可重复；工作区的 .agentloop/mcp.json 只有在这里指定时才使用）。</translation>
     </message>
     <message>
         <source>Instead of a task, start the servers of --mcp-config, print each one&apos;s state, protocol version and tools (read or execute, and whether a call asks), and exit. No model is contacted and no key is needed.</source>
@@ -5559,7 +5563,7 @@ Total: %3 tokens</source>
     </message>
     <message>
         <source>%1: “mcpServers” must be an object of servers by name, e.g. {&quot;mcpServers&quot;: {&quot;files&quot;: {&quot;command&quot;: &quot;npx&quot;}}}.</source>
-        <translation>%1：“mcpServers”必须是按名称列出服务器的对象，例如 {"mcpServers": {"files": {"command": "npx"}}}。</translation>
+        <translation>%1：“mcpServers”必须是按名称列出服务器的对象，例如 {&quot;mcpServers&quot;: {&quot;files&quot;: {&quot;command&quot;: &quot;npx&quot;}}}。</translation>
     </message>
     <message>
         <source>%1: a server has an empty name.</source>
@@ -5893,6 +5897,10 @@ Total: %3 tokens</source>
     <message>
         <source>its folder cannot be created</source>
         <translation>无法创建其所在的文件夹</translation>
+    </message>
+    <message>
+        <source>%1 stands for every tool of an MCP server: it takes no pattern in parentheses.</source>
+        <translation>%1 表示某个 MCP 服务器的所有工具：它不接受括号中的模式。</translation>
     </message>
 </context>
 <context>
