@@ -3,6 +3,7 @@
 #include "agent/agentsession.h"
 #include "base/displaytext.h"
 #include "context/contextwindow.h"
+#include "showntext.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -48,13 +49,7 @@ QDoubleSpinBox *newPriceSpin(const QString &prefix, QWidget *parent)
 
 QLabel *newNote(QWidget *parent)
 {
-    auto *label = new QLabel(parent);
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(true);
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, palette.color(QPalette::PlaceholderText));
-    label->setPalette(palette);
-    return label;
+    return newNoteLabel({}, parent);
 }
 
 // What an automatic window resolves to, and where the figure comes from.
