@@ -1,4 +1,5 @@
 #include "mcp/mcpconfig.h"
+#include "mcptestservers.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -38,20 +39,7 @@ private slots:
 // the servers).
 void tst_McpConfig::claudeDesktopFileImportsAsItIs()
 {
-    const QByteArray file = R"({
-  "globalShortcut": "Ctrl+Space",
-  "mcpServers": {
-    "filesystem": {
-      "command": "npx",
-      "args": ["-y", "@modelcontextprotocol/server-filesystem", "C:\\Users\\me\\Desktop"]
-    },
-    "github": {
-      "command": "npx",
-      "args": ["-y", "@modelcontextprotocol/server-github"],
-      "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN}"}
-    }
-  }
-})";
+    const QByteArray file = claudeDesktopMcpFile();
     const auto parsed = parseMcpServers(file, McpConfigOrigin::App, u"/x/claude.json"_s);
     QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error().message));
     QCOMPARE(parsed->size(), 2);

@@ -12,6 +12,7 @@
 #include "mcp/mcpmanager.h"
 #include "mcpelicitationdialog.h"
 #include "mcpservers.h"
+#include "mcptestservers.h"
 #include "mcptrustprompt.h"
 #include "settings/mcpimportdialog.h"
 #include "settings/mcppage.h"
@@ -254,20 +255,7 @@ void tst_McpGui::addEditRemoveWriteTheFile()
 void tst_McpGui::claudeDesktopFileImportsAsItIs()
 {
     // claude_desktop_config.json as Claude Desktop writes it, with its other settings.
-    const QByteArray claude = R"({
-  "globalShortcut": "Ctrl+Space",
-  "mcpServers": {
-    "filesystem": {
-      "command": "npx",
-      "args": ["-y", "@modelcontextprotocol/server-filesystem", "C:\\Users\\me\\Desktop"]
-    },
-    "github": {
-      "command": "npx",
-      "args": ["-y", "@modelcontextprotocol/server-github"],
-      "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN}"}
-    }
-  }
-})";
+    const QByteArray claude = AgentLoop::claudeDesktopMcpFile();
     const QString path = m_workspace.filePath(u"claude_desktop_config.json"_s);
     writeFile(path, claude);
     m_page = std::make_unique<Gui::McpServersPage>(m_workspace.path(), nullptr);

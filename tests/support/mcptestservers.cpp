@@ -77,4 +77,22 @@ bool mcpTestServersRequired()
 #endif
 }
 
+QByteArray claudeDesktopMcpFile()
+{
+    return R"({
+  "globalShortcut": "Ctrl+Space",
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "C:\\Users\\me\\Desktop"]
+    },
+    "github": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-github"],
+      "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN}"}
+    }
+  }
+})";
+}
+
 } // namespace AgentLoop

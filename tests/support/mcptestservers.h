@@ -2,6 +2,7 @@
 
 #include "mcp/mcpconfig.h"
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
@@ -32,6 +33,10 @@ McpTestServer mcpTestServer(const QString &name,
 // Whether a missing server fails the test instead of skipping it: in CI (CI=true) on Linux,
 // tools/install-deps.sh has installed them, so not finding them is a fault of the setup.
 bool mcpTestServersRequired();
+
+// A claude_desktop_config.json as Claude Desktop writes it on Windows: a setting of its own beside
+// mcpServers, npx servers, a Windows path and a ${VAR} in env.
+QByteArray claudeDesktopMcpFile();
 
 } // namespace AgentLoop
 
