@@ -86,7 +86,8 @@ void tst_McpScriptServer::initTestCase()
     const QString folder = m_dir.filePath(u"script folder"_s);
     QVERIFY(QDir().mkpath(folder));
     m_helperPidFile = m_dir.filePath(u"helper.pid"_s);
-    const QString server = QDir::toNativeSeparators(program);
+    // Absolute with its drive: under Wine the build folder is on Z:, the script runs on C:.
+    const QString server = QDir::toNativeSeparators(QFileInfo(program).absoluteFilePath());
     const QString self = QDir::toNativeSeparators(QCoreApplication::applicationFilePath());
     const QString pidFile = QDir::toNativeSeparators(m_helperPidFile);
 #ifdef Q_OS_WIN

@@ -131,7 +131,11 @@ QString resolveWindowsCommand(const QString &command,
         return {};
     };
     if (command.contains(u'/') || command.contains(u'\\') || command.contains(u':')) {
-        const QString base = QDir(workingDirectory).absoluteFilePath(command);
+        // A path from the root without a drive ("\\tools\\server.exe") is on the drive of this
+        // process's current folder, as CreateProcess reads it, not on the working folder's.
+        const bool rooted = command.startsWith(u'/') || command.startsWith(u'\\');
+        const QString base = rooted ? QFileInfo(command).absoluteFilePath()
+                                    : QDir(workingDirectory).absoluteFilePath(command);
         return QDir::toNativeSeparators(findIn(base));
     }
     const QStringList directories = environment.value(u"PATH"_s).split(u';', Qt::SkipEmptyParts);
