@@ -183,7 +183,8 @@ void tst_McpGui::failedServerShowsItsExitCode()
     QTRY_VERIFY_WITH_TIMEOUT(m_page->stateText(u"broken"_s).startsWith(u"failed (exit code 3)"_s),
                              30000);
     m_page->selectServer(u"broken"_s);
-    QVERIFY(m_page->detailStateText().startsWith(u"failed (exit code 3)"_s));
+    // The details follow the selection from the event loop (a slow machine, Wine, sees it later).
+    QTRY_VERIFY(m_page->detailStateText().startsWith(u"failed (exit code 3)"_s));
     QTRY_VERIFY(m_page->standardErrorView()->toPlainText().contains(u"crashing at start"_s));
     QVERIFY(m_page->restartButton()->isEnabled());
 }
