@@ -74,9 +74,21 @@ void McpStartupWait::check()
     emit settled();
 }
 
+// The last `count` lines the server wrote to standard error, escaped for the terminal.
+static QStringList standardErrorLines(const McpServer &server,
+                                      const TerminalWriter &terminal,
+                                      int count)
+{
+    const QStringList tail = server.standardErrorTail();
+    QStringList lines;
+    for (qsizetype i = std::max<qsizetype>(0, tail.size() - count); i < tail.size(); ++i)
+        lines.append(CliMcpList::tr("  stderr: %1").arg(terminal.line(tail.at(i))));
+    return lines;
+}
+
 QStringList mcpFailureLines(const McpServer &server,
                             const TerminalWriter &terminal,
-                            int standardErrorLines)
+                            int shownStandardErrorLines)
 {
     const QString name = terminal.line(server.config().name, shownNameLength);
     const QString detail = terminal.line(server.statusDetail());
@@ -99,10 +111,7 @@ QStringList mcpFailureLines(const McpServer &server,
     case McpServer::Status::Disabled:
         return {};
     }
-    const QStringList tail = server.standardErrorTail();
-    for (qsizetype i = std::max<qsizetype>(0, tail.size() - standardErrorLines); i < tail.size();
-         ++i)
-        lines.append(CliMcpList::tr("  stderr: %1").arg(terminal.line(tail.at(i))));
+    lines += standardErrorLines(server, terminal, shownStandardErrorLines);
     return lines;
 }
 
@@ -145,9 +154,8 @@ void CliMcpList::print()
             m_out.writeLine(detail.isEmpty()
                                     ? tr("%1: %2").arg(name, status)
                                     : tr("%1: %2: %3").arg(name, status, m_out.line(detail)));
-            const QStringList tail = server->standardErrorTail();
-            for (qsizetype i = std::max<qsizetype>(0, tail.size() - 10); i < tail.size(); ++i)
-                m_out.writeLine(tr("  stderr: %1").arg(m_out.line(tail.at(i))));
+            for (const QString &line : standardErrorLines(*server, m_out, 10))
+                m_out.writeLine(line);
             for (const QString &warning : m_manager.warnings(server->config().name))
                 m_out.writeLine(tr("  warning: %1").arg(m_out.line(warning)));
             continue;

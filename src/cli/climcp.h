@@ -39,7 +39,7 @@ private:
 //   MCP server “github” did not start: GITHUB_TOKEN is not set (used in env.GITHUB_TOKEN)
 QStringList mcpFailureLines(const AgentLoop::McpServer &server,
                             const TerminalWriter &terminal,
-                            int standardErrorLines = 10);
+                            int shownStandardErrorLines = 10);
 
 // agentloop-cli --mcp-list: starts the servers of --mcp-config, waits until each is ready or has
 // failed (mcpStartupWaitMs at most), prints on standard output
