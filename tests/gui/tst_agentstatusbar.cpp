@@ -4,13 +4,37 @@
 #include "agent/agentsession.h"
 #include "agentstatusbar.h"
 
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace AgentLoop;
 using namespace Qt::StringLiterals;
 using State = AgentController::State;
+
+namespace {
+
+// After "<phase>… 0 s", waits for the figure to move and checks it counted up, never past the
+// real time. A loaded machine (Wine in CI) can stall the event loop for seconds, so the next
+// figure seen need not be 1.
+void expectSecondsCountUp(const Gui::AgentStatusBar &bar, const QString &phase)
+{
+    QElapsedTimer sinceZero;
+    sinceZero.start();
+    QCOMPARE(bar.statusText(), phase + u"… 0 s"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(bar.statusText() != phase + u"… 0 s"_s, 2500);
+    const QRegularExpression counting(u"^"_s + QRegularExpression::escape(phase)
+                                      + u"… (\\d+) s$"_s);
+    const QRegularExpressionMatch match = counting.match(bar.statusText());
+    QVERIFY2(match.hasMatch(), qPrintable(bar.statusText()));
+    const int seconds = match.captured(1).toInt();
+    QVERIFY2(seconds >= 1 && seconds <= sinceZero.elapsed() / 1000,
+             qPrintable(u"%1 s shown after %2 ms"_s.arg(seconds).arg(sinceZero.elapsed())));
+}
+
+} // namespace
 
 class tst_AgentStatusBar : public QObject
 {
@@ -40,20 +64,35 @@ void tst_AgentStatusBar::retryCountdown()
     QStringList shown{bar.statusText()};
     QElapsedTimer clock;
     clock.start();
+    qint64 longestStall = 0;
     while (clock.elapsed() < 2900) {
+        const qint64 before = clock.elapsed();
         QTest::qWait(20);
+        longestStall = qMax(longestStall, clock.elapsed() - before);
         if (shown.last() != bar.statusText())
             shown.append(bar.statusText());
     }
-    QCOMPARE(shown,
-             (QStringList{u"Retrying in 3 s (attempt 2 of 4)"_s,
-                          u"Retrying in 2 s (attempt 2 of 4)"_s,
-                          u"Retrying in 1 s (attempt 2 of 4)"_s}));
+    const QStringList countdown{u"Retrying in 3 s (attempt 2 of 4)"_s,
+                                u"Retrying in 2 s (attempt 2 of 4)"_s,
+                                u"Retrying in 1 s (attempt 2 of 4)"_s};
+    if (longestStall < 800) {
+        QCOMPARE(shown, countdown);
+    } else {
+        // The event loop stood still for a second or more (a loaded machine): a second may
+        // pass unseen, but what was shown still counts down from 3 s and never says 0 s.
+        qWarning("event loop stalled for %lld ms; checking the countdown's order only",
+                 longestStall);
+        QCOMPARE(shown.first(), countdown.first());
+        qsizetype next = 0;
+        for (const QString &text : shown) {
+            next = countdown.indexOf(text, next);
+            QVERIFY2(next >= 0, qPrintable(shown.join(u" | "_s)));
+        }
+    }
 
     // The retry goes out: the seconds count from this attempt.
     bar.requestSent();
-    QCOMPARE(bar.statusText(), u"Waiting for the model… 0 s"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(bar.statusText(), u"Waiting for the model… 1 s"_s, 2500);
+    expectSecondsCountUp(bar, u"Waiting for the model"_s);
 }
 
 void tst_AgentStatusBar::phasesAndTheirSeconds()
@@ -63,8 +102,9 @@ void tst_AgentStatusBar::phasesAndTheirSeconds()
     QCOMPARE(bar.statusText(), u"Ready"_s);
     bar.setState(State::RunningTool);
     bar.toolStarted(u"shell"_s);
-    QCOMPARE(bar.statusText(), u"Running shell… 0 s"_s);
-    QTRY_COMPARE_WITH_TIMEOUT(bar.statusText(), u"Running shell… 1 s"_s, 2500);
+    expectSecondsCountUp(bar, u"Running shell"_s);
+    if (QTest::currentTestFailed())
+        return;
     bar.setState(State::AwaitingApproval);
     QCOMPARE(bar.statusText(), u"Awaiting your approval"_s);
     bar.setIdleText(u"Finished"_s);
