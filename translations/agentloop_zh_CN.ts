@@ -438,6 +438,24 @@
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
+    <message>
+        <source>the event stream ended without an answer, and resuming it brought none (HTTP %1)</source>
+        <translation>事件流结束时没有回答，续接后仍没有回答（HTTP %1）</translation>
+    </message>
+    <message>
+        <source>the event stream ended without an answer, and resuming it failed: %1</source>
+        <translation>事件流结束时没有回答，续接失败：%1</translation>
+    </message>
+    <message>
+        <source>offers no stream of its own messages (HTTP %1)</source>
+        <translation>不提供它自己消息的事件流（HTTP %1）</translation>
+    </message>
+    <message numerus="yes">
+        <source>stopped listening for its own messages: its stream ended %n times in a row without a message</source>
+        <translation>
+            <numerusform>已停止接收它自己的消息：它的事件流连续 %n 次结束而没有任何消息</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>AgentLoop::McpManager</name>

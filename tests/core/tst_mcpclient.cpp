@@ -315,6 +315,38 @@ QByteArray modernDiscovery(const HttpExchange &exchange, const QString &serverNa
     return {};
 }
 
+// A legacy server's answers to the handshake (session "s-7", 2025-11-25) and to tools/list (one
+// tool, "t"), 202 to every notification and response; empty for anything else.
+QByteArray legacySession(const HttpExchange &exchange)
+{
+    const QJsonObject request = exchange.json();
+    const QString method = exchange.rpcMethod();
+    if (exchange.method != "POST")
+        return {};
+    if (method == u"server/discover")
+        return httpResponse(400, "text/plain", "Bad Request: Server not initialized");
+    if (method == u"initialize")
+        return jsonAnswer(request,
+                          {{u"protocolVersion"_s, u"2025-11-25"_s},
+                           {u"capabilities"_s, QJsonObject{{u"tools"_s, QJsonObject{}}}}},
+                          {{"Mcp-Session-Id", "s-7"}});
+    if (!request.contains(u"id"_s) || !request.contains(u"method"_s))
+        return httpResponse(202, {}, {});
+    if (method == u"tools/list") {
+        const QJsonObject tool{{u"name"_s, u"t"_s},
+                               {u"inputSchema"_s, QJsonObject{{u"type"_s, u"object"_s}}}};
+        return jsonAnswer(request, {{u"tools"_s, QJsonArray{tool}}});
+    }
+    return {};
+}
+
+// One server-sent event carrying a JSON-RPC message, with its id.
+QByteArray sseEvent(const QByteArray &id, const QJsonObject &message)
+{
+    return "event: message\nid: " + id + "\ndata: "
+           + QJsonDocument(message).toJson(QJsonDocument::Compact) + "\n\n";
+}
+
 // One row per era, for a test that runs in both.
 void addEraColumn()
 {
@@ -404,6 +436,9 @@ private slots:
     void httpErrorFailsTheRequest();
     void httpSessionEndedByTheServer();
     void httpCancelClosesTheRequest();
+    void httpServerStreamCarriesItsRequests();
+    void httpAnswerStreamIsResumed();
+    void httpResumptionRefusedFailsTheCall();
 
     void serverEverything();
 };
@@ -915,6 +950,8 @@ void tst_McpClient::httpLegacySessionAndSse()
         const QString method = exchange.rpcMethod();
         if (exchange.method == "DELETE")
             return httpResponse(200, {}, {});
+        if (exchange.method == "GET")
+            return httpResponse(405, {}, {}); // no stream of the server's own messages
         if (method == u"server/discover")
             return httpResponse(400, "text/plain", "Bad Request: Server not initialized");
         if (method == u"initialize")
@@ -969,7 +1006,8 @@ void tst_McpClient::httpLegacySessionAndSse()
 
     QStringList methods;
     for (const HttpExchange &exchange : std::as_const(http.exchanges)) {
-        methods.append(exchange.method == "DELETE" ? u"DELETE"_s : exchange.rpcMethod());
+        methods.append(exchange.method == "POST" ? exchange.rpcMethod()
+                                                 : QString::fromLatin1(exchange.method));
         QCOMPARE(exchange.path, QByteArray("/mcp"));
         QCOMPARE(exchange.headers.value("authorization"), QByteArray("Bearer token-1"));
         if (exchange.method == "POST") {
@@ -977,13 +1015,20 @@ void tst_McpClient::httpLegacySessionAndSse()
                      QByteArray("application/json, text/event-stream"));
             QVERIFY(exchange.headers.value("content-type").startsWith("application/json"));
         }
+        if (exchange.method == "GET") {
+            QCOMPARE(exchange.headers.value("accept"), QByteArray("text/event-stream"));
+            QVERIFY(!exchange.headers.contains("content-type"));
+            QVERIFY(!exchange.headers.contains("last-event-id"));
+        }
     }
     // Each message is a POST of its own: initialized and tools/list may overtake each other.
     QCOMPARE(methods.first(2), (QStringList{u"server/discover"_s, u"initialize"_s}));
     QStringList rest = methods.sliced(2);
     rest.sort();
+    // Once initialized was accepted, one GET for the server's own stream: 405, never again.
     QCOMPARE(rest,
              (QStringList{u"DELETE"_s,
+                          u"GET"_s,
                           u"notifications/initialized"_s,
                           u"tools/call"_s,
                           u"tools/list"_s}));
@@ -1089,6 +1134,144 @@ void tst_McpClient::httpCancelClosesTheRequest()
 
 // ---------------------------------------------------------------------------------------------
 // A real server
+
+// Once initialized is accepted, the client opens the server's own stream (GET). Its requests are
+// answered by POST; when the server ends the stream, the client comes back after the `retry:`
+// time with Last-Event-ID, and a 405 ends the listening for good.
+void tst_McpClient::httpServerStreamCarriesItsRequests()
+{
+    QElapsedTimer sinceTheStreamEnded;
+    FakeMcpHttpServer http([&](const HttpExchange &exchange) -> QByteArray {
+        if (exchange.method != "GET")
+            return legacySession(exchange);
+        if (exchange.headers.contains("last-event-id"))
+            return httpResponse(405, {}, {});
+        const QByteArray events
+                = "retry: 300\n\n"
+                  + sseEvent("e-1",
+                             {{u"jsonrpc"_s, u"2.0"_s},
+                              {u"id"_s, u"server-1"_s},
+                              {u"method"_s, u"roots/list"_s}})
+                  + sseEvent("e-2",
+                             {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 77}, {u"method"_s, u"ping"_s}});
+        sinceTheStreamEnded.start(); // written and closed right after this
+        return httpResponse(200, "text/event-stream", events);
+    });
+    HttpClient connection(http);
+    QVERIFY(connection.waitForTools());
+
+    const auto requestsOf = [&](const QByteArray &method) {
+        QList<HttpExchange> found;
+        for (const HttpExchange &exchange : std::as_const(http.exchanges)) {
+            if (exchange.method == method)
+                found.append(exchange);
+        }
+        return found;
+    };
+    const auto answerTo = [&](const QJsonValue &id) {
+        for (const HttpExchange &exchange : requestsOf("POST")) {
+            if (!exchange.json().contains(u"method"_s) && exchange.json()[u"id"_s] == id)
+                return exchange.json();
+        }
+        return QJsonObject();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!answerTo(u"server-1"_s).isEmpty(), waitMs);
+    const QJsonArray roots = answerTo(u"server-1"_s)[u"result"_s][u"roots"_s].toArray();
+    QCOMPARE(roots.size(), 1);
+    QCOMPARE(QUrl(roots[0][u"uri"_s].toString()).toLocalFile(), QDir::cleanPath(QDir::tempPath()));
+    QTRY_VERIFY_WITH_TIMEOUT(!answerTo(77).isEmpty(), waitMs);
+    QCOMPARE(answerTo(77)[u"result"_s].toObject(), QJsonObject());
+    // Answers go in the session, like every request.
+    QCOMPARE(requestsOf("POST").last().headers.value("mcp-session-id"), QByteArray("s-7"));
+
+    QTRY_COMPARE_WITH_TIMEOUT(requestsOf("GET").size(), 2, waitMs);
+    const qint64 waited = sinceTheStreamEnded.elapsed();
+    const HttpExchange first = requestsOf("GET").first();
+    QCOMPARE(first.headers.value("accept"), QByteArray("text/event-stream"));
+    QCOMPARE(first.headers.value("mcp-session-id"), QByteArray("s-7"));
+    QCOMPARE(first.headers.value("mcp-protocol-version"), QByteArray("2025-11-25"));
+    QVERIFY(!first.headers.contains("last-event-id"));
+    QCOMPARE(requestsOf("GET").last().headers.value("last-event-id"), QByteArray("e-2"));
+    QVERIFY2(waited >= 300, qPrintable(u"came back after %1 ms"_s.arg(waited)));
+
+    // 405: the server has no such stream; the client does not ask again.
+    QTest::qWait(1500);
+    QCOMPARE(requestsOf("GET").size(), 2);
+    QVERIFY(connection.failed->isEmpty());
+}
+
+// The server ends a call's stream before the answer (SEP-1699): the client resumes it with GET
+// and Last-Event-ID after the `retry:` time, and the answer that comes there completes the call.
+void tst_McpClient::httpAnswerStreamIsResumed()
+{
+    QElapsedTimer sinceTheStreamEnded;
+    QList<HttpExchange> resumptions;
+    QJsonValue callId;
+    FakeMcpHttpServer http([&](const HttpExchange &exchange) -> QByteArray {
+        if (exchange.method == "GET") {
+            if (!exchange.headers.contains("last-event-id"))
+                return httpResponse(405, {}, {}); // no stream of its own
+            resumptions.append(exchange);
+            const QJsonObject content{{u"type"_s, u"text"_s}, {u"text"_s, u"resumed"_s}};
+            return httpResponse(200,
+                                "text/event-stream",
+                                sseEvent("c-3",
+                                         {{u"jsonrpc"_s, u"2.0"_s},
+                                          {u"id"_s, callId},
+                                          {u"result"_s,
+                                           QJsonObject{{u"content"_s, QJsonArray{content}}}}}));
+        }
+        if (exchange.rpcMethod() != u"tools/call")
+            return legacySession(exchange);
+        const QJsonObject request = exchange.json();
+        callId = request[u"id"_s];
+        const QJsonObject progress{
+                {u"jsonrpc"_s, u"2.0"_s},
+                {u"method"_s, u"notifications/progress"_s},
+                {u"params"_s,
+                 QJsonObject{{u"progressToken"_s,
+                              request[u"params"_s][u"_meta"_s][u"progressToken"_s]},
+                             {u"progress"_s, 1}}}};
+        sinceTheStreamEnded.start();
+        // Primed (an id, the retry time, no data), one notification, then the end.
+        return httpResponse(200,
+                            "text/event-stream",
+                            "id: c-1\nretry: 200\ndata: \n\n" + sseEvent("c-2", progress));
+    });
+    HttpClient connection(http);
+    QVERIFY(connection.waitForTools());
+    const auto call = connection.call(u"t"_s);
+    QVERIFY(waitForOutcome(call));
+    QCOMPARE(call->outcome->status, McpCallOutcome::Completed);
+    QCOMPARE(call->text(), u"resumed"_s);
+    QCOMPARE(call->progress, QList<double>{1});
+    QCOMPARE(resumptions.size(), 1);
+    QCOMPARE(resumptions.first().headers.value("last-event-id"), QByteArray("c-2"));
+    QCOMPARE(resumptions.first().headers.value("accept"), QByteArray("text/event-stream"));
+    QCOMPARE(resumptions.first().headers.value("mcp-session-id"), QByteArray("s-7"));
+    QVERIFY2(sinceTheStreamEnded.elapsed() >= 200,
+             qPrintable(u"resumed after %1 ms"_s.arg(sinceTheStreamEnded.elapsed())));
+}
+
+// A server that cannot resume the stream it ended fails the call, saying so.
+void tst_McpClient::httpResumptionRefusedFailsTheCall()
+{
+    FakeMcpHttpServer http([](const HttpExchange &exchange) -> QByteArray {
+        if (exchange.method == "GET")
+            return httpResponse(405, "text/plain", "Method Not Allowed");
+        if (exchange.rpcMethod() != u"tools/call")
+            return legacySession(exchange);
+        return httpResponse(200, "text/event-stream", "id: c-1\nretry: 50\ndata: \n\n");
+    });
+    HttpClient connection(http);
+    QVERIFY(connection.waitForTools());
+    const auto call = connection.call(u"t"_s);
+    QVERIFY(waitForOutcome(call));
+    QCOMPARE(call->outcome->status, McpCallOutcome::Failed);
+    QVERIFY2(call->outcome->errorMessage.contains(
+                     u"the event stream ended without an answer, and resuming it failed: HTTP 405"_s),
+             qPrintable(call->outcome->errorMessage));
+}
 
 void tst_McpClient::serverEverything()
 {

@@ -27,6 +27,7 @@ private slots:
     void parses();
     void finishFlushesThePendingEventOnly();
     void finishResetsForANewStream();
+    void reconnectionFields();
     void lineOverTheLimitIsAnError_data();
     void lineOverTheLimitIsAnError();
     void memoryStaysBoundedWithoutNewlines();
@@ -201,6 +202,26 @@ void tst_SseParser::finishResetsForANewStream()
                                      "data: b\n\n");
     QVERIFY(fed);
     QCOMPARE(*fed, Events{data("b")});
+}
+
+// What a client that reconnects needs: the last id (also from an event without data, which is
+// not dispatched) and the last well-formed retry time; a malformed one is ignored.
+void tst_SseParser::reconnectionFields()
+{
+    SseParser parser;
+    QCOMPARE(parser.lastEventId(), QByteArray());
+    QCOMPARE(parser.reconnectionTimeMs(), std::nullopt);
+    Result<Events> fed = parser.feed("id: e-1\nretry: 500\n\nretry: 1x\n\nretry:\n\n"
+                                     "retry: 9999999999\n\nid: e-2\n\n");
+    QVERIFY(fed);
+    QCOMPARE(*fed, Events{});
+    QCOMPARE(parser.lastEventId(), QByteArray("e-2"));
+    QCOMPARE(parser.reconnectionTimeMs(), std::optional<qint64>(500));
+    QVERIFY(parser.feed("retry: 2000\ndata: x\n\n"));
+    QCOMPARE(parser.reconnectionTimeMs(), std::optional<qint64>(2000));
+    QVERIFY(parser.finish());
+    QCOMPARE(parser.lastEventId(), QByteArray());
+    QCOMPARE(parser.reconnectionTimeMs(), std::nullopt);
 }
 
 void tst_SseParser::lineOverTheLimitIsAnError_data()

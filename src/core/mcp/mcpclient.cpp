@@ -1031,6 +1031,7 @@ McpClient::McpClient(QString serverName,
     connect(transport, &McpTransport::protocolNoise, this, [this](const QString &text) {
         d->log(tr("not JSON-RPC on its output: %1").arg(text));
     });
+    connect(transport, &McpTransport::note, this, [this](const QString &text) { d->log(text); });
 }
 
 McpClient::~McpClient()

@@ -21,8 +21,10 @@
 #include <QUrl>
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -493,20 +495,62 @@ qint64 McpStdioTransport::processId() const
 class McpHttpTransport::Private
 {
 public:
+    // What one exchange has seen so far: a request (until its answer came), a notification or
+    // response (until accepted), or the GET stream the server sends its own messages on. A stream
+    // the server ends early is resumed (GET with Last-Event-ID) as the same exchange.
+    struct Exchange
+    {
+        QJsonValue id;                  // the request's; null for a notification or response
+        bool listening = false;         // the server's own stream (GET)
+        bool opensListenStream = false; // notifications/initialized: once accepted, listen
+        bool sentSession = false;
+        QNetworkReply *reply = nullptr; // the HTTP reply in flight, if any
+        std::optional<bool> isStream;
+        SseParser sse{mcpMaxMessageBytes};
+        bool answered = false; // the response to id came
+        QString failure;       // why it was aborted
+        // For resumption: the stream's last event id and reconnection time, and how many
+        // reconnections in a row brought no event.
+        QByteArray lastEventId;
+        std::optional<qint64> reconnectionTimeMs;
+        bool eventOnThisReply = false;
+        int quietReconnections = 0;
+        std::unique_ptr<QTimer> reconnectTimer;
+    };
+    using ExchangePtr = std::shared_ptr<Exchange>;
+
     McpHttpTransport *q = nullptr;
     McpServerConfig server;
     QNetworkAccessManager *network = nullptr;
     QString protocolVersion;
     QByteArray sessionId;
     QSet<QNetworkReply *> replies;
-    QHash<qint64, QNetworkReply *> requests; // by JSON-RPC id, while in flight
+    QHash<qint64, ExchangePtr> requests; // by JSON-RPC id, until answered or given up
+    ExchangePtr listenStream;
     bool opened = false;
     bool closedSent = false;
 
     QNetworkRequest request() const;
-    void watch(QNetworkReply *reply, const QJsonValue &id);
+    QNetworkRequest streamRequest(const QByteArray &lastEventId) const;
+    void watch(QNetworkReply *reply, const ExchangePtr &exchange);
+    void finished(QNetworkReply *reply, const ExchangePtr &exchange);
+    void listenStreamEnded(const ExchangePtr &exchange, int status);
+    // Ends the exchange's wait: no more reconnections, its reply aborted.
+    void forget(const ExchangePtr &exchange);
+    void reconnectLater(const ExchangePtr &exchange, qint64 delayMs);
+    void openListenStream();
     void closeLater(int exitCode, const QString &reason, bool expected);
 };
+
+namespace {
+
+// A server's stream that ended is opened again this often in a row without bringing an event
+// before the client gives up on it.
+constexpr int maxQuietReconnections = 5;
+// When the server gave no `retry:`: the first wait, doubled after each quiet reconnection.
+constexpr qint64 defaultReconnectionMs = 1000;
+
+} // namespace
 
 QNetworkRequest McpHttpTransport::Private::request() const
 {
@@ -524,46 +568,54 @@ QNetworkRequest McpHttpTransport::Private::request() const
     return request;
 }
 
-void McpHttpTransport::Private::watch(QNetworkReply *reply, const QJsonValue &id)
+QNetworkRequest McpHttpTransport::Private::streamRequest(const QByteArray &lastEventId) const
+{
+    QNetworkRequest get = request();
+    get.setHeader(QNetworkRequest::ContentTypeHeader, QVariant());
+    get.setRawHeader("Accept", "text/event-stream");
+    if (!lastEventId.isEmpty())
+        get.setRawHeader("Last-Event-ID", lastEventId);
+    return get;
+}
+
+void McpHttpTransport::Private::watch(QNetworkReply *reply, const ExchangePtr &exchange)
 {
     replies.insert(reply);
-    // What one exchange has seen so far.
-    struct Exchange
-    {
-        QJsonValue id; // null for a notification or a response
-        bool sentSession = false;
-        std::optional<bool> isStream;
-        SseParser sse{mcpMaxMessageBytes};
-        bool answered = false; // the response to id came
-        QString failure;       // why it was aborted
-    };
-    auto exchange = std::make_shared<Exchange>();
-    exchange->id = id.isUndefined() ? QJsonValue() : id;
+    exchange->reply = reply;
     exchange->sentSession = !sessionId.isEmpty();
+    exchange->isStream.reset();
+    exchange->sse.reset();
+    exchange->failure.clear();
+    exchange->eventOnThisReply = false;
 
     const auto fail = [reply, exchange](const QString &reason) {
         exchange->failure = reason;
         reply->abort();
     };
-    const auto deliver = [this, exchange](QByteArrayView bytes) -> bool {
+    const auto onEvent = [this, exchange](const SseEventView &event) {
+        exchange->eventOnThisReply = true;
+        exchange->quietReconnections = 0;
+        if (closedSent || event.data.trimmed().isEmpty())
+            return; // an event without data primes a stream for resumption
         const QPointer<McpHttpTransport> alive(q);
-        return forEachMessage(bytes.toByteArray(), [&](const QJsonObject &message) {
+        const bool parsed = forEachMessage(event.data.toByteArray(), [&](const QJsonObject &message) {
             if (!message.contains(u"method"_s) && message.value(u"id"_s) == exchange->id)
                 exchange->answered = true;
             if (alive && !closedSent)
                 emit q->messageReceived(message);
         });
-    };
-    const auto onEvent = [this, deliver](const SseEventView &event) {
-        if (closedSent || event.data.trimmed().isEmpty())
-            return; // an event without data primes a stream for resumption
-        const QPointer<McpHttpTransport> alive(q);
-        if (!deliver(event.data) && alive)
+        if (!parsed && alive)
             emit q->protocolNoise(quoted(event.data.toByteArray()));
     };
     const auto readStream = [this, reply, exchange, fail, onEvent](bool end) {
         const QPointer<McpHttpTransport> alive(q);
         Result<void> fed = exchange->sse.feed(reply->readAll(), onEvent);
+        // Kept across this reply's end (finish() forgets them): a reconnection sends them.
+        exchange->lastEventId = exchange->sse.lastEventId().isEmpty()
+                                        ? exchange->lastEventId
+                                        : exchange->sse.lastEventId();
+        if (const auto retry = exchange->sse.reconnectionTimeMs())
+            exchange->reconnectionTimeMs = retry;
         if (fed && end && alive)
             fed = exchange->sse.finish(onEvent);
         if (!fed && alive)
@@ -585,78 +637,188 @@ void McpHttpTransport::Private::watch(QNetworkReply *reply, const QJsonValue &id
             fail(McpHttpTransport::tr("the answer is larger than %1 MiB")
                          .arg(mcpMaxMessageBytes >> 20));
     });
-    if (id.isDouble())
-        requests.insert(id.toInteger(), reply);
-    connect(reply, &QNetworkReply::finished, q, [this, reply, exchange, readStream, deliver] {
-        replies.remove(reply);
-        if (exchange->id.isDouble())
-            requests.remove(exchange->id.toInteger());
-        reply->deleteLater();
-        if (closedSent)
-            return;
-        const QPointer<McpHttpTransport> alive(q);
-        const bool isRequest = !exchange->id.isNull();
+    connect(reply, &QNetworkReply::finished, q, [this, reply, exchange, readStream] {
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const auto failRequest = [&](const QString &reason) {
-            if (isRequest)
-                emit q->requestFailed(exchange->id, reason, status);
-            else
-                emit q->protocolNoise(reason);
-        };
-        if (!exchange->failure.isEmpty()) {
-            failRequest(exchange->failure);
-            return;
-        }
-        if (status == 0) {
-            failRequest(McpHttpTransport::tr("the request failed: %1").arg(reply->errorString()));
-            return;
-        }
-        if (status == 202 || status == 204)
-            return;
-        if (status < 200 || status >= 300) {
-            const QByteArray body = reply->readAll();
-            // Some servers put a JSON-RPC error for the request in a 4xx answer: it says more.
-            const QJsonObject answer = QJsonDocument::fromJson(body).object();
-            if (isRequest && answer.value(u"error"_s).isObject()
-                && answer.value(u"id"_s) == exchange->id) {
-                emit q->messageReceived(answer);
-            } else {
-                failRequest(
-                        body.trimmed().isEmpty()
-                                ? McpHttpTransport::tr("HTTP %1").arg(status)
-                                : McpHttpTransport::tr("HTTP %1: %2").arg(status).arg(quoted(body)));
-            }
-            // 404 to a request in a session: the server ended it, and only a new initialize
-            // starts another. The server is gone as far as this transport goes.
-            if (alive && status == 404 && exchange->sentSession && !closedSent) {
-                sessionId.clear();
-                closedSent = true;
-                emit q->closed(-1, McpHttpTransport::tr("ended the session (HTTP 404)"), false);
-            }
-            return;
-        }
-        if (exchange->isStream.value_or(false)) {
+        if (!closedSent && exchange->failure.isEmpty() && exchange->isStream.value_or(false)
+            && status >= 200 && status < 300) {
             readStream(true);
-            if (alive && isRequest && !exchange->answered && !closedSent)
-                failRequest(McpHttpTransport::tr("the event stream ended without an answer"));
-            return;
         }
-        const QByteArray body = reply->readAll();
-        const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader)
-                                        .toByteArray()
-                                        .trimmed()
-                                        .toLower();
-        if (body.trimmed().isEmpty()) {
-            if (isRequest)
-                failRequest(McpHttpTransport::tr("HTTP %1 with an empty answer").arg(status));
-            return;
-        }
-        if (!type.startsWith("application/json") || !deliver(body)) {
-            if (alive)
-                failRequest(McpHttpTransport::tr("the answer is not JSON-RPC (%1): %2")
-                                    .arg(QString::fromLatin1(type), quoted(body)));
-        }
+        finished(reply, exchange);
     });
+}
+
+void McpHttpTransport::Private::finished(QNetworkReply *reply, const ExchangePtr &exchange)
+{
+    replies.remove(reply);
+    reply->deleteLater();
+    if (exchange->reply == reply)
+        exchange->reply = nullptr;
+    if (closedSent)
+        return;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (exchange->listening) {
+        listenStreamEnded(exchange, status);
+        return;
+    }
+    const QPointer<McpHttpTransport> alive(q);
+    const bool isRequest = !exchange->id.isNull();
+    const bool resuming = !exchange->lastEventId.isEmpty();
+    const auto failRequest = [&](const QString &reason) {
+        if (isRequest) {
+            requests.remove(exchange->id.toInteger());
+            emit q->requestFailed(exchange->id, reason, status);
+        } else {
+            emit q->protocolNoise(reason);
+        }
+    };
+    if (!exchange->failure.isEmpty()) {
+        failRequest(exchange->failure);
+        return;
+    }
+    if (status == 0) {
+        failRequest(McpHttpTransport::tr("the request failed: %1").arg(reply->errorString()));
+        return;
+    }
+    if (status == 202 || status == 204) {
+        if (isRequest && resuming) {
+            failRequest(McpHttpTransport::tr("the event stream ended without an answer, and "
+                                             "resuming it brought none (HTTP %1)")
+                                .arg(status));
+        } else if (exchange->opensListenStream) {
+            openListenStream();
+        }
+        return;
+    }
+    if (status < 200 || status >= 300) {
+        const QByteArray body = reply->readAll();
+        // Some servers put a JSON-RPC error for the request in a 4xx answer: it says more.
+        const QJsonObject answer = QJsonDocument::fromJson(body).object();
+        if (isRequest && answer.value(u"error"_s).isObject()
+            && answer.value(u"id"_s) == exchange->id) {
+            requests.remove(exchange->id.toInteger());
+            emit q->messageReceived(answer);
+        } else {
+            const QString http = body.trimmed().isEmpty()
+                                         ? McpHttpTransport::tr("HTTP %1").arg(status)
+                                         : McpHttpTransport::tr("HTTP %1: %2")
+                                                   .arg(status)
+                                                   .arg(quoted(body));
+            failRequest(resuming ? McpHttpTransport::tr("the event stream ended without an "
+                                                        "answer, and resuming it failed: %1")
+                                           .arg(http)
+                                 : http);
+        }
+        // 404 to a request in a session: the server ended it, and only a new initialize
+        // starts another. The server is gone as far as this transport goes.
+        if (alive && status == 404 && exchange->sentSession && !closedSent) {
+            sessionId.clear();
+            closedSent = true;
+            emit q->closed(-1, McpHttpTransport::tr("ended the session (HTTP 404)"), false);
+        }
+        return;
+    }
+    if (exchange->isStream.value_or(false)) {
+        if (!isRequest || exchange->answered || !alive) {
+            if (isRequest)
+                requests.remove(exchange->id.toInteger());
+            return;
+        }
+        // The server may end a stream before the answer (SEP-1699): with an event id to resume
+        // from, the answer comes on a GET stream after the server's retry time.
+        if (!exchange->lastEventId.isEmpty() && exchange->quietReconnections < maxQuietReconnections) {
+            reconnectLater(exchange, exchange->reconnectionTimeMs.value_or(defaultReconnectionMs));
+            return;
+        }
+        failRequest(McpHttpTransport::tr("the event stream ended without an answer"));
+        return;
+    }
+    if (isRequest)
+        requests.remove(exchange->id.toInteger());
+    const QByteArray body = reply->readAll();
+    const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader)
+                                    .toByteArray()
+                                    .trimmed()
+                                    .toLower();
+    if (body.trimmed().isEmpty()) {
+        if (isRequest)
+            failRequest(McpHttpTransport::tr("HTTP %1 with an empty answer").arg(status));
+        return;
+    }
+    const bool parsed = type.startsWith("application/json")
+                        && forEachMessage(body, [&](const QJsonObject &message) {
+                               if (alive && !closedSent)
+                                   emit q->messageReceived(message);
+                           });
+    if (!parsed && alive)
+        failRequest(McpHttpTransport::tr("the answer is not JSON-RPC (%1): %2")
+                            .arg(QString::fromLatin1(type), quoted(body)));
+}
+
+void McpHttpTransport::Private::listenStreamEnded(const ExchangePtr &exchange, int status)
+{
+    const bool stream = exchange->isStream.value_or(false) && status >= 200 && status < 300;
+    if (status != 0 && !stream) {
+        // 405 is the spec's "no such stream here"; anything else says the same, less politely.
+        if (status != 405 && status != 202 && status != 204) {
+            emit q->note(McpHttpTransport::tr("offers no stream of its own messages (HTTP %1)")
+                                 .arg(status));
+        }
+        listenStream.reset();
+        return;
+    }
+    if (!exchange->failure.isEmpty())
+        emit q->note(exchange->failure);
+    if (!exchange->eventOnThisReply)
+        ++exchange->quietReconnections;
+    if (exchange->quietReconnections > maxQuietReconnections) {
+        emit q->note(McpHttpTransport::tr("stopped listening for its own messages: its stream "
+                                          "ended %n times in a row without a message",
+                                          nullptr,
+                                          exchange->quietReconnections));
+        listenStream.reset();
+        return;
+    }
+    // The server's retry time when it gave one; otherwise 1 s, doubled after each quiet try.
+    const qint64 delay = exchange->reconnectionTimeMs.value_or(
+            defaultReconnectionMs << qMax(0, exchange->quietReconnections - 1));
+    reconnectLater(exchange, delay);
+}
+
+void McpHttpTransport::Private::forget(const ExchangePtr &exchange)
+{
+    exchange->reconnectTimer.reset();
+    if (QNetworkReply *reply = std::exchange(exchange->reply, nullptr)) {
+        replies.remove(reply);
+        reply->disconnect(q);
+        reply->abort();
+        reply->deleteLater();
+    }
+}
+
+void McpHttpTransport::Private::reconnectLater(const ExchangePtr &exchange, qint64 delayMs)
+{
+    if (!exchange->listening)
+        ++exchange->quietReconnections; // a resumed answer's stream: each try counts until an event
+    exchange->reconnectTimer = std::make_unique<QTimer>();
+    exchange->reconnectTimer->setSingleShot(true);
+    exchange->reconnectTimer->setTimerType(Qt::PreciseTimer); // the server's retry time, not later
+    const std::weak_ptr<Exchange> weak = exchange;
+    connect(exchange->reconnectTimer.get(), &QTimer::timeout, q, [this, weak] {
+        const ExchangePtr waiting = weak.lock();
+        if (!waiting || closedSent)
+            return;
+        watch(network->get(streamRequest(waiting->lastEventId)), waiting);
+    });
+    exchange->reconnectTimer->start(int(qMin<qint64>(delayMs, std::numeric_limits<int>::max())));
+}
+
+void McpHttpTransport::Private::openListenStream()
+{
+    if (listenStream || closedSent)
+        return;
+    listenStream = std::make_shared<Exchange>();
+    listenStream->listening = true;
+    watch(network->get(streamRequest({})), listenStream);
 }
 
 void McpHttpTransport::Private::closeLater(int exitCode, const QString &reason, bool expected)
@@ -683,6 +845,11 @@ McpHttpTransport::McpHttpTransport(McpServerConfig expandedServer, QObject *pare
 
 McpHttpTransport::~McpHttpTransport()
 {
+    // No reconnection fires into a half-destroyed transport.
+    for (const Private::ExchangePtr &exchange : std::as_const(d->requests))
+        exchange->reconnectTimer.reset();
+    if (d->listenStream)
+        d->listenStream->reconnectTimer.reset();
     for (QNetworkReply *reply : std::as_const(d->replies)) {
         reply->disconnect(this);
         reply->abort();
@@ -715,20 +882,31 @@ void McpHttpTransport::send(const QJsonObject &message)
 {
     if (!d->opened || d->closedSent)
         return;
+    auto exchange = std::make_shared<Private::Exchange>();
     // Only a request is answered; a response or notification gets 202 and nothing.
-    const QJsonValue id = message.contains(u"method"_s) ? message.value(u"id"_s) : QJsonValue();
-    QNetworkReply *reply = d->network->post(d->request(),
-                                            QJsonDocument(message).toJson(QJsonDocument::Compact));
-    d->watch(reply, id);
+    if (message.contains(u"method"_s) && message.contains(u"id"_s))
+        exchange->id = message.value(u"id"_s);
+    // The legacy session is set up once the server accepted this: from then on the server may
+    // send requests and notifications of its own, on a GET stream.
+    exchange->opensListenStream = message.value(u"method"_s).toString()
+                                  == u"notifications/initialized";
+    if (exchange->id.isDouble())
+        d->requests.insert(exchange->id.toInteger(), exchange);
+    d->watch(d->network->post(d->request(), QJsonDocument(message).toJson(QJsonDocument::Compact)),
+             exchange);
 }
 
 void McpHttpTransport::close()
 {
     if (d->closedSent)
         return;
+    for (const Private::ExchangePtr &exchange : std::as_const(d->requests))
+        d->forget(exchange);
+    d->requests.clear();
+    if (d->listenStream)
+        d->forget(std::exchange(d->listenStream, nullptr));
     const QList<QNetworkReply *> inFlight = d->replies.values();
     d->replies.clear();
-    d->requests.clear();
     for (QNetworkReply *reply : inFlight) {
         reply->disconnect(this);
         reply->abort();
@@ -749,13 +927,8 @@ void McpHttpTransport::close()
 
 void McpHttpTransport::abandonRequest(const QJsonValue &id)
 {
-    QNetworkReply *reply = d->requests.take(id.toInteger(-1));
-    if (!reply)
-        return;
-    d->replies.remove(reply);
-    reply->disconnect(this);
-    reply->abort();
-    reply->deleteLater();
+    if (const Private::ExchangePtr exchange = d->requests.take(id.toInteger(-1)))
+        d->forget(exchange);
 }
 
 void McpHttpTransport::setProtocolVersion(const QString &version)

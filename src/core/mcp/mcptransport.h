@@ -47,6 +47,9 @@ signals:
     // delivered for the request id it answered so that the client can fail that request.
     void requestFailed(const QJsonValue &id, const QString &reason, int httpStatus);
     void protocolNoise(const QString &text);
+    // Something about the connection worth a line in the server's log (HTTP: the server's own
+    // stream is not offered, or was given up).
+    void note(const QString &text);
     void standardErrorLine(const QString &line);
     // The server went away: exitCode and a sentence saying why (exited with code 1, crashed,
     // could not be started: the program was not found, ...). expected: after close().
@@ -102,6 +105,13 @@ private:
 // Accept: application/json, text/event-stream; the answer is one JSON message or an SSE stream of
 // messages (notifications and server requests may come before the response). 202 for
 // notifications and responses. The configured headers go with every request.
+// - Once the server accepted notifications/initialized (legacy era), a GET stream carries the
+//   server's own requests and notifications; 405 means it has none. When the server ends it, it
+//   is opened again after the server's `retry:` time (otherwise 1 s, doubling while it brings
+//   nothing, given up after 5 such tries), with Last-Event-ID.
+// - A request's stream that ends before its answer, after an event id, is resumed the same way
+//   (SEP-1699): GET with Last-Event-ID after the `retry:` time, until the answer or the call's
+//   own timeout.
 class McpHttpTransport final : public McpTransport
 {
     Q_OBJECT

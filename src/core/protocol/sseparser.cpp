@@ -185,6 +185,14 @@ bool SseParser::processLine(QByteArrayView line, const EventHandler &onEvent)
     } else if (field == "id") {
         if (!value.contains('\0'))
             m_lastEventId = value.toByteArray();
+    } else if (field == "retry") {
+        // Digits only, as EventSource reads it; more than nine would be days, and could overflow.
+        const bool digits = !value.isEmpty() && value.size() <= 9
+                            && std::all_of(value.begin(), value.end(), [](char c) {
+                                   return c >= '0' && c <= '9';
+                               });
+        if (digits)
+            m_reconnectionTimeMs = value.toLongLong();
     }
     return true;
 }

@@ -39,8 +39,8 @@ struct SseEventView
 // Lines end with CRLF, LF or CR. A line starting with ':' is a comment (keep-alive). `field:
 // value` drops one space after the colon; a line without a colon is a field with an empty value.
 // `data` lines are joined with '\n'; an event without any `data` line is not dispatched. `retry`
-// and unknown fields are ignored: a chat stream is never reconnected. One UTF-8 byte order mark
-// at the start of the stream is skipped.
+// (digits only) is kept for a client that reconnects (MCP's; a chat stream never is); unknown
+// fields are ignored. One UTF-8 byte order mark at the start of the stream is skipped.
 //
 // Unlike EventSource, finish() dispatches an event whose final blank line never came: some
 // providers close the stream right after the last `data:` line.
@@ -68,6 +68,10 @@ public:
     void reset();
 
     qsizetype maxLineLength() const { return m_maxLineLength; }
+    // What a reconnection needs, as the stream set them so far (finish() forgets them with the
+    // rest): the last `id:`, and the last `retry:` in milliseconds.
+    QByteArray lastEventId() const { return m_lastEventId; }
+    std::optional<qint64> reconnectionTimeMs() const { return m_reconnectionTimeMs; }
 
 private:
     bool consume(QByteArrayView bytes, const EventHandler &onEvent);
@@ -80,6 +84,7 @@ private:
     QByteArray m_data; // the data lines of the pending event, each followed by '\n'
     QByteArray m_eventType;
     QByteArray m_lastEventId;
+    std::optional<qint64> m_reconnectionTimeMs;
     qsizetype m_bomBytesSeen = 0; // bytes of a possible byte order mark seen at the start
     bool m_pastStart = false;     // the byte order mark question is settled
     bool m_skipLineFeed = false;  // the previous chunk ended with '\r'
