@@ -5920,6 +5920,10 @@ Total: %3 tokens</source>
         <source>%1 stands for every tool of an MCP server: it takes no pattern in parentheses.</source>
         <translation>%1 表示某个 MCP 服务器的所有工具：它不接受括号中的模式。</translation>
     </message>
+    <message>
+        <source>Tools of MCP servers ask before they run, unless the server marks them read-only and you trust the server.</source>
+        <translation>MCP 服务器的工具在运行前会先询问，除非服务器把它标为只读并且你信任该服务器。</translation>
+    </message>
 </context>
 <context>
     <name>ProtocolCheck</name>

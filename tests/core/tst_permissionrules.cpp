@@ -1082,6 +1082,12 @@ void tst_PermissionRules::serverWideMcpRules()
     // Only the server named: a server whose name starts the same is not it.
     QCOMPARE(rules.check(call(u"mcp__github2__list_issues"_s)).verdict, Ask);
     QCOMPARE(rules.check(call(u"mcp__github_x"_s)).verdict, Ask);
+    // Asked by no rule: the approval says why an MCP tool asks, not what a write tool does.
+    QCOMPARE(rules.check(call(u"mcp__github2__list_issues"_s)).explanation,
+             u"Tools of MCP servers ask before they run, unless the server marks them read-only "
+             u"and you trust the server."_s);
+    QCOMPARE(rules.check(call(u"write_file"_s)).explanation,
+             u"Write tools and the shell ask before they run."_s);
     const PermissionCheck read = rules.check([&] {
         RuleCall made = call(u"mcp__fs__read_file"_s);
         made.sideEffect = SideEffect::Read;

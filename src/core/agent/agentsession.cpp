@@ -251,7 +251,7 @@ void AgentSession::syncMcpTools()
         m_controller.addTool(tool);
     }
     for (const QString &name : m_controller.tools().names()) {
-        if (name.startsWith(u"mcp__"_s) && !offered.contains(name))
+        if (name.startsWith(mcpToolNamePrefix) && !offered.contains(name))
             m_controller.removeTool(name);
     }
     // A broken workspace rules file denies every tool by name: the new ones too.

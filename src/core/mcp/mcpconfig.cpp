@@ -1,5 +1,7 @@
 #include "mcp/mcpconfig.h"
 
+#include "tools/tool.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -430,7 +432,7 @@ QString sanitizedToolName(const QString &name)
 
 QString mcpToolName(const QString &server, const QString &tool)
 {
-    return sanitizedToolName(u"mcp__"_s + server + u"__"_s + tool);
+    return sanitizedToolName(mcpToolNamePrefix.toString() + server + u"__"_s + tool);
 }
 
 } // namespace AgentLoop

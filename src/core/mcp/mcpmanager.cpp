@@ -210,7 +210,7 @@ void McpManager::rebuildTools()
                 warnings.append(tr("Another tool is already named %1: the tool “%2” is offered "
                                    "as %3.")
                                         .arg(wanted, info.name, name));
-            else if (name != u"mcp__"_s + serverName + u"__"_s + info.name)
+            else if (name != mcpToolNamePrefix.toString() + serverName + u"__"_s + info.name)
                 warnings.append(tr("The tool “%1” is offered as %2: a tool name may only have "
                                    "letters, digits, “_” and “-”, at most 64 of them.")
                                         .arg(info.name, name));

@@ -1464,6 +1464,12 @@ PermissionCheck PermissionPolicy::check(const RuleCall &call) const
             return decided(Verdict::Allow,
                            nullptr,
                            RuleText::tr("Read tools are allowed inside the workspace."));
+        // An MCP tool is read only when its server says so and the user trusts the server.
+        if (call.tool.startsWith(mcpToolNamePrefix))
+            return decided(Verdict::Ask,
+                           nullptr,
+                           RuleText::tr("Tools of MCP servers ask before they run, unless the "
+                                        "server marks them read-only and you trust the server."));
         return decided(Verdict::Ask,
                        nullptr,
                        RuleText::tr("Write tools and the shell ask before they run."));

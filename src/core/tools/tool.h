@@ -21,6 +21,9 @@ namespace AgentLoop {
 // What running a tool can do to the world; anything but Read needs the user's approval.
 enum class SideEffect { Read, Write, Execute };
 
+// Tools from MCP servers are named "mcp__<server>__<tool>" (mcpToolName(), mcp/mcpconfig.h).
+inline constexpr QStringView mcpToolNamePrefix = u"mcp__";
+
 // What permission rules match a call against (permissions/permissionrules.h): the command of a
 // shell call, the path of a file call; a tool with neither is matched by its name only.
 struct RuleSubject
