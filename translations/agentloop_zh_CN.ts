@@ -555,6 +555,13 @@
     </message>
 </context>
 <context>
+    <name>AgentLoop::ToolProgress</name>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
     <name>AuditTrail</name>
     <message>
         <source>Could not write the audit trail %1: %2</source>
@@ -1336,6 +1343,10 @@ Exit codes: 0 answered; 2 usage or configuration error (nothing sent); 3 agent f
     <message>
         <source>MCP server “%1” is ready again.</source>
         <translation>MCP 服务器“%1”已重新就绪。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

@@ -136,7 +136,19 @@ CliRun::CliRun(const CliOptions &options, const ProviderSettings &provider, QObj
             &AgentController::resolveApproval);
     connect(&m_controller, &AgentController::toolStarted, this, [this](const ToolCall &call) {
         printProgress(tr("Running %1…").arg(m_err.line(call.name, shownNameLength)));
+        m_progressPrinted.invalidate();
     });
+    connect(&m_controller,
+            &AgentController::toolProgressed,
+            this,
+            [this](const ToolCall &call, const ToolProgress &progress) {
+                // A server may report many times a second; a line a second is enough to read.
+                if (m_progressPrinted.isValid() && m_progressPrinted.elapsed() < 1000)
+                    return;
+                m_progressPrinted.start();
+                printProgress(tr("%1: %2").arg(m_err.line(call.name, shownNameLength),
+                                               m_err.line(progress.text())));
+            });
     connect(&m_controller,
             &AgentController::toolFinished,
             this,

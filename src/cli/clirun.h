@@ -8,6 +8,7 @@
 #include "terminalapprover.h"
 #include "terminalwriter.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 
 namespace Cli {
@@ -77,6 +78,7 @@ private:
     QList<AgentLoop::BundleExchange> m_exchanges; // with --bundle, every exchange answered
     McpStartupWait m_mcpWait;
     bool m_mcpStarted = false; // the startup wait is over: later changes are reported as they come
+    QElapsedTimer m_progressPrinted; // a tool's progress is printed at most once a second
 };
 
 } // namespace Cli

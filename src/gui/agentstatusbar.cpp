@@ -74,6 +74,12 @@ void AgentStatusBar::follow(const AgentController &controller)
             &AgentController::toolStarted,
             this,
             [this](const AgentLoop::ToolCall &call) { toolStarted(call.name); });
+    connect(&controller,
+            &AgentController::toolProgressed,
+            this,
+            [this](const AgentLoop::ToolCall &call, const AgentLoop::ToolProgress &progress) {
+                toolProgressed(call.name, progress);
+            });
     connect(&controller, &AgentController::budgetChanged, this, &AgentStatusBar::setBudget);
     connect(&controller, &AgentController::notice, this, &AgentStatusBar::showNotice);
     setBudget(controller.budget());
@@ -194,7 +200,15 @@ void AgentStatusBar::retryScheduled(qint64 delayMs, int nextAttempt, int maxAtte
 void AgentStatusBar::toolStarted(const QString &toolName)
 {
     m_runningTool = toolName;
+    m_toolProgress.reset();
     m_phaseClock.start();
+    update();
+}
+
+void AgentStatusBar::toolProgressed(const QString &toolName, const AgentLoop::ToolProgress &progress)
+{
+    m_runningTool = toolName;
+    m_toolProgress = progress;
     update();
 }
 
@@ -223,6 +237,9 @@ void AgentStatusBar::update()
         break;
     case AgentController::State::RunningTool:
         text = tr("Running %1… %2 s").arg(m_runningTool, QString::number(seconds));
+        if (m_toolProgress) {
+            text = tr("%1 · %2").arg(text, m_toolProgress->text());
+        }
         break;
     case AgentController::State::Compacting:
         text = tr("Compacting the conversation… %1 s").arg(seconds);

@@ -62,6 +62,8 @@ public:
     void requestSent();
     void retryScheduled(qint64 delayMs, int nextAttempt, int maxAttempts);
     void toolStarted(const QString &toolName);
+    // The running tool's own report, shown after its seconds until the next tool starts.
+    void toolProgressed(const QString &toolName, const AgentLoop::ToolProgress &progress);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -80,6 +82,7 @@ private:
     AgentLoop::AgentController::State m_state = AgentLoop::AgentController::State::Idle;
     QString m_idleText;
     QString m_runningTool;
+    std::optional<AgentLoop::ToolProgress> m_toolProgress;
     int m_turn = 0;
     int m_maxTurns = 0;
     QElapsedTimer m_phaseClock;

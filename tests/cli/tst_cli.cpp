@@ -540,6 +540,7 @@ private slots:
     void mcpListUsageErrors_data();
     void mcpListUsageErrors();
     void mcpToolApprovedAtTerminal();
+    void mcpProgressIsPrinted();
 
 private:
     // An mcpServers file in the work folder with the scripted server under these names and
@@ -3270,6 +3271,34 @@ void tst_Cli::mcpToolApprovedAtTerminal()
     QCOMPARE(toolMessages.first().value(u"tool_call_id"_s).toString(), u"call_m1"_s);
     QCOMPARE(toolMessages.first().value(u"content"_s).toString(),
              u"héllo \"quoted\"\nsecond line"_s);
+}
+
+// A server that reports how far its call is: the run prints the report on standard error (at most
+// a line a second: the second report, sent with the first, is not printed).
+void tst_Cli::mcpProgressIsPrinted()
+{
+    FakeChatServer server;
+    server.script({FakeResponse::toolCall(u"call_p1"_s, u"mcp__good__progress"_s, u"{}"_s),
+                   FakeResponse::answer(u"Done."_s)});
+    const QString config = writeMcpConfig({{u"good"_s, {u"--era"_s, u"legacy"_s, u"--progress"_s}}});
+    CliProcess cli(environmentFor(server.baseUrl()), m_work);
+    QVERIFY(cli.start({u"--mcp-config"_s,
+                       config,
+                       u"--allow"_s,
+                       u"mcp__good__progress"_s,
+                       u"--prompt"_s,
+                       u"go"_s}));
+    COMPARE_EXIT(cli, 0);
+    QCOMPARE(cli.standardOutput(), u"Done.\n"_s);
+    const QStringList lines = cli.standardError().split(u'\n');
+    const qsizetype running = lines.indexOf(u"Running mcp__good__progress…"_s);
+    QVERIFY2(running >= 0, cli.describe().constData());
+    QCOMPARE(lines.value(running + 1), u"mcp__good__progress: 1 of 2 · halfway"_s);
+    QVERIFY2(!cli.standardError().contains(u"2 of 2"_s), cli.describe().constData());
+    QVERIFY2(lines.value(running + 2).startsWith(u"mcp__good__progress finished: progressed"_s),
+             cli.describe().constData());
+    QCOMPARE(server.requests().at(1).toolMessages().first().value(u"content"_s).toString(),
+             u"progressed"_s);
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)

@@ -104,6 +104,7 @@ private slots:
     void imageIsSavedToAFile();
     void toolErrorIsAFailureTheModelReads();
     void cancellationReachesTheServer();
+    void progressReachesTheRun();
     void declinedElicitationReachesTheServer();
     void serverDoesNotSeeTheApiKey();
 
@@ -381,6 +382,32 @@ void tst_McpRealServers::cancellationReachesTheServer()
                                     {{u"message"_s, u"after"_s}},
                                     u"call_after"_s);
     QCOMPARE(echo.content, u"Echo: after"_s);
+}
+
+// server-everything's long operation reports each step for the call's progressToken: the run
+// hands every report on, in order, before its result.
+void tst_McpRealServers::progressReachesTheRun()
+{
+    const std::shared_ptr<McpTool> tool = toolOf(m_everything.get(),
+                                                 u"trigger-long-running-operation"_s);
+    QVERIFY(tool);
+    const ToolCall call{u"call_steps"_s, tool->name(), uR"({"duration": 1, "steps": 4})"_s};
+    const Preparation preparation = tool->prepare(call);
+    QVERIFY(std::holds_alternative<PreparedCall>(preparation));
+    std::unique_ptr<ToolRun> run(tool->invoke(std::get<PreparedCall>(preparation), nullptr));
+    QList<ToolProgress> reports;
+    connect(run.get(), &ToolRun::progressed, this, [&](const ToolProgress &progress) {
+        reports.append(progress);
+    });
+    QSignalSpy finished(run.get(), &ToolRun::finished);
+    QVERIFY(finished.wait(callTimeoutMs));
+    QVERIFY(finished.first().first().value<ToolResult>().ok);
+    QCOMPARE(reports.size(), 4);
+    for (int step = 1; step <= 4; ++step) {
+        QCOMPARE(reports[step - 1].progress, double(step));
+        QCOMPARE(reports[step - 1].total, 4.0);
+    }
+    QCOMPARE(reports.last().text(), u"4 of 4"_s);
 }
 
 void tst_McpRealServers::declinedElicitationReachesTheServer()

@@ -45,6 +45,7 @@ private slots:
     void phasesAndTheirSeconds();
     void turnLabel();
     void hostileToolNameIsShownEscaped();
+    void toolProgressFollowsItsSeconds();
     void providerAndDemoLabels();
     void budgetUnderAndOverTheThreshold_data();
     void budgetUnderAndOverTheThreshold();
@@ -133,6 +134,30 @@ void tst_AgentStatusBar::hostileToolNameIsShownEscaped()
     const QString text = bar.statusText();
     QVERIFY2(!text.contains(QChar(0x202E)) && !text.contains(u'\n'), qPrintable(text));
     QVERIFY2(text.contains(u"⟨U+202E⟩"_s), qPrintable(text));
+}
+
+// An MCP server's progress report follows the seconds, its message escaped and cut, until the
+// next tool starts.
+void tst_AgentStatusBar::toolProgressFollowsItsSeconds()
+{
+    Gui::AgentStatusBar bar;
+    bar.setState(State::RunningTool);
+    bar.toolStarted(u"mcp__everything__long"_s);
+    bar.toolProgressed(u"mcp__everything__long"_s, {2, 5, u"step two"_s});
+    QCOMPARE(bar.statusText(), u"Running mcp__everything__long… 0 s · 2 of 5 · step two"_s);
+    bar.toolProgressed(u"mcp__everything__long"_s, {3, 0, QString()});
+    QCOMPARE(bar.statusText(), u"Running mcp__everything__long… 0 s · 3"_s);
+
+    bar.toolProgressed(u"mcp__everything__long"_s,
+                       {4, 5, u"\u202Eexe.txt\n"_s + QString(5000, u'x')});
+    const QString hostile = bar.statusText();
+    QVERIFY2(hostile.startsWith(u"Running mcp__everything__long… 0 s · 4 of 5 · ⟨U+202E⟩exe.txt"_s),
+             qPrintable(hostile));
+    QVERIFY2(!hostile.contains(QChar(0x202E)) && !hostile.contains(u'\n'), qPrintable(hostile));
+    QVERIFY2(hostile.size() < 400, qPrintable(hostile)); // the message is cut at 200 characters
+
+    bar.toolStarted(u"shell"_s);
+    QCOMPARE(bar.statusText(), u"Running shell… 0 s"_s);
 }
 
 void tst_AgentStatusBar::providerAndDemoLabels()

@@ -566,6 +566,12 @@ void AgentController::startWaitingRuns()
         connect(toolRun, &ToolRun::finished, this, [this, toolRun](const ToolResult &result) {
             onRunFinished(toolRun, result);
         });
+        connect(toolRun,
+                &ToolRun::progressed,
+                this,
+                [this, call = running.prepared.call](const ToolProgress &progress) {
+                    emit toolProgressed(call, progress);
+                });
     }
 }
 

@@ -265,6 +265,8 @@ signals:
     void providerAdjusted(const AgentLoop::ProviderAdjustment &adjustment);
     void approvalRequested(const AgentLoop::ApprovalRequest &request);
     void toolStarted(const AgentLoop::ToolCall &call);
+    // How far a started call has come, when its tool says (an MCP server's progress).
+    void toolProgressed(const AgentLoop::ToolCall &call, const AgentLoop::ToolProgress &progress);
     void toolFinished(const AgentLoop::ToolCall &call, const AgentLoop::ToolResult &result);
     // After toolFinished: the call's decision and outcome, for the audit trail.
     void callRecorded(const AgentLoop::CallRecord &record);

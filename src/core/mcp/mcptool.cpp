@@ -311,6 +311,13 @@ public:
         connect(m_call, &McpCall::finished, this, [this](const McpCallOutcome &outcome) {
             finish(mcpToolResult(outcome, m_info, m_outputDirectory, m_callId, m_timeoutMs));
         });
+        connect(m_call,
+                &McpCall::progressed,
+                this,
+                [this](double progress, double total, const QString &message) {
+                    if (!m_done)
+                        emit progressed(ToolProgress{progress, total, message});
+                });
         // The client's calls end with it; in case one does not, a server that leaves Ready ends
         // the call here, once everything it sent has been heard.
         connect(server, &McpServer::statusChanged, this, [this, server](McpServer::Status status) {

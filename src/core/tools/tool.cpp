@@ -1,6 +1,8 @@
 #include "tools/tool.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QJsonParseError>
 #include <QSet>
 
@@ -12,7 +14,19 @@ using namespace Qt::StringLiterals;
 namespace AgentLoop {
 
 // The texts in this file go to the model, not to the user: they stay English and untranslated,
-// with a stable code first so the model (and tests) can tell failures apart.
+// with a stable code first so the model (and tests) can tell failures apart. ToolProgress::text()
+// alone is for the user.
+
+QString ToolProgress::text() const
+{
+    const auto number = [](double value) { return QLocale().toString(value, 'g', 12); };
+    QString shown = total > 0 ? QCoreApplication::translate("AgentLoop::ToolProgress", "%1 of %2")
+                                        .arg(number(progress), number(total))
+                              : number(progress);
+    if (!message.isEmpty())
+        shown += u" · "_s + message.left(200);
+    return shown;
+}
 
 namespace {
 

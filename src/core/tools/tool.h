@@ -103,6 +103,17 @@ using Preparation = std::variant<PreparedCall, ToolResult>;
 // file is missing, the text to replace is not in it, ...): that is answered without asking.
 using Review = std::variant<CallPreview, ToolResult>;
 
+// How far a running tool has come, as it says (an MCP server's notifications/progress).
+struct ToolProgress
+{
+    double progress = 0;
+    double total = 0; // 0: unknown
+    QString message;  // the tool's own words: hostile, shown only through displayedLine()
+    // For the user, translated: "2 of 5 · message", or "2 · message" without a total; the
+    // message cut at 200 characters.
+    QString text() const;
+};
+
 // One running invocation. Emits finished() exactly once, asynchronously.
 class ToolRun : public QObject
 {
@@ -114,6 +125,8 @@ public:
     virtual void cancel() = 0;
 
 signals:
+    // Any number of times before finished(), from tools that report how far they are.
+    void progressed(const AgentLoop::ToolProgress &progress);
     void finished(const AgentLoop::ToolResult &result);
 };
 
@@ -207,3 +220,4 @@ private:
 } // namespace AgentLoop
 
 Q_DECLARE_METATYPE(AgentLoop::ToolResult)
+Q_DECLARE_METATYPE(AgentLoop::ToolProgress)

@@ -5,7 +5,7 @@
 //                          [--crash-at-start]
 //                          [--crash-on-call] [--never-answer] [--stderr N] [--list-changed-early]
 //                          [--tools N] [--page-size N] [--ttl MS] [--elicit] [--print-env NAME]
-//                          [--banner] [--slow-start MS] [--ask-more] [--log FILE]
+//                          [--banner] [--slow-start MS] [--ask-more] [--progress] [--log FILE]
 //
 // Modern (2026-07-28): answers server/discover and requires the protocol version and client
 // capabilities in every request's _meta; asks for input with resultType "input_required".
@@ -17,7 +17,8 @@
 // Tools: echo {message}; tool_1 … tool_N; late (from the second listing on, with
 // --list-changed-early); sample (asks for sampling, returns what it got); roots
 // (asks for the client's roots); elicit (with --elicit: asks the user for a name); print_env
-// {name?} (with --print-env: the variable's value, or "<unset>").
+// {name?} (with --print-env: the variable's value, or "<unset>"); progress (with --progress:
+// reports 1 of 2 "halfway" and 2 of 2 "done" for the call's progressToken, then answers).
 //
 // Reads stdin line by line with blocking reads: a test tool, not product code.
 
@@ -59,6 +60,7 @@ struct Options
     bool listChangedEarly = false;
     bool elicit = false;
     bool askMore = false;
+    bool progress = false;
     int tools = 0;
     int pageSize = 0;
     int ttlMs = 0;
@@ -239,6 +241,8 @@ private:
         }
         if (!m_options.printEnv.isEmpty())
             tools.append(QJsonObject{{u"name"_s, u"print_env"_s}, {u"inputSchema"_s, anyObject}});
+        if (m_options.progress)
+            tools.append(QJsonObject{{u"name"_s, u"progress"_s}, {u"inputSchema"_s, anyObject}});
         // What the early list_changed announced, offered from the second listing on.
         if (m_options.listChangedEarly && m_listings > 1)
             tools.append(QJsonObject{{u"name"_s, u"late"_s}, {u"inputSchema"_s, anyObject}});
@@ -315,6 +319,19 @@ private:
             answer(id, text(arguments.value(u"message"_s).toString()));
         } else if (name.startsWith(u"tool_")) {
             answer(id, text(name));
+        } else if (name == u"progress" && m_options.progress) {
+            const QJsonValue token = params.value(u"_meta"_s)[u"progressToken"_s];
+            int step = 0;
+            for (const QString &message : {u"halfway"_s, u"done"_s}) {
+                write({{u"jsonrpc"_s, u"2.0"_s},
+                       {u"method"_s, u"notifications/progress"_s},
+                       {u"params"_s,
+                        QJsonObject{{u"progressToken"_s, token},
+                                    {u"progress"_s, ++step},
+                                    {u"total"_s, 2},
+                                    {u"message"_s, message}}}});
+            }
+            answer(id, text(u"progressed"_s));
         } else if (name == u"print_env" && !m_options.printEnv.isEmpty()) {
             const QString variable = arguments.value(u"name"_s).toString(m_options.printEnv);
             answer(id, text(qEnvironmentVariable(variable.toUtf8().constData(), u"<unset>"_s)));
@@ -389,6 +406,7 @@ int main(int argc, char *argv[])
                        {u"banner"_s, u"print a line that is not JSON on stdout at start"_s},
                        {u"slow-start"_s, u"wait this long before reading"_s, u"ms"_s, u"0"_s},
                        {u"ask-more"_s, u"offer ping and unknown, which ask the client"_s},
+                       {u"progress"_s, u"offer a tool that reports its progress"_s},
                        {u"log"_s, u"append every received line to this file"_s, u"file"_s}});
     parser.process(application);
     if (parser.isSet(u"crash-at-start"_s)) {
@@ -423,6 +441,7 @@ int main(int argc, char *argv[])
     options.listChangedEarly = parser.isSet(u"list-changed-early"_s);
     options.elicit = parser.isSet(u"elicit"_s);
     options.askMore = parser.isSet(u"ask-more"_s);
+    options.progress = parser.isSet(u"progress"_s);
     options.tools = parser.value(u"tools"_s).toInt();
     options.pageSize = parser.value(u"page-size"_s).toInt();
     options.ttlMs = parser.value(u"ttl"_s).toInt();
