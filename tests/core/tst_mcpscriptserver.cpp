@@ -125,7 +125,16 @@ std::unique_ptr<McpServer> tst_McpScriptServer::startedServer(const QString &log
     auto server = std::make_unique<McpServer>(scriptServer(logPath), m_dir.path());
     server->start();
     [&] {
-        QTRY_COMPARE_WITH_TIMEOUT(server->status(), McpServer::Status::Ready, startTimeoutMs);
+        // At a failure, says why, with what the server logged and wrote to standard error.
+        QTRY_VERIFY_WITH_TIMEOUT(server->status() == McpServer::Status::Ready
+                                         || server->status() == McpServer::Status::Failed,
+                                 startTimeoutMs);
+        QVERIFY2(server->status() == McpServer::Status::Ready,
+                 qPrintable(u"%1: %2\nlog: %3\nstandard error:\n%4"_s.arg(
+                         mcpStatusName(server->status()),
+                         server->statusDetail(),
+                         QString::fromLocal8Bit(readFile(logPath)),
+                         server->standardErrorTail().join(u'\n'))));
         const auto *transport = qobject_cast<McpStdioTransport *>(server->client()->transport());
         QVERIFY(transport);
 #ifdef Q_OS_WIN

@@ -20,7 +20,7 @@
 // {name?} (with --print-env: the variable's value, or "<unset>"); progress (with --progress:
 // reports 1 of 2 "halfway" and 2 of 2 "done" for the call's progressToken, then answers).
 //
-// Reads stdin line by line with blocking reads: a test tool, not product code.
+// Reads stdin line by line with blocking reads (readLine()): a test tool, not product code.
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -40,11 +40,55 @@
 #ifdef Q_OS_WIN
 #include <fcntl.h>
 #include <io.h>
+#include <windows.h>
 #endif
 
 using namespace Qt::StringLiterals;
 
 namespace {
+
+// One line of standard input, without its line break; false at its end.
+#ifdef Q_OS_WIN
+// QProcess hands a child the client end of an overlapped pipe. A read without an OVERLAPPED on
+// such a handle (the C runtime's) may come back at once with ERROR_IO_PENDING and nothing read,
+// which the runtime takes for the end of input: Wine does that now and then when the pipe is
+// empty. This reads with an OVERLAPPED and waits, which is right for either kind of handle.
+bool readLine(std::string &line)
+{
+    static std::string buffered;
+    static HANDLE input = GetStdHandle(STD_INPUT_HANDLE);
+    static HANDLE readDone = CreateEventW(nullptr, TRUE, FALSE, nullptr);
+    for (;;) {
+        if (const size_t end = buffered.find('\n'); end != std::string::npos) {
+            line = buffered.substr(0, end);
+            buffered.erase(0, end + 1);
+            return true;
+        }
+        char chunk[65536];
+        OVERLAPPED overlapped{};
+        overlapped.hEvent = readDone;
+        DWORD read = 0;
+        if (!ReadFile(input, chunk, sizeof chunk, &read, &overlapped)) {
+            if (GetLastError() != ERROR_IO_PENDING
+                || !GetOverlappedResult(input, &overlapped, &read, TRUE)) {
+                read = 0; // ERROR_BROKEN_PIPE: the client closed it
+            }
+        } else if (!GetOverlappedResult(input, &overlapped, &read, TRUE)) {
+            read = 0;
+        }
+        if (read == 0) {
+            line = std::exchange(buffered, {});
+            return !line.empty();
+        }
+        buffered.append(chunk, read);
+    }
+}
+#else
+bool readLine(std::string &line)
+{
+    return bool(std::getline(std::cin, line));
+}
+#endif
 
 const QString modernVersion = u"2026-07-28"_s;
 const QString legacyVersion = u"2025-11-25"_s;
@@ -78,13 +122,16 @@ public:
     void run()
     {
         std::string line;
-        while (std::getline(std::cin, line)) {
+        while (readLine(line)) {
             const QByteArray bytes = QByteArray::fromStdString(line).trimmed();
             if (bytes.isEmpty())
                 continue;
             log(bytes);
             handle(QJsonDocument::fromJson(bytes).object());
         }
+        // Why it stops, for a test that did not expect it to.
+        std::fputs("agentloop-mcp-scripted: standard input ended\n", stderr);
+        std::fflush(stderr);
     }
 
 private:
@@ -414,7 +461,6 @@ int main(int argc, char *argv[])
         return 3;
     }
 #ifdef Q_OS_WIN
-    _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
 #endif
     if (parser.isSet(u"banner"_s)) {
