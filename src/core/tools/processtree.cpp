@@ -1,5 +1,8 @@
 #include "tools/processtree.h"
 
+#include <QCoreApplication>
+#include <QList>
+#include <QPointer>
 #include <QProcess>
 
 #include <utility>
@@ -14,6 +17,30 @@
 #endif
 
 namespace AgentLoop {
+
+namespace {
+
+// The processes killAndRelease() let go, until they delete themselves. The application's end does
+// not wait for that: the ones still there then are waited for (they were killed, so briefly) and
+// deleted, so that none is left unreaped, or leaked, when the app or a test ends.
+QList<QPointer<QProcess>> &releasedProcesses()
+{
+    static QList<QPointer<QProcess>> processes;
+    return processes;
+}
+
+void reapReleasedProcesses()
+{
+    for (const QPointer<QProcess> &process : std::exchange(releasedProcesses(), {})) {
+        if (!process)
+            continue;
+        process->disconnect();
+        process->waitForFinished(1000);
+        delete process.data();
+    }
+}
+
+} // namespace
 
 ProcessTree::ProcessTree(QProcess *process)
     : m_process(process)
@@ -37,6 +64,13 @@ void ProcessTree::killAndRelease()
     kill();
     m_process->setParent(nullptr);
     QObject::connect(m_process, &QProcess::finished, m_process, &QObject::deleteLater);
+    static const bool reapedAtExit = [] {
+        qAddPostRoutine(reapReleasedProcesses);
+        return true;
+    }();
+    Q_UNUSED(reapedAtExit);
+    releasedProcesses().removeAll(nullptr);
+    releasedProcesses().append(m_process);
 }
 
 #if defined(Q_OS_WIN)

@@ -43,8 +43,8 @@ public:
     // For an owner that goes away while the process may still run: kills the tree (when the
     // process still runs) and, since
     // QProcess's destructor would block until the killed process is reaped, takes the process
-    // from its parent and lets it delete itself once it has finished. Disconnects the process
-    // from everything.
+    // from its parent and lets it delete itself once it has finished (or, at the application's
+    // end, waits for it briefly and deletes it). Disconnects the process from everything.
     void killAndRelease();
 
 private:
