@@ -343,8 +343,8 @@ QByteArray legacySession(const HttpExchange &exchange)
 // One server-sent event carrying a JSON-RPC message, with its id.
 QByteArray sseEvent(const QByteArray &id, const QJsonObject &message)
 {
-    return "event: message\nid: " + id + "\ndata: "
-           + QJsonDocument(message).toJson(QJsonDocument::Compact) + "\n\n";
+    return "event: message\nid: " + id
+           + "\ndata: " + QJsonDocument(message).toJson(QJsonDocument::Compact) + "\n\n";
 }
 
 // One row per era, for a test that runs in both.
@@ -1146,14 +1146,15 @@ void tst_McpClient::httpServerStreamCarriesItsRequests()
             return legacySession(exchange);
         if (exchange.headers.contains("last-event-id"))
             return httpResponse(405, {}, {});
-        const QByteArray events
-                = "retry: 300\n\n"
-                  + sseEvent("e-1",
-                             {{u"jsonrpc"_s, u"2.0"_s},
-                              {u"id"_s, u"server-1"_s},
-                              {u"method"_s, u"roots/list"_s}})
-                  + sseEvent("e-2",
-                             {{u"jsonrpc"_s, u"2.0"_s}, {u"id"_s, 77}, {u"method"_s, u"ping"_s}});
+        const QByteArray events = "retry: 300\n\n"
+                                  + sseEvent("e-1",
+                                             {{u"jsonrpc"_s, u"2.0"_s},
+                                              {u"id"_s, u"server-1"_s},
+                                              {u"method"_s, u"roots/list"_s}})
+                                  + sseEvent("e-2",
+                                             {{u"jsonrpc"_s, u"2.0"_s},
+                                              {u"id"_s, 77},
+                                              {u"method"_s, u"ping"_s}});
         sinceTheStreamEnded.start(); // written and closed right after this
         return httpResponse(200, "text/event-stream", events);
     });
@@ -1225,13 +1226,13 @@ void tst_McpClient::httpAnswerStreamIsResumed()
             return legacySession(exchange);
         const QJsonObject request = exchange.json();
         callId = request[u"id"_s];
-        const QJsonObject progress{
-                {u"jsonrpc"_s, u"2.0"_s},
-                {u"method"_s, u"notifications/progress"_s},
-                {u"params"_s,
-                 QJsonObject{{u"progressToken"_s,
-                              request[u"params"_s][u"_meta"_s][u"progressToken"_s]},
-                             {u"progress"_s, 1}}}};
+        const QJsonObject
+                progress{{u"jsonrpc"_s, u"2.0"_s},
+                         {u"method"_s, u"notifications/progress"_s},
+                         {u"params"_s,
+                          QJsonObject{{u"progressToken"_s,
+                                       request[u"params"_s][u"_meta"_s][u"progressToken"_s]},
+                                      {u"progress"_s, 1}}}};
         sinceTheStreamEnded.start();
         // Primed (an id, the retry time, no data), one notification, then the end.
         return httpResponse(200,

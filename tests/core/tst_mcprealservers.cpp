@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <variant>
 
 using namespace Qt::StringLiterals;
 using namespace AgentLoop;
@@ -112,8 +113,13 @@ private slots:
     void filesystemRefusesAPathOutside();
 
 private:
-    // Runs one tool of the server as the agent does (prepare, invoke) and returns what the model
-    // reads.
+    // Starts one tool of the server as the agent does (prepare, invoke): its run, or the result
+    // that says why it did not start.
+    std::variant<std::unique_ptr<ToolRun>, ToolResult> startTool(McpServer *server,
+                                                                 const QString &tool,
+                                                                 const QJsonObject &arguments,
+                                                                 const QString &callId);
+    // Runs one tool of the server to its end and returns what the model reads.
     ToolResult runTool(McpServer *server,
                        const QString &tool,
                        const QJsonObject &arguments,
@@ -216,10 +222,8 @@ void tst_McpRealServers::stopAndCheck(McpServer *server)
     QTRY_VERIFY_WITH_TIMEOUT(processIsGone(pid), 10000);
 }
 
-ToolResult tst_McpRealServers::runTool(McpServer *server,
-                                       const QString &tool,
-                                       const QJsonObject &arguments,
-                                       const QString &callId)
+std::variant<std::unique_ptr<ToolRun>, ToolResult> tst_McpRealServers::startTool(
+        McpServer *server, const QString &tool, const QJsonObject &arguments, const QString &callId)
 {
     const std::shared_ptr<McpTool> mcpTool = toolOf(server, tool);
     if (!mcpTool)
@@ -230,7 +234,18 @@ ToolResult tst_McpRealServers::runTool(McpServer *server,
     const Preparation preparation = mcpTool->prepare(call);
     if (const auto *refused = std::get_if<ToolResult>(&preparation))
         return *refused;
-    std::unique_ptr<ToolRun> run(mcpTool->invoke(std::get<PreparedCall>(preparation), nullptr));
+    return std::unique_ptr<ToolRun>(mcpTool->invoke(std::get<PreparedCall>(preparation), nullptr));
+}
+
+ToolResult tst_McpRealServers::runTool(McpServer *server,
+                                       const QString &tool,
+                                       const QJsonObject &arguments,
+                                       const QString &callId)
+{
+    auto started = startTool(server, tool, arguments, callId);
+    if (const auto *refused = std::get_if<ToolResult>(&started))
+        return *refused;
+    const std::unique_ptr<ToolRun> run = std::move(std::get<std::unique_ptr<ToolRun>>(started));
     QSignalSpy finished(run.get(), &ToolRun::finished);
     if (!finished.wait(callTimeoutMs))
         return ToolResult::failure(u"test"_s, u"the call did not finish"_s);
@@ -337,13 +352,12 @@ void tst_McpRealServers::toolErrorIsAFailureTheModelReads()
 
 void tst_McpRealServers::cancellationReachesTheServer()
 {
-    const std::shared_ptr<McpTool> tool = toolOf(m_everything.get(),
-                                                 u"trigger-long-running-operation"_s);
-    QVERIFY(tool);
-    const ToolCall call{u"call_long"_s, tool->name(), uR"({"duration": 4, "steps": 8})"_s};
-    const Preparation preparation = tool->prepare(call);
-    QVERIFY(std::holds_alternative<PreparedCall>(preparation));
-    std::unique_ptr<ToolRun> run(tool->invoke(std::get<PreparedCall>(preparation), nullptr));
+    auto started = startTool(m_everything.get(),
+                             u"trigger-long-running-operation"_s,
+                             {{u"duration"_s, 4}, {u"steps"_s, 8}},
+                             u"call_long"_s);
+    QVERIFY(std::holds_alternative<std::unique_ptr<ToolRun>>(started));
+    const std::unique_ptr<ToolRun> run = std::move(std::get<std::unique_ptr<ToolRun>>(started));
     QSignalSpy finished(run.get(), &ToolRun::finished);
     const auto requestSent = [&] {
         return lastCallOf(recordedMessages(m_received),
@@ -388,13 +402,12 @@ void tst_McpRealServers::cancellationReachesTheServer()
 // hands every report on, in order, before its result.
 void tst_McpRealServers::progressReachesTheRun()
 {
-    const std::shared_ptr<McpTool> tool = toolOf(m_everything.get(),
-                                                 u"trigger-long-running-operation"_s);
-    QVERIFY(tool);
-    const ToolCall call{u"call_steps"_s, tool->name(), uR"({"duration": 1, "steps": 4})"_s};
-    const Preparation preparation = tool->prepare(call);
-    QVERIFY(std::holds_alternative<PreparedCall>(preparation));
-    std::unique_ptr<ToolRun> run(tool->invoke(std::get<PreparedCall>(preparation), nullptr));
+    auto started = startTool(m_everything.get(),
+                             u"trigger-long-running-operation"_s,
+                             {{u"duration"_s, 1}, {u"steps"_s, 4}},
+                             u"call_steps"_s);
+    QVERIFY(std::holds_alternative<std::unique_ptr<ToolRun>>(started));
+    const std::unique_ptr<ToolRun> run = std::move(std::get<std::unique_ptr<ToolRun>>(started));
     QList<ToolProgress> reports;
     connect(run.get(), &ToolRun::progressed, this, [&](const ToolProgress &progress) {
         reports.append(progress);

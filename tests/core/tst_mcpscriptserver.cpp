@@ -130,11 +130,11 @@ std::unique_ptr<McpServer> tst_McpScriptServer::startedServer(const QString &log
                                          || server->status() == McpServer::Status::Failed,
                                  startTimeoutMs);
         QVERIFY2(server->status() == McpServer::Status::Ready,
-                 qPrintable(u"%1: %2\nlog: %3\nstandard error:\n%4"_s.arg(
-                         mcpStatusName(server->status()),
-                         server->statusDetail(),
-                         QString::fromLocal8Bit(readFile(logPath)),
-                         server->standardErrorTail().join(u'\n'))));
+                 qPrintable(u"%1: %2\nlog: %3\nstandard error:\n%4"_s
+                                    .arg(mcpStatusName(server->status()),
+                                         server->statusDetail(),
+                                         QString::fromLocal8Bit(readFile(logPath)),
+                                         server->standardErrorTail().join(u'\n'))));
         const auto *transport = qobject_cast<McpStdioTransport *>(server->client()->transport());
         QVERIFY(transport);
 #ifdef Q_OS_WIN

@@ -25,8 +25,7 @@ void expectSecondsCountUp(const Gui::AgentStatusBar &bar, const QString &phase)
     sinceZero.start();
     QCOMPARE(bar.statusText(), phase + u"… 0 s"_s);
     QTRY_VERIFY_WITH_TIMEOUT(bar.statusText() != phase + u"… 0 s"_s, 2500);
-    const QRegularExpression counting(u"^"_s + QRegularExpression::escape(phase)
-                                      + u"… (\\d+) s$"_s);
+    const QRegularExpression counting(u"^"_s + QRegularExpression::escape(phase) + u"… (\\d+) s$"_s);
     const QRegularExpressionMatch match = counting.match(bar.statusText());
     QVERIFY2(match.hasMatch(), qPrintable(bar.statusText()));
     const int seconds = match.captured(1).toInt();

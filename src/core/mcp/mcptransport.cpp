@@ -534,7 +534,8 @@ public:
     QNetworkRequest streamRequest(const QByteArray &lastEventId) const;
     void watch(QNetworkReply *reply, const ExchangePtr &exchange);
     void finished(QNetworkReply *reply, const ExchangePtr &exchange);
-    void listenStreamEnded(const ExchangePtr &exchange, int status);
+    // stream: the reply was an event stream (else 405, another status or no connection).
+    void listenStreamEnded(const ExchangePtr &exchange, int status, bool stream);
     // Ends the exchange's wait: no more reconnections, its reply aborted.
     void forget(const ExchangePtr &exchange);
     void reconnectLater(const ExchangePtr &exchange, qint64 delayMs);
@@ -594,7 +595,6 @@ void McpHttpTransport::Private::watch(QNetworkReply *reply, const ExchangePtr &e
     };
     const auto onEvent = [this, exchange](const SseEventView &event) {
         exchange->eventOnThisReply = true;
-        exchange->quietReconnections = 0;
         if (closedSent || event.data.trimmed().isEmpty())
             return; // an event without data primes a stream for resumption
         const QPointer<McpHttpTransport> alive(q);
@@ -611,9 +611,8 @@ void McpHttpTransport::Private::watch(QNetworkReply *reply, const ExchangePtr &e
         const QPointer<McpHttpTransport> alive(q);
         Result<void> fed = exchange->sse.feed(reply->readAll(), onEvent);
         // Kept across this reply's end (finish() forgets them): a reconnection sends them.
-        exchange->lastEventId = exchange->sse.lastEventId().isEmpty()
-                                        ? exchange->lastEventId
-                                        : exchange->sse.lastEventId();
+        if (!exchange->sse.lastEventId().isEmpty())
+            exchange->lastEventId = exchange->sse.lastEventId();
         if (const auto retry = exchange->sse.reconnectionTimeMs())
             exchange->reconnectionTimeMs = retry;
         if (fed && end && alive)
@@ -656,20 +655,35 @@ void McpHttpTransport::Private::finished(QNetworkReply *reply, const ExchangePtr
     if (closedSent)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const bool stream = exchange->isStream.value_or(false) && status >= 200 && status < 300
+                        && status != 202 && status != 204;
+    // For either kind of stream: how many tries in a row (ended, or no connection) brought no
+    // event.
+    if (stream || status == 0)
+        exchange->quietReconnections = exchange->eventOnThisReply
+                                               ? 0
+                                               : exchange->quietReconnections + 1;
     if (exchange->listening) {
-        listenStreamEnded(exchange, status);
+        listenStreamEnded(exchange, status, stream);
         return;
     }
     const QPointer<McpHttpTransport> alive(q);
     const bool isRequest = !exchange->id.isNull();
     const bool resuming = !exchange->lastEventId.isEmpty();
+    // The server may end a stream before the answer (SEP-1699): with an event id to resume from,
+    // the answer comes on a GET stream after the server's retry time.
+    if (isRequest && stream && alive && exchange->failure.isEmpty() && !exchange->answered
+        && resuming && exchange->quietReconnections < maxQuietReconnections) {
+        reconnectLater(exchange, exchange->reconnectionTimeMs.value_or(defaultReconnectionMs));
+        return;
+    }
+    if (isRequest)
+        requests.remove(exchange->id.toInteger());
     const auto failRequest = [&](const QString &reason) {
-        if (isRequest) {
-            requests.remove(exchange->id.toInteger());
+        if (isRequest)
             emit q->requestFailed(exchange->id, reason, status);
-        } else {
+        else
             emit q->protocolNoise(reason);
-        }
     };
     if (!exchange->failure.isEmpty()) {
         failRequest(exchange->failure);
@@ -695,14 +709,12 @@ void McpHttpTransport::Private::finished(QNetworkReply *reply, const ExchangePtr
         const QJsonObject answer = QJsonDocument::fromJson(body).object();
         if (isRequest && answer.value(u"error"_s).isObject()
             && answer.value(u"id"_s) == exchange->id) {
-            requests.remove(exchange->id.toInteger());
             emit q->messageReceived(answer);
         } else {
-            const QString http = body.trimmed().isEmpty()
-                                         ? McpHttpTransport::tr("HTTP %1").arg(status)
-                                         : McpHttpTransport::tr("HTTP %1: %2")
-                                                   .arg(status)
-                                                   .arg(quoted(body));
+            const QString http
+                    = body.trimmed().isEmpty()
+                              ? McpHttpTransport::tr("HTTP %1").arg(status)
+                              : McpHttpTransport::tr("HTTP %1: %2").arg(status).arg(quoted(body));
             failRequest(resuming ? McpHttpTransport::tr("the event stream ended without an "
                                                         "answer, and resuming it failed: %1")
                                            .arg(http)
@@ -717,28 +729,14 @@ void McpHttpTransport::Private::finished(QNetworkReply *reply, const ExchangePtr
         }
         return;
     }
-    if (exchange->isStream.value_or(false)) {
-        if (!isRequest || exchange->answered || !alive) {
-            if (isRequest)
-                requests.remove(exchange->id.toInteger());
-            return;
-        }
-        // The server may end a stream before the answer (SEP-1699): with an event id to resume
-        // from, the answer comes on a GET stream after the server's retry time.
-        if (!exchange->lastEventId.isEmpty() && exchange->quietReconnections < maxQuietReconnections) {
-            reconnectLater(exchange, exchange->reconnectionTimeMs.value_or(defaultReconnectionMs));
-            return;
-        }
-        failRequest(McpHttpTransport::tr("the event stream ended without an answer"));
+    if (stream) {
+        if (isRequest && !exchange->answered && alive)
+            failRequest(McpHttpTransport::tr("the event stream ended without an answer"));
         return;
     }
-    if (isRequest)
-        requests.remove(exchange->id.toInteger());
     const QByteArray body = reply->readAll();
-    const QByteArray type = reply->header(QNetworkRequest::ContentTypeHeader)
-                                    .toByteArray()
-                                    .trimmed()
-                                    .toLower();
+    const QByteArray type
+            = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray().trimmed().toLower();
     if (body.trimmed().isEmpty()) {
         if (isRequest)
             failRequest(McpHttpTransport::tr("HTTP %1 with an empty answer").arg(status));
@@ -754,9 +752,10 @@ void McpHttpTransport::Private::finished(QNetworkReply *reply, const ExchangePtr
                             .arg(QString::fromLatin1(type), quoted(body)));
 }
 
-void McpHttpTransport::Private::listenStreamEnded(const ExchangePtr &exchange, int status)
+void McpHttpTransport::Private::listenStreamEnded(const ExchangePtr &exchange,
+                                                  int status,
+                                                  bool stream)
 {
-    const bool stream = exchange->isStream.value_or(false) && status >= 200 && status < 300;
     if (status != 0 && !stream) {
         // 405 is the spec's "no such stream here"; anything else says the same, less politely.
         if (status != 405 && status != 202 && status != 204) {
@@ -768,8 +767,6 @@ void McpHttpTransport::Private::listenStreamEnded(const ExchangePtr &exchange, i
     }
     if (!exchange->failure.isEmpty())
         emit q->note(exchange->failure);
-    if (!exchange->eventOnThisReply)
-        ++exchange->quietReconnections;
     if (exchange->quietReconnections > maxQuietReconnections) {
         emit q->note(McpHttpTransport::tr("stopped listening for its own messages: its stream "
                                           "ended %n times in a row without a message",
@@ -797,8 +794,6 @@ void McpHttpTransport::Private::forget(const ExchangePtr &exchange)
 
 void McpHttpTransport::Private::reconnectLater(const ExchangePtr &exchange, qint64 delayMs)
 {
-    if (!exchange->listening)
-        ++exchange->quietReconnections; // a resumed answer's stream: each try counts until an event
     exchange->reconnectTimer = std::make_unique<QTimer>();
     exchange->reconnectTimer->setSingleShot(true);
     exchange->reconnectTimer->setTimerType(Qt::PreciseTimer); // the server's retry time, not later

@@ -38,12 +38,17 @@ struct RuleText
 };
 
 const QString shellToolName = u"shell"_s;
+const QString writeFileToolName = u"write_file"_s;
+const QString editFileToolName = u"edit_file"_s;
+const QString readFileToolName = u"read_file"_s;
+const QString defaultDecider = u"default"_s;
 
 // `mcp__github__*`: every tool of one MCP server (mcp/mcpconfig.h names them
 // mcp__<server>__<tool>), whatever tools the server offers now or later.
 bool isServerWideToolName(const QString &tool)
 {
-    static const QRegularExpression serverWide(u"^mcp__[A-Za-z0-9_-]+__\\*$"_s);
+    static const QRegularExpression serverWide(u"^"_s + mcpToolNamePrefix.toString()
+                                               + u"[A-Za-z0-9_-]+__\\*$"_s);
     return serverWide.match(tool).hasMatch();
 }
 
@@ -54,10 +59,6 @@ bool ruleNamesTool(const QString &ruleTool, const QString &tool)
         return tool.startsWith(QStringView(ruleTool).chopped(1));
     return ruleTool == tool;
 }
-const QString writeFileToolName = u"write_file"_s;
-const QString editFileToolName = u"edit_file"_s;
-const QString readFileToolName = u"read_file"_s;
-const QString defaultDecider = u"default"_s;
 
 #ifdef Q_OS_WIN
 constexpr bool pathsCaseSensitive = false;

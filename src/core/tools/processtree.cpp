@@ -64,11 +64,10 @@ void ProcessTree::killAndRelease()
     kill();
     m_process->setParent(nullptr);
     QObject::connect(m_process, &QProcess::finished, m_process, &QObject::deleteLater);
-    static const bool reapedAtExit = [] {
+    [[maybe_unused]] static const bool reapedAtExit = [] {
         qAddPostRoutine(reapReleasedProcesses);
         return true;
     }();
-    Q_UNUSED(reapedAtExit);
     releasedProcesses().removeAll(nullptr);
     releasedProcesses().append(m_process);
 }

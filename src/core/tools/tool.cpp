@@ -2,8 +2,8 @@
 
 #include <QCoreApplication>
 #include <QJsonDocument>
-#include <QLocale>
 #include <QJsonParseError>
+#include <QLocale>
 #include <QSet>
 
 #include <algorithm>
@@ -19,7 +19,9 @@ namespace AgentLoop {
 
 QString ToolProgress::text() const
 {
-    const auto number = [](double value) { return QLocale().toString(value, 'g', 12); };
+    const auto number = [](double value) {
+        return QLocale().toString(value, 'g', 12);
+    };
     QString shown = total > 0 ? QCoreApplication::translate("AgentLoop::ToolProgress", "%1 of %2")
                                         .arg(number(progress), number(total))
                               : number(progress);

@@ -47,11 +47,6 @@ QDoubleSpinBox *newPriceSpin(const QString &prefix, QWidget *parent)
     return spin;
 }
 
-QLabel *newNote(QWidget *parent)
-{
-    return newNoteLabel({}, parent);
-}
-
 // What an automatic window resolves to, and where the figure comes from.
 QString automaticWindowText(const AgentLoop::ContextWindow &window)
 {
@@ -85,7 +80,7 @@ ContextPage::ContextPage(const AppSettings &settings,
     , m_prices(settings.modelPrices)
     , m_windowLabel(new QLabel(this))
     , m_window(newSpin(SettingsFile::contextWindow, 0, this))
-    , m_automatic(newNote(this))
+    , m_automatic(newNoteLabel({}, this))
     , m_priceLabel(new QLabel(this))
     //: Prefix of the price per million prompt tokens
     , m_inputPrice(newPriceSpin(tr("In "), this))
@@ -126,7 +121,7 @@ ContextPage::ContextPage(const AppSettings &settings,
     auto *windowForm = new QFormLayout(windowBox);
     windowForm->addRow(m_windowLabel, m_window);
     windowForm->addRow(QString(), m_automatic);
-    auto *windowNote = newNote(windowBox);
+    auto *windowNote = newNoteLabel({}, windowBox);
     windowNote->setText(tr("How many tokens the model reads in one request. The status bar shows "
                            "how much of it the next request uses."));
     windowForm->addRow(windowNote);
@@ -148,7 +143,7 @@ ContextPage::ContextPage(const AppSettings &settings,
     priceRow->addWidget(m_outputPrice, 1);
     priceRow->addWidget(m_currency);
     windowForm->addRow(m_priceLabel, priceRow);
-    auto *priceNote = newNote(windowBox);
+    auto *priceNote = newNoteLabel({}, windowBox);
     priceNote->setText(tr("Per million tokens, from your provider's price list: the inspector "
                           "then shows what each request cost. None: no cost is shown."));
     windowForm->addRow(priceNote);
@@ -160,7 +155,7 @@ ContextPage::ContextPage(const AppSettings &settings,
     compactionForm->addRow(m_confirm);
     compactionForm->addRow(tr("Replace old tool outputs &longer than"), m_stubAbove);
     compactionForm->addRow(tr("Keep the last &exchanges verbatim"), m_keepRecent);
-    auto *compactionNote = newNote(compactionBox);
+    auto *compactionNote = newNoteLabel({}, compactionBox);
     compactionNote->setText(
             tr("Old tool outputs are replaced in the request by their first and last lines and "
                "where the whole output is saved; if that is not enough, older turns are "
@@ -240,7 +235,7 @@ QWidget *ContextPage::newFallbackBox(const AppSettings &settings)
     auto *list = new QHBoxLayout;
     list->addWidget(m_fallbackList, 1);
     list->addLayout(buttons);
-    auto *note = newNote(box);
+    auto *note = newNoteLabel({}, box);
     note->setText(tr("When the model is not found, or is still rate-limited or failing after the "
                      "retries, the request goes to the next model of this list, and the run "
                      "stays with it. The next run starts with the profile's own model again."));
