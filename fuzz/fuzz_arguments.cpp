@@ -14,13 +14,16 @@ using namespace AgentLoop;
 
 namespace {
 
+// Each character as displayText() judges it where it stands: a variation selector right after
+// an emoji or a Chinese character is shown (it picks the glyph), anywhere else it would hide.
 bool isSafeToShow(const QString &shown, bool lineFeedsKept)
 {
+    char32_t previous = 0;
     for (const char32_t c : QStringView(shown).toUcs4()) {
-        if ((c == U'\n' || c == U'\t') && lineFeedsKept)
-            continue;
-        if (isEscapedForDisplay(c))
+        const bool keptWhitespace = (c == U'\n' || c == U'\t') && lineFeedsKept;
+        if (!keptWhitespace && isEscapedForDisplay(c, previous))
             return false;
+        previous = c;
     }
     return true;
 }

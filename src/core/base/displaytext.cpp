@@ -210,10 +210,7 @@ bool needsEscape(const CodePoint &point, char32_t previous, const DisplayOptions
         return false;
     if (c <= 0x9F) // DEL and the C1 controls (U+009B is a CSI to VTE terminals)
         return true;
-    if (isVariationSelector(c))
-        // After an emoji or a Chinese character it picks a glyph; anywhere else it only hides.
-        return previous < 0x80 || isEscapedForDisplay(previous);
-    return isEscapedForDisplay(c);
+    return isEscapedForDisplay(c, previous);
 }
 
 // Which characters of text are look-alikes worth marking: only when the text is otherwise Latin
@@ -294,6 +291,14 @@ bool isEscapedForDisplay(char32_t c)
            || QChar::category(c) == QChar::Separator_Line // U+2028
            || QChar::category(c) == QChar::Separator_Paragraph // U+2029
            || isUnusualSpace(c) || isInvisibleFiller(c) || isVariationSelector(c);
+}
+
+bool isEscapedForDisplay(char32_t c, char32_t previous)
+{
+    if (isVariationSelector(c))
+        // After an emoji or a Chinese character it picks a glyph; anywhere else it only hides.
+        return previous < 0x80 || isEscapedForDisplay(previous);
+    return isEscapedForDisplay(c);
 }
 
 DisplayText displayText(const QString &text, const DisplayOptions &options)

@@ -62,7 +62,11 @@ QString displayed(const QString &text, const DisplayOptions &options = {});
 // One line for a terminal or a label: line breaks and tabs are escaped too.
 QString displayedLine(const QString &text, qsizetype maxLength = -1);
 
-// True when displayText() would escape this character.
+// True when displayText() would escape this character wherever it stands (a variation selector
+// counts as escaped here: whether it is depends on the character before it).
 bool isEscapedForDisplay(char32_t codePoint);
+// The same for a character right after `previous`: a variation selector after a shown character
+// outside ASCII (an emoji, a Chinese character) picks its glyph and is kept.
+bool isEscapedForDisplay(char32_t codePoint, char32_t previous);
 
 } // namespace AgentLoop
