@@ -17,6 +17,7 @@
 #include "storage/applicationidentity.h"
 #include "storage/conversationstore.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -3301,6 +3302,6 @@ void tst_Cli::mcpProgressIsPrinted()
              u"progressed"_s);
 }
 
-QTEST_GUILESS_MAIN(tst_Cli)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Cli)
 
 #include "tst_cli.moc"

@@ -4,6 +4,7 @@
 
 #include "consolecodepage.h"
 #include "terminalwriter.h"
+#include "testmain.h"
 
 #include <QIODevice>
 #include <QStringList>
@@ -189,6 +190,6 @@ void tst_ConsoleCodePage::doesNothingWithoutAConsole()
              (QStringList{u"read output code page"_s, u"written in code page 0: piped"_s}));
 }
 
-QTEST_GUILESS_MAIN(tst_ConsoleCodePage)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ConsoleCodePage)
 
 #include "tst_consolecodepage.moc"

@@ -16,6 +16,7 @@
 #include "pseudoterminal.h"
 #include "storage/conversationstore.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -625,6 +626,6 @@ void tst_KeyLeak::commandEncodingTheKeyFromAFile()
 #endif
 }
 
-QTEST_GUILESS_MAIN(tst_KeyLeak)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_KeyLeak)
 
 #include "tst_keyleak.moc"

@@ -12,6 +12,7 @@
 #include "pseudoterminal.h"
 #include "storage/conversationstore.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -333,6 +334,6 @@ void tst_KillTest::killAtRandomMoments()
           orphansReaped);
 }
 
-QTEST_GUILESS_MAIN(tst_KillTest)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_KillTest)
 
 #include "tst_killtest.moc"

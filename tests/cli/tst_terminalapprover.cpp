@@ -8,6 +8,7 @@
 #include "samplefilechange.h"
 #include "terminalapprover.h"
 #include "terminalwriter.h"
+#include "testmain.h"
 
 #include <QBuffer>
 #include <QDir>
@@ -488,5 +489,5 @@ void tst_TerminalApprover::typedAnswers()
     QCOMPARE(QString::fromUtf8(screen.data()).section(allowQuestion, 1), after);
 }
 
-QTEST_GUILESS_MAIN(tst_TerminalApprover)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_TerminalApprover)
 #include "tst_terminalapprover.moc"

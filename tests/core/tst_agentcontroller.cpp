@@ -3,6 +3,7 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "testjson.h"
+#include "testmain.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
@@ -1913,5 +1914,5 @@ void tst_AgentController::controllerRefusesTooManyToolCallsItself()
     client->abort();
 }
 
-QTEST_GUILESS_MAIN(tst_AgentController)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_AgentController)
 #include "tst_agentcontroller.moc"

@@ -7,6 +7,7 @@
 #include "fakecommandrunner.h"
 #include "permissions/workspacerules.h"
 #include "provider/demoprovider.h"
+#include "testmain.h"
 
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -510,5 +511,5 @@ void tst_AgentSession::aBrokenWorkspaceFileDeniesEveryCall()
     QVERIFY(session.controller().history().messages().at(3).content().startsWith(u"denied"_s));
 }
 
-QTEST_GUILESS_MAIN(tst_AgentSession)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_AgentSession)
 #include "tst_agentsession.moc"

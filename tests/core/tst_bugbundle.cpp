@@ -4,6 +4,7 @@
 #include "base/ziparchive.h"
 #include "leaksearch.h"
 #include "storage/bugbundle.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -109,8 +110,7 @@ BugBundleContents adversarialContents()
     first.errorString = u"Host requires authentication: "_s + key + u" (/v1?k="_s
                         + QString::fromLatin1(percentEncodedEveryByte(key.toUtf8(), false))
                         + u"&K="_s
-                        + QString::fromLatin1(percentEncodedEveryByte(key.toUtf8(), true))
-                        + u")"_s;
+                        + QString::fromLatin1(percentEncodedEveryByte(key.toUtf8(), true)) + u")"_s;
     first.responseHeaders = {{"Set-Cookie", "session=abc123"}};
     contents.exchanges.append({1, first});
 
@@ -440,6 +440,6 @@ void TestBugBundle::settingsLeaveKeysOut()
     QCOMPARE(shown.value(u"key_set"_s).toBool(), true);
 }
 
-QTEST_GUILESS_MAIN(TestBugBundle)
+AGENTLOOP_TEST_MAIN(QCoreApplication, TestBugBundle)
 
 #include "tst_bugbundle.moc"

@@ -1,5 +1,6 @@
 #include "fakechatserver.h"
 #include "provider/capabilitycheck.h"
+#include "testmain.h"
 
 #include <QJsonDocument>
 #include <QPointer>
@@ -584,5 +585,5 @@ void tst_CapabilityCheck::destroyedMidRequest()
     QCOMPARE(finished.size(), 0);
 }
 
-QTEST_GUILESS_MAIN(tst_CapabilityCheck)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_CapabilityCheck)
 #include "tst_capabilitycheck.moc"

@@ -1,6 +1,7 @@
 #include "fakechatserver.h"
 #include "protocol/requestbody.h"
 #include "provider/chatclient.h"
+#include "testmain.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -1398,6 +1399,6 @@ void tst_ChatClient::errorHintsNameTheProvider()
              qPrintable(error.hint));
 }
 
-QTEST_GUILESS_MAIN(tst_ChatClient)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ChatClient)
 
 #include "tst_chatclient.moc"

@@ -2,6 +2,7 @@
 // streams decoded line by line as UTF-8 or in the system's legacy code page.
 
 #include "base/codepage.h"
+#include "testmain.h"
 #include "tools/clixml.h"
 #include "tools/outputcapture.h"
 
@@ -290,5 +291,5 @@ void tst_Clixml::captureDecodesClixmlOnlyWhenAsked()
     QVERIFY(!asIs.clixmlDecoded);
 }
 
-QTEST_GUILESS_MAIN(tst_Clixml)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Clixml)
 #include "tst_clixml.moc"

@@ -1,5 +1,6 @@
 #include "fakecommandrunner.h"
 #include "processreaper.h"
+#include "testmain.h"
 #include "testpaths.h"
 #include "testshell.h"
 #include "tools/commandrunner.h"
@@ -1208,5 +1209,5 @@ void tst_CommandRunner::fakeCopiesShareTheScript()
     QCOMPARE(runner.shell().kind, detectShell().kind);
 }
 
-QTEST_GUILESS_MAIN(tst_CommandRunner)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_CommandRunner)
 #include "tst_commandrunner.moc"

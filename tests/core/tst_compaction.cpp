@@ -1,6 +1,7 @@
 #include "context/compaction.h"
 #include "context/tokenestimate.h"
 #include "protocol/completion.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -455,5 +456,5 @@ void tst_Compaction::contextLengthErrors()
     QVERIFY(!isContextLengthError(Error{Error::Network, message}));
 }
 
-QTEST_GUILESS_MAIN(tst_Compaction)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Compaction)
 #include "tst_compaction.moc"

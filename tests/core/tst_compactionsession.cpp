@@ -9,6 +9,7 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "permissions/workspacerules.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QJsonArray>
@@ -542,5 +543,5 @@ void tst_CompactionSession::agentsMdIsLeftOutWhenTurnedOffAndCutWhenLong()
     QVERIFY(projectInstructionsSection(m_dir->filePath(u"workspace"_s)).isEmpty()); // not text
 }
 
-QTEST_GUILESS_MAIN(tst_CompactionSession)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_CompactionSession)
 #include "tst_compactionsession.moc"

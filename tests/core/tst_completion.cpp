@@ -1,5 +1,6 @@
 #include "protocol/completion.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -475,7 +476,7 @@ void tst_Completion::toolCallLimit()
     QVERIFY(!completion.error().hint.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(tst_Completion)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Completion)
 void tst_Completion::finishReasonSynonyms_data()
 {
     QTest::addColumn<QString>("provider");

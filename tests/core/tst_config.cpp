@@ -1,4 +1,5 @@
 #include "storage/config.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -379,6 +380,6 @@ void tst_Config::baseUrlWarning()
     QVERIFY(AgentLoop::baseUrlError(baseUrl).isEmpty()); // a warning, never an error
 }
 
-QTEST_GUILESS_MAIN(tst_Config)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Config)
 
 #include "tst_config.moc"

@@ -5,6 +5,7 @@
 #include "agent/agentsession.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
+#include "testmain.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>
@@ -212,5 +213,5 @@ void tst_ContextDiscovery::configuringAloneSendsNothing()
              (ContextWindow{131'072, Source::BuiltIn}));
 }
 
-QTEST_GUILESS_MAIN(tst_ContextDiscovery)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ContextDiscovery)
 #include "tst_contextdiscovery.moc"

@@ -8,6 +8,7 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "permissions/workspacerules.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -182,5 +183,5 @@ void tst_ContextSoak::twoHundredTurnsStayUnderTheWindow()
     QCOMPARE(command, prompts * commandsPerPrompt);
 }
 
-QTEST_GUILESS_MAIN(tst_ContextSoak)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ContextSoak)
 #include "tst_contextsoak.moc"

@@ -1,5 +1,6 @@
 #include "context/contextwindow.h"
 #include "context/tokenledger.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -209,5 +210,5 @@ void tst_ContextWindow::budgetText()
     QCOMPARE(budget.fraction(), 31'200.0 / 128'000.0);
 }
 
-QTEST_GUILESS_MAIN(tst_ContextWindow)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ContextWindow)
 #include "tst_contextwindow.moc"

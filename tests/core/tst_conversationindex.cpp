@@ -5,6 +5,7 @@
 
 #include "storage/conversationindex.h"
 #include "storage/conversationstore.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -278,5 +279,5 @@ void tst_ConversationIndex::anUnreadableFileIsLeftOut()
     QCOMPARE(headers.first().id, kept);
 }
 
-QTEST_GUILESS_MAIN(tst_ConversationIndex)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ConversationIndex)
 #include "tst_conversationindex.moc"

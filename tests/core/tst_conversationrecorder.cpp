@@ -3,6 +3,7 @@
 // once and loses nothing already saved.
 
 #include "agent/conversationrecorder.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QSignalSpy>
@@ -261,5 +262,5 @@ void tst_ConversationRecorder::titledHeaderNamesAnUnsavedConversation()
     QCOMPARE(recorder.titledHeader(history).title, u"Renamed"_s);
 }
 
-QTEST_GUILESS_MAIN(tst_ConversationRecorder)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ConversationRecorder)
 #include "tst_conversationrecorder.moc"

@@ -3,6 +3,7 @@
 
 #include "storage/conversationstore.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -517,6 +518,6 @@ void tst_ConversationStore::exportsCarryTheAuditTrail()
     QCOMPARE(QJsonDocument::fromJson(lines.at(1)).object(), denied);
 }
 
-QTEST_GUILESS_MAIN(tst_ConversationStore)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ConversationStore)
 
 #include "tst_conversationstore.moc"

@@ -10,6 +10,7 @@
 #include "protocol/requestbody.h"
 #include "storage/config.h"
 #include "storage/providerprofiles.h"
+#include "testmain.h"
 
 #include <QJsonArray>
 #include <QProcessEnvironment>
@@ -581,5 +582,5 @@ void tst_CutOffFallback::aContinuationThatFailsGoesToTheFallback()
     QCOMPARE(h.assistantMessages().size(), 1);
 }
 
-QTEST_GUILESS_MAIN(tst_CutOffFallback)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_CutOffFallback)
 #include "tst_cutofffallback.moc"

@@ -4,6 +4,7 @@
 #include "fakecommandrunner.h"
 #include "protocol/history.h"
 #include "provider/demoprovider.h"
+#include "testmain.h"
 
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -278,5 +279,5 @@ void tst_DemoProvider::otherUrlsGoToTheNetwork()
     QCOMPARE(server.allRequests().size(), 1);
 }
 
-QTEST_GUILESS_MAIN(tst_DemoProvider)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_DemoProvider)
 #include "tst_demoprovider.moc"

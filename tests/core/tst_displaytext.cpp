@@ -1,5 +1,6 @@
-#include "tools/commandrunner.h"
 #include "base/displaytext.h"
+#include "testmain.h"
+#include "tools/commandrunner.h"
 #include "tools/shelltool.h"
 
 #include <QTest>
@@ -366,5 +367,5 @@ void tst_DisplayText::decodedArgumentsAreWhatIsShown()
     QCOMPARE(tool.preview(std::get<PreparedCall>(emoji).arguments).text, u"echo 😀"_s);
 }
 
-QTEST_GUILESS_MAIN(tst_DisplayText)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_DisplayText)
 #include "tst_displaytext.moc"

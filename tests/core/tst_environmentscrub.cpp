@@ -3,6 +3,7 @@
 // block) has the value; other variables keep theirs.
 
 #include "base/environmentscrub.h"
+#include "testmain.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -84,7 +85,8 @@ void tst_EnvironmentScrub::procSelfEnvironNoLongerShowsIt()
         QProcess child;
         child.setProcessEnvironment(environment);
         child.setProcessChannelMode(QProcess::MergedChannels);
-        child.start(QCoreApplication::applicationFilePath(), {u"procSelfEnvironNoLongerShowsIt"_s});
+        child.start(QCoreApplication::applicationFilePath(),
+                    {Testing::runningTestName(), u"procSelfEnvironNoLongerShowsIt"_s});
         QVERIFY(child.waitForFinished(60000));
         const QByteArray output = child.readAll();
         QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0,
@@ -143,6 +145,6 @@ void tst_EnvironmentScrub::windowsEnvironmentBlockNoLongerHasIt()
 #endif
 }
 
-QTEST_GUILESS_MAIN(tst_EnvironmentScrub)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_EnvironmentScrub)
 
 #include "tst_environmentscrub.moc"

@@ -1,6 +1,7 @@
 #include "agent/agentsession.h"
 #include "agent/experiments.h"
 #include "fakechatserver.h"
+#include "testmain.h"
 #include "testshell.h"
 #include "tools/commandrunner.h"
 
@@ -241,5 +242,5 @@ void TestExperiments::maxTurnsCountsRequests()
     QCOMPARE(run.toolMessages().size(), 3);
 }
 
-QTEST_GUILESS_MAIN(TestExperiments)
+AGENTLOOP_TEST_MAIN(QCoreApplication, TestExperiments)
 #include "tst_experiments.moc"

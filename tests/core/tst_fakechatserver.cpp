@@ -1,4 +1,5 @@
 #include "fakechatserver.h"
+#include "testmain.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -594,5 +595,5 @@ void tst_FakeChatServer::curlSpeaksToIt()
     QVERIFY(run.out.contains("invalid_api_key"));
 }
 
-QTEST_GUILESS_MAIN(tst_FakeChatServer)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_FakeChatServer)
 #include "tst_fakechatserver.moc"

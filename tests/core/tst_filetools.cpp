@@ -7,6 +7,7 @@
 #include "base/codepage.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
+#include "testmain.h"
 #include "tools/filetools.h"
 
 #include <QDir>
@@ -1082,7 +1083,9 @@ void tst_FileTools::aDeniedEditChangesNothing()
     QVERIFY(tools[1][u"content"_s].toString().startsWith(u"denied: "_s));
 }
 
-int main(int argc, char *argv[])
+namespace {
+
+int runTests(int argc, char *argv[])
 {
     int result = 0;
     {
@@ -1102,5 +1105,9 @@ int main(int argc, char *argv[])
 #endif
     return result;
 }
+
+} // namespace
+
+AGENTLOOP_TEST_ENTRY(runTests)
 
 #include "tst_filetools.moc"

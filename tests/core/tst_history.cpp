@@ -1,4 +1,5 @@
 #include "protocol/history.h"
+#include "testmain.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -283,5 +284,5 @@ void tst_History::messagesJsonIsTheArraysInside()
     QCOMPARE(QJsonDocument::fromJson('[' + copy.messagesJson() + ']').array().size(), 5);
 }
 
-QTEST_GUILESS_MAIN(tst_History)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_History)
 #include "tst_history.moc"

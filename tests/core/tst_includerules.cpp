@@ -2,6 +2,8 @@
 // is read from the real source tree and checked against the rooms its file may see. The checker
 // is itself checked on lines written here, so that a broken reader cannot pass by finding nothing.
 
+#include "testmain.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -284,5 +286,5 @@ void tst_IncludeRules::everyFileIsInARoom()
     QVERIFY2(outside.isEmpty(), qPrintable(u"in no room: "_s + outside.join(u", "_s)));
 }
 
-QTEST_MAIN(tst_IncludeRules)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_IncludeRules)
 #include "tst_includerules.moc"

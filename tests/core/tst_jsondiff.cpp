@@ -3,6 +3,7 @@
 #include "protocol/requestbody.h"
 #include "protocol/requestcheck.h"
 #include "storage/conversationstore.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -329,5 +330,5 @@ void tst_JsonDiff::forkRefusesBrokenPairing()
     QVERIFY(QDir(store.directory()).entryList({u"*.jsonl"_s}, QDir::Files).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(tst_JsonDiff)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_JsonDiff)
 #include "tst_jsondiff.moc"

@@ -1,4 +1,5 @@
 #include "protocol/jsonschema.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -455,5 +456,5 @@ void tst_JsonSchema::describeViolationsFormat()
     QCOMPARE(AgentLoop::describeViolations(violations), text);
 }
 
-QTEST_GUILESS_MAIN(tst_JsonSchema)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_JsonSchema)
 #include "tst_jsonschema.moc"

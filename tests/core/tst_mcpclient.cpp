@@ -8,6 +8,7 @@
 #include "mcp/mcptransport.h"
 #include "processreaper.h"
 #include "protocol/providersettings.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -1355,5 +1356,5 @@ void tst_McpClient::serverEverything()
     QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, waitMs);
 }
 
-QTEST_GUILESS_MAIN(tst_McpClient)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_McpClient)
 #include "tst_mcpclient.moc"

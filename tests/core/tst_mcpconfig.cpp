@@ -1,5 +1,6 @@
 #include "mcp/mcpconfig.h"
 #include "mcptestservers.h"
+#include "testmain.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -349,5 +350,5 @@ void tst_McpConfig::longNamesStayDistinct()
     QVERIFY(long_.startsWith(u"mcp__sss"_s));
 }
 
-QTEST_GUILESS_MAIN(tst_McpConfig)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_McpConfig)
 #include "tst_mcpconfig.moc"

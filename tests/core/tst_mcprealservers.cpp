@@ -8,6 +8,7 @@
 
 #include "mcptestservers.h"
 #include "processreaper.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include "mcp/mcpclient.h"
@@ -486,5 +487,5 @@ void tst_McpRealServers::filesystemRefusesAPathOutside()
     QVERIFY(!result.content.contains(u"secret outside"_s));
 }
 
-QTEST_GUILESS_MAIN(tst_McpRealServers)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_McpRealServers)
 #include "tst_mcprealservers.moc"

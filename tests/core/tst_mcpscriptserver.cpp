@@ -7,6 +7,7 @@
 // Object on Windows, process group on Unix). Runs in the Windows job under Wine.
 
 #include "processreaper.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include "mcp/mcpclient.h"
@@ -95,14 +96,20 @@ void tst_McpScriptServer::initTestCase()
     // The helper in the background (start /b: the same console, no window), then, as npm's own
     // .cmd shims do, the program with every argument as given (%*).
     const QString script = u"@echo off\r\n"
-                           u"start \"\" /b \"%1\" --linger \"%2\"\r\n"
-                           u"\"%3\" --era legacy %*\r\n"_s.arg(self, pidFile, server);
+                           u"start \"\" /b \"%1\" %2 --linger \"%3\"\r\n"
+                           u"\"%4\" --era legacy %*\r\n"_s.arg(self,
+                                                               Testing::runningTestName(),
+                                                               pidFile,
+                                                               server);
 #else
     m_script = folder + u"/scripted.sh"_s;
     // No exec: the shell stays, the server is its child, as with a .cmd file.
     const QString script = u"#!/bin/sh\n"
-                           u"\"%1\" --linger \"%2\" </dev/null &\n"
-                           u"\"%3\" --era legacy \"$@\"\n"_s.arg(self, pidFile, server);
+                           u"\"%1\" %2 --linger \"%3\" </dev/null &\n"
+                           u"\"%4\" --era legacy \"$@\"\n"_s.arg(self,
+                                                                 Testing::runningTestName(),
+                                                                 pidFile,
+                                                                 server);
 #endif
     QVERIFY(writeFile(m_script, script.toLocal8Bit()));
     QVERIFY(QFile::setPermissions(m_script, QFile::permissions(m_script) | QFile::ExeOwner));
@@ -213,7 +220,9 @@ void tst_McpScriptServer::destroyingTheServerEndsItsTree()
     verifyTreeIsGone(tree);
 }
 
-int main(int argc, char *argv[])
+namespace {
+
+int runTests(int argc, char *argv[])
 {
     if (argc == 3 && qstrcmp(argv[1], "--linger") == 0)
         return linger(argv[2]);
@@ -222,5 +231,9 @@ int main(int argc, char *argv[])
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+
+} // namespace
+
+AGENTLOOP_TEST_ENTRY(runTests)
 
 #include "tst_mcpscriptserver.moc"

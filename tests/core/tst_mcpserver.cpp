@@ -9,6 +9,7 @@
 #include "mcp/mcpmanager.h"
 #include "mcp/mcpserver.h"
 #include "mcp/mcptool.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -396,5 +397,5 @@ void tst_McpServer::trustedReadOnlyToolRunsWithoutAsking()
     QCOMPARE(entry.value(u"asked"_s).toBool(), false);
 }
 
-QTEST_GUILESS_MAIN(tst_McpServer)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_McpServer)
 #include "tst_mcpserver.moc"

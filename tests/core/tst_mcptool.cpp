@@ -1,6 +1,7 @@
 #include "mcp/mcpserver.h"
 #include "mcp/mcptool.h"
 #include "permissions/permissionrules.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -433,5 +434,5 @@ void tst_McpTool::unavailableServerAnswersTheModel()
     QCOMPARE(result.errorCode, u"mcp_unavailable"_s);
 }
 
-QTEST_GUILESS_MAIN(tst_McpTool)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_McpTool)
 #include "tst_mcptool.moc"

@@ -1,5 +1,6 @@
 #include "protocol/message.h"
 #include "testjson.h"
+#include "testmain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -367,5 +368,5 @@ void tst_Message::copiesShareOneFrozenPayload()
     QCOMPARE(frozen.content(), u"before"_s);
 }
 
-QTEST_GUILESS_MAIN(tst_Message)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Message)
 #include "tst_message.moc"

@@ -4,6 +4,7 @@
 #include "fakecommandrunner.h"
 #include "protocol/jsonschema.h"
 #include "protocol/requestcheck.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QFile>
@@ -906,6 +907,6 @@ void tst_OpenApiRequest::specRejectsTheseMutations()
     QVERIFY2(reported, qPrintable(describe(violations)));
 }
 
-QTEST_GUILESS_MAIN(tst_OpenApiRequest)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_OpenApiRequest)
 
 #include "tst_openapirequest.moc"

@@ -1,5 +1,6 @@
 #include "files/workspace.h"
 #include "permissions/permissionrules.h"
+#include "testmain.h"
 #include "tools/commandrunner.h"
 #include "tools/filetools.h"
 #include "tools/shelltool.h"
@@ -1201,5 +1202,5 @@ void tst_PermissionRules::unwritableRuleFileIsAnError()
     QVERIFY(written.error().message.contains(QDir::toNativeSeparators(blocker)));
 }
 
-QTEST_GUILESS_MAIN(tst_PermissionRules)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_PermissionRules)
 #include "tst_permissionrules.moc"

@@ -5,6 +5,7 @@
 #include "fakecommandrunner.h"
 #include "protocol/protocolcheck.h"
 #include "storage/conversationstore.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -403,5 +404,5 @@ void TestProtocolCheck::reopenedConversationShowsTheRepairDiff()
     QVERIFY(reports.first().repairs.first().reason.contains(u"reopened"_s));
 }
 
-QTEST_GUILESS_MAIN(TestProtocolCheck)
+AGENTLOOP_TEST_MAIN(QCoreApplication, TestProtocolCheck)
 #include "tst_protocolcheck.moc"

@@ -7,6 +7,7 @@
 #include "storage/config.h"
 #include "storage/keystore.h"
 #include "storage/providerprofiles.h"
+#include "testmain.h"
 
 #include <QJsonDocument>
 #include <QLocale>
@@ -385,5 +386,5 @@ void tst_ProviderProfiles::optionalFieldsComeOffAgain()
     QCOMPARE(withoutStreaming(plain), plain);
 }
 
-QTEST_GUILESS_MAIN(tst_ProviderProfiles)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ProviderProfiles)
 #include "tst_providerprofiles.moc"

@@ -16,6 +16,7 @@
 #include "fakecommandrunner.h"
 #include "protocol/providerpresets.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QFile>
@@ -1228,5 +1229,5 @@ void tst_ProviderQuirks::presets()
     runRow(row);
 }
 
-QTEST_GUILESS_MAIN(tst_ProviderQuirks)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ProviderQuirks)
 #include "tst_providerquirks.moc"

@@ -1,8 +1,9 @@
 // redacted(): the key in every encoding a command or a provider commonly writes it in is masked
 // wherever output is recorded or shown; everything else is left as it is, and not copied.
 
-#include "leaksearch.h"
 #include "base/redaction.h"
+#include "leaksearch.h"
+#include "testmain.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -398,6 +399,6 @@ void tst_Redaction::shortKeysAreNotRedacted()
     QCOMPARE(redacted(QString::fromUtf8(input), secret), QString::fromUtf8(input));
 }
 
-QTEST_GUILESS_MAIN(tst_Redaction)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Redaction)
 
 #include "tst_redaction.moc"

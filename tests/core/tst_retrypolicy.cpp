@@ -1,4 +1,5 @@
 #include "provider/retrypolicy.h"
+#include "testmain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -289,5 +290,5 @@ void tst_RetryPolicy::notice()
     QCOMPARE(policy.notice(0ms, 1), u"Retrying in 0 s (attempt 2 of 4)."_s);
 }
 
-QTEST_GUILESS_MAIN(tst_RetryPolicy)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_RetryPolicy)
 #include "tst_retrypolicy.moc"

@@ -1,4 +1,5 @@
 #include "base/codepage.h"
+#include "testmain.h"
 #include "tools/outputcapture.h"
 #include "tools/runrecord.h"
 
@@ -220,5 +221,5 @@ void tst_RunRecord::environmentChangesHideSecretValues()
     QVERIFY(!changes.at(3).valueHidden);
 }
 
-QTEST_GUILESS_MAIN(tst_RunRecord)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_RunRecord)
 #include "tst_runrecord.moc"

@@ -3,6 +3,7 @@
 #include "agent/runtimeline.h"
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
+#include "testmain.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -487,5 +488,5 @@ void tst_RunTimeline::spanAtFindsTheBoxUnderThePoint()
     QCOMPARE(timeline.spanAt(g, {500, g.laneTop(TimelineSpan::Model) + 10}), -1);
 }
 
-QTEST_GUILESS_MAIN(tst_RunTimeline)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_RunTimeline)
 #include "tst_runtimeline.moc"

@@ -1,3 +1,4 @@
+#include "testmain.h"
 #include "tools/shellsyntax.h"
 
 #include <QTest>
@@ -298,5 +299,5 @@ void tst_ShellSyntax::uncertaintyIsExplained()
                     .uncertainty.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(tst_ShellSyntax)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ShellSyntax)
 #include "tst_shellsyntax.moc"

@@ -1,6 +1,7 @@
 #include "fakecommandrunner.h"
 #include "longoutput.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "testpaths.h"
 #include "testshell.h"
 #include "tools/shelltool.h"
@@ -729,5 +730,5 @@ void tst_ShellTool::realUnwritableOutputFolderStillSucceeds()
              qPrintable(result->content.right(300)));
 }
 
-QTEST_GUILESS_MAIN(tst_ShellTool)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_ShellTool)
 #include "tst_shelltool.moc"

@@ -1,4 +1,5 @@
 #include "protocol/sseparser.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -323,5 +324,5 @@ void tst_SseParser::recordedStreams()
     QCOMPARE(parseChunks({"\n", "\r\n", ": keep-alive\n\n", bytes}), expected);
 }
 
-QTEST_GUILESS_MAIN(tst_SseParser)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_SseParser)
 #include "tst_sseparser.moc"

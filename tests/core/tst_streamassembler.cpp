@@ -3,6 +3,7 @@
 #include "protocol/streamassembler.h"
 #include "streamstate.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QDir>
@@ -803,7 +804,7 @@ void tst_StreamAssembler::hasOutputOnlyOnceTheModelAnswers()
     QVERIFY(calls.hasOutput());
 }
 
-QTEST_GUILESS_MAIN(tst_StreamAssembler)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_StreamAssembler)
 #include "tst_streamassembler.moc"
 
 void tst_StreamAssembler::scannerReadsRecordingsAsJsonDocument_data()

@@ -7,6 +7,7 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "testjson.h"
+#include "testmain.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -1394,6 +1395,6 @@ void tst_Streaming::clientSignalOrder()
                           u"completed One two."_s}));
 }
 
-QTEST_GUILESS_MAIN(tst_Streaming)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Streaming)
 
 #include "tst_streaming.moc"

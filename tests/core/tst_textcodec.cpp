@@ -4,6 +4,7 @@
 
 #include "base/codepage.h"
 #include "files/textcodec.h"
+#include "testmain.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -642,5 +643,5 @@ void tst_TextCodec::beginningOfLargeFile()
     QVERIFY2(elapsed < 50, qPrintable(u"%1 ms"_s.arg(elapsed)));
 }
 
-QTEST_GUILESS_MAIN(tst_TextCodec)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_TextCodec)
 #include "tst_textcodec.moc"

@@ -1,5 +1,6 @@
 #include "context/tokenestimate.h"
 #include "context/tokenledger.h"
+#include "testmain.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -344,5 +345,5 @@ void tst_TokenEstimate::longHistoryAnswersFromPrefixSums()
     QVERIFY2(clock.elapsed() < 100, qPrintable(u"%1 ms"_s.arg(clock.elapsed())));
 }
 
-QTEST_GUILESS_MAIN(tst_TokenEstimate)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_TokenEstimate)
 #include "tst_tokenestimate.moc"

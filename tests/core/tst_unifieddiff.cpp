@@ -2,6 +2,7 @@
 // long diffs cut with whole counts.
 
 #include "files/unifieddiff.h"
+#include "testmain.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -274,5 +275,5 @@ void tst_UnifiedDiff::splitLines()
     QCOMPARE(AgentLoop::splitLines(text), lines);
 }
 
-QTEST_GUILESS_MAIN(tst_UnifiedDiff)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_UnifiedDiff)
 #include "tst_unifieddiff.moc"

@@ -1,4 +1,5 @@
 #include "files/workspace.h"
+#include "testmain.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -832,5 +833,5 @@ void tst_Workspace::shortNamesAreExpandedBeforeTheCheck()
 #endif
 }
 
-QTEST_GUILESS_MAIN(tst_Workspace)
+AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Workspace)
 #include "tst_workspace.moc"

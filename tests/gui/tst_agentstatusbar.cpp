@@ -3,6 +3,7 @@
 
 #include "agent/agentsession.h"
 #include "agentstatusbar.h"
+#include "testmain.h"
 
 #include <QElapsedTimer>
 #include <QLabel>
@@ -282,5 +283,5 @@ void tst_AgentStatusBar::budgetFollowsTheController()
     QCOMPARE(bar.budgetLevel(), Level::Over);
 }
 
-QTEST_MAIN(tst_AgentStatusBar)
+AGENTLOOP_TEST_MAIN(QApplication, tst_AgentStatusBar)
 #include "tst_agentstatusbar.moc"

@@ -2,6 +2,7 @@
 #include "base/displaytext.h"
 #include "diffstyle.h"
 #include "samplefilechange.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QDialogButtonBox>
@@ -1803,5 +1804,5 @@ void tst_ApprovalPrompt::closingTheBoxOverItsDialogDenies()
     QCOMPARE(saved.calls, 0);
 }
 
-QTEST_MAIN(tst_ApprovalPrompt)
+AGENTLOOP_TEST_MAIN(QApplication, tst_ApprovalPrompt)
 #include "tst_approvalprompt.moc"

@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "mainwindowfixture.h"
 #include "temporarysettings.h"
+#include "testmain.h"
 
 #include <QAction>
 #include <QDialog>
@@ -178,6 +179,6 @@ void tst_BugBundleGui::allRequestsWhenNoneIsSelected()
     QTRY_VERIFY(!f.window->bugBundles()->listDialog());
 }
 
-QTEST_MAIN(tst_BugBundleGui)
+AGENTLOOP_TEST_MAIN(QApplication, tst_BugBundleGui)
 
 #include "tst_bugbundle_gui.moc"

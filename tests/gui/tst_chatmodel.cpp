@@ -3,6 +3,7 @@
 #include "chat/chatview.h"
 #include "chat/liveanswer.h"
 #include "diffstyle.h"
+#include "testmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -132,8 +133,6 @@ QPoint findHit(Gui::ChatView &view, int row, Gui::ChatDelegate::Hit hit)
     return {};
 }
 
-} // namespace
-
 // Stands in for the desktop: records what QDesktopServices::openUrl was asked to open.
 class UrlCatcher : public QObject
 {
@@ -143,6 +142,8 @@ public:
 public slots:
     void open(const QUrl &url) { urls.append(url); }
 };
+
+} // namespace
 
 class tst_ChatModel : public QObject
 {
@@ -1139,5 +1140,5 @@ void tst_ChatModel::keysAndClicksSelectMessages()
     QVERIFY(view.visualRect(view.currentIndex()).intersects(view.viewport()->rect()));
 }
 
-QTEST_MAIN(tst_ChatModel)
+AGENTLOOP_TEST_MAIN(QApplication, tst_ChatModel)
 #include "tst_chatmodel.moc"

@@ -8,6 +8,7 @@
 #include "mainwindowfixture.h"
 #include "settings/appsettings.h"
 #include "temporarysettings.h"
+#include "testmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -497,5 +498,5 @@ void tst_CompactionGui::inspectorNamesTheRequestsPurpose()
     QCOMPARE(number(2), u"3 · continuation"_s);
 }
 
-QTEST_MAIN(tst_CompactionGui)
+AGENTLOOP_TEST_MAIN(QApplication, tst_CompactionGui)
 #include "tst_compaction_gui.moc"

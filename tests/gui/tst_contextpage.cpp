@@ -8,6 +8,7 @@
 #include "settings/contextpage.h"
 #include "settings/settingsdialog.h"
 #include "temporarysettings.h"
+#include "testmain.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -336,5 +337,5 @@ void tst_ContextPage::pricesAreEditedPerModelAndSaved()
     QVERIFY(!dialog.settings().modelPrices.contains(u"qwen/qwen-plus"_s));
 }
 
-QTEST_MAIN(tst_ContextPage)
+AGENTLOOP_TEST_MAIN(QApplication, tst_ContextPage)
 #include "tst_contextpage.moc"

@@ -12,6 +12,7 @@
 #include "storage/conversationstore.h"
 #include "temporarysettings.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QAbstractButton>
@@ -733,5 +734,5 @@ void tst_Conversations::titleFromAPromptIsShownEscaped()
              u"Rename \u202Egnp.exe\u202C please"_s);
 }
 
-QTEST_MAIN(tst_Conversations)
+AGENTLOOP_TEST_MAIN(QApplication, tst_Conversations)
 #include "tst_conversations.moc"

@@ -8,6 +8,7 @@
 #include "mainwindowfixture.h"
 #include "temporarysettings.h"
 #include "testjson.h"
+#include "testmain.h"
 
 #include <QAction>
 #include <QLabel>
@@ -189,5 +190,5 @@ void tst_ExperimentsGui::stoppedCallShowsAsARepair()
     QVERIFY(f.window->inspector()->protocolStrip()->repairText().isEmpty());
 }
 
-QTEST_MAIN(tst_ExperimentsGui)
+AGENTLOOP_TEST_MAIN(QApplication, tst_ExperimentsGui)
 #include "tst_experiments_gui.moc"

@@ -10,6 +10,7 @@
 #include "inspector/turnmodel.h"
 #include "protocol/completion.h"
 #include "provider/chatclient.h"
+#include "testmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QClipboard>
@@ -713,5 +714,5 @@ void tst_Inspector::auditPageListsTheCallsAndShowsTheirJson()
     QVERIFY(page->entryText().isEmpty());
 }
 
-QTEST_MAIN(tst_Inspector)
+AGENTLOOP_TEST_MAIN(QApplication, tst_Inspector)
 #include "tst_inspector.moc"

@@ -17,13 +17,14 @@
 #include "fakecommandrunner.h"
 #include "inspector/inspector.h"
 #include "inspector/turnmodel.h"
-#include "storage/keystore.h"
 #include "leaksearch.h"
 #include "mainwindow.h"
 #include "mainwindowfixture.h"
 #include "settings/appsettings.h"
 #include "storage/config.h"
+#include "storage/keystore.h"
 #include "testjson.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -358,7 +359,7 @@ void tst_KeyLeakGui::startUpTakesTheKeyOutOfTheEnvironment()
         child.setProcessEnvironment(environment);
         child.setProcessChannelMode(QProcess::MergedChannels);
         child.start(QCoreApplication::applicationFilePath(),
-                    {u"startUpTakesTheKeyOutOfTheEnvironment"_s});
+                    {Testing::runningTestName(), u"startUpTakesTheKeyOutOfTheEnvironment"_s});
         QVERIFY(child.waitForFinished(120000));
         const QByteArray output = child.readAll();
         QVERIFY2(keyHits(output, u"the child's output"_s, keyNeedles(m_key)).isEmpty(),
@@ -404,9 +405,11 @@ void tst_KeyLeakGui::startUpTakesTheKeyOutOfTheEnvironment()
 #endif
 }
 
+namespace {
+
 // Not QTEST_MAIN: the environment must point into the temporary HOME before the QApplication
 // (and with it QStandardPaths, QSettings and the temporary folder) is created.
-int main(int argc, char *argv[])
+int runTests(int argc, char *argv[])
 {
     QTemporaryDir home(QDir::tempPath() + u"/agentloop-keyleak-XXXXXX"_s);
     if (!home.isValid())
@@ -473,5 +476,9 @@ int main(int argc, char *argv[])
     loggedMessages = nullptr;
     return result;
 }
+
+} // namespace
+
+AGENTLOOP_TEST_ENTRY(runTests)
 
 #include "tst_keyleak_gui.moc"

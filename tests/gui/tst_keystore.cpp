@@ -14,6 +14,7 @@
 #include "fakecredentialmanager.h"
 #include "settings/appsettings.h"
 #include "storage/keystore.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QDir>
@@ -288,7 +289,7 @@ void tst_KeyStore::secretServiceRoundTrip()
         // A login keyring with a throwaway password, unlocked, then this test alone.
         const QString script
                 = u"printf 'agentloop-test' | \"$1\" --unlock --components=secrets >/dev/null "
-                  "2>&1 || exit 77; exec \"$2\" secretServiceRoundTrip"_s;
+                  "2>&1 || exit 77; exec \"$2\" \"$3\" secretServiceRoundTrip"_s;
         child.start(dbusRunSession,
                     {u"--"_s,
                      u"/bin/sh"_s,
@@ -296,7 +297,8 @@ void tst_KeyStore::secretServiceRoundTrip()
                      script,
                      u"sh"_s,
                      keyringDaemon,
-                     QCoreApplication::applicationFilePath()});
+                     QCoreApplication::applicationFilePath(),
+                     AgentLoop::Testing::runningTestName()});
         QVERIFY(child.waitForStarted());
         if (!child.waitForFinished(60000)) {
             child.kill();
@@ -429,8 +431,10 @@ void tst_KeyStore::keyTooLargeForCredentialManagerFailsThatSaveOnly()
     QCOMPARE(keyReadBack(entries, service), largest.apiKey);
 }
 
+namespace {
+
 // Not QTEST_MAIN: the environment must be set before the QApplication exists.
-int main(int argc, char *argv[])
+int runTests(int argc, char *argv[])
 {
     const bool child = !qEnvironmentVariableIsEmpty(secretServiceChildVariable);
     QTemporaryDir home(QDir::tempPath() + u"/agentloop-keystore-XXXXXX"_s);
@@ -469,5 +473,9 @@ int main(int argc, char *argv[])
     tst_KeyStore test;
     return QTest::qExec(&test, argc, argv);
 }
+
+} // namespace
+
+AGENTLOOP_TEST_ENTRY(runTests)
 
 #include "tst_keystore.moc"

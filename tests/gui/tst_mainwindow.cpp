@@ -13,6 +13,7 @@
 #include "settings/settingsdialog.h"
 #include "temporarysettings.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "tools/commandrunner.h"
 
 #include <QAbstractButton>
@@ -553,5 +554,5 @@ void tst_MainWindow::elevatedAppWarnsUntilHidden()
     QVERIFY(!f.window->findChild<QLabel *>(u"elevationText"_s));
 }
 
-QTEST_MAIN(tst_MainWindow)
+AGENTLOOP_TEST_MAIN(QApplication, tst_MainWindow)
 #include "tst_mainwindow.moc"

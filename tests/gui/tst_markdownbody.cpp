@@ -1,4 +1,5 @@
 #include "chat/markdownbody.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QImage>
@@ -102,5 +103,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(tst_MarkdownBody)
+AGENTLOOP_TEST_MAIN(QApplication, tst_MarkdownBody)
 #include "tst_markdownbody.moc"

@@ -19,6 +19,7 @@
 #include "settings/mcpserverdialog.h"
 #include "settings/mcpsettings.h"
 #include "temporarysettings.h"
+#include "testmain.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -442,5 +443,5 @@ void tst_McpGui::approvalShowsTheWholeLongArguments()
     f.window->close();
 }
 
-QTEST_MAIN(tst_McpGui)
+AGENTLOOP_TEST_MAIN(QApplication, tst_McpGui)
 #include "tst_mcp_gui.moc"

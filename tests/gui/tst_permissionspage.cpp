@@ -12,6 +12,7 @@
 #include "settings/ruleeditdialog.h"
 #include "settings/settingsdialog.h"
 #include "temporarysettings.h"
+#include "testmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -329,5 +330,5 @@ void tst_PermissionsPage::untrustedWorkspaceRulesAreShownAndTrustedOnlyOnRequest
     QVERIFY(!page()->trustCheck()->isVisibleTo(page()));
 }
 
-QTEST_MAIN(tst_PermissionsPage)
+AGENTLOOP_TEST_MAIN(QApplication, tst_PermissionsPage)
 #include "tst_permissionspage.moc"

@@ -12,6 +12,7 @@
 #include "storage/keystore.h"
 #include "temporarysettings.h"
 #include "testjson.h"
+#include "testmain.h"
 
 #include <QAction>
 #include <QApplication>
@@ -345,5 +346,5 @@ void tst_ProviderProfilesGui::refusedStreamOptionsAreKeptInTheProfile()
     QVERIFY(!f.server.requests().at(2).json().contains(u"stream_options"_s));
 }
 
-QTEST_MAIN(tst_ProviderProfilesGui)
+AGENTLOOP_TEST_MAIN(QApplication, tst_ProviderProfilesGui)
 #include "tst_providerprofiles_gui.moc"

@@ -8,13 +8,14 @@
 #include "rawoutputdialog.h"
 #include "rawoutputs.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "tools/runrecord.h"
 
 #include <QAbstractButton>
 #include <QApplication>
-#include <QDir>
 #include <QComboBox>
 #include <QContextMenuEvent>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QMenu>
@@ -198,5 +199,5 @@ void tst_RawOutput::correctionReachesTheNextRequest()
     QCOMPARE(f.server.requests().at(2).toolMessages().at(0), toolMessages.at(0));
 }
 
-QTEST_MAIN(tst_RawOutput)
+AGENTLOOP_TEST_MAIN(QApplication, tst_RawOutput)
 #include "tst_rawoutput.moc"

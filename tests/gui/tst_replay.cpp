@@ -9,6 +9,7 @@
 #include "mainwindowfixture.h"
 #include "storage/conversationstore.h"
 #include "temporarysettings.h"
+#include "testmain.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -358,5 +359,5 @@ void tst_Replay::forkWaitsForTheRun()
     QVERIFY(fork->isEnabled());
 }
 
-QTEST_MAIN(tst_Replay)
+AGENTLOOP_TEST_MAIN(QApplication, tst_Replay)
 #include "tst_replay.moc"

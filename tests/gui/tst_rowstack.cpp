@@ -1,4 +1,5 @@
 #include "chat/rowstack.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -138,5 +139,5 @@ void tst_RowStack::forgetAllMeasuresEveryRowAgain()
     QCOMPARE(stack.takeChangedFrom(), 0);
 }
 
-QTEST_MAIN(tst_RowStack)
+AGENTLOOP_TEST_MAIN(QApplication, tst_RowStack)
 #include "tst_rowstack.moc"

@@ -7,6 +7,7 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "inspector/turnmodel.h"
+#include "testmain.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>
@@ -330,5 +331,5 @@ void tst_RunFeed::newConversationDuringARunClearsOnceItHasStopped()
     QVERIFY(live.session.recorder().header().id.isEmpty());
 }
 
-QTEST_MAIN(tst_RunFeed)
+AGENTLOOP_TEST_MAIN(QApplication, tst_RunFeed)
 #include "tst_runfeed.moc"

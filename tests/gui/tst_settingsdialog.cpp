@@ -9,6 +9,7 @@
 #include "storage/config.h"
 #include "storage/keystore.h"
 #include "temporarysettings.h"
+#include "testmain.h"
 #include "testpaths.h"
 
 #include <QApplication>
@@ -1208,5 +1209,5 @@ void tst_SettingsDialog::capabilityFindingsAreListedAndSuggestionsApplied()
     QCOMPARE(AppSettings::load(emptyEnvironment(), m_workDir.path()).streamUsage, false);
 }
 
-QTEST_MAIN(tst_SettingsDialog)
+AGENTLOOP_TEST_MAIN(QApplication, tst_SettingsDialog)
 #include "tst_settingsdialog.moc"

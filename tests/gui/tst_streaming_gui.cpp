@@ -14,6 +14,7 @@
 #include "settings/appsettings.h"
 #include "settings/settingsdialog.h"
 #include "temporarysettings.h"
+#include "testmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -480,5 +481,5 @@ void tst_StreamingGui::streamAndRetrySettingsReachTheRequest()
     QVERIFY(f.window->statusText().contains(u"Still overloaded"_s));
 }
 
-QTEST_MAIN(tst_StreamingGui)
+AGENTLOOP_TEST_MAIN(QApplication, tst_StreamingGui)
 #include "tst_streaming_gui.moc"

@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "mainwindowfixture.h"
 #include "testjson.h"
+#include "testmain.h"
 #include "timeline/timelinedock.h"
 #include "timeline/timelinepanel.h"
 #include "timeline/timelineview.h"
@@ -237,5 +238,5 @@ void tst_TimelineGui::newConversationClearsTheTimeline()
     QCOMPARE(view->selectedSpan(), -1);
 }
 
-QTEST_MAIN(tst_TimelineGui)
+AGENTLOOP_TEST_MAIN(QApplication, tst_TimelineGui)
 #include "tst_timeline_gui.moc"

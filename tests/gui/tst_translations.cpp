@@ -27,6 +27,7 @@
 #include "settings/mcpserverdialog.h"
 #include "settings/settingsdialog.h"
 #include "storage/keystore.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QSet>
@@ -166,5 +167,5 @@ void tst_Translations::embeddedCatalogueAnswersEveryMessage()
     QVERIFY2(untranslated.isEmpty(), qPrintable(untranslated.join(u'\n')));
 }
 
-QTEST_MAIN(tst_Translations)
+AGENTLOOP_TEST_MAIN(QApplication, tst_Translations)
 #include "tst_translations.moc"
