@@ -113,6 +113,8 @@ private:
 
 namespace {
 
+// Generous: under Wine on a busy machine a process can take seconds to start.
+constexpr int startTimeoutMs = 30000;
 constexpr int exitTimeoutMs = 20000;
 const QByteArray allowQuestion = "Allow this call? [y/a/N]";
 
@@ -236,7 +238,7 @@ bool tst_KeyLeak::runCli(const QString &name,
     QSignalSpy finished(&process, &QProcess::finished);
     process.start();
     if (!QTest::qWaitFor([&] { return process.state() == QProcess::Running || !finished.isEmpty(); },
-                         5000)) {
+                         startTimeoutMs)) {
         return false;
     }
     run.pid = process.processId();

@@ -1,6 +1,8 @@
 // The kill test: agentloop-cli continues a saved conversation against a FakeChatServer in this
 // process, with the calls approved at a pseudo-terminal, and is killed with SIGKILL (on Windows
-// TerminateProcess) at a random moment, 50 times. Where no terminal can be given to it (Wine),
+// TerminateProcess) at a random moment, 50 times: a random pause after a random step of the run
+// (a request the server received, a line the CLI printed), so that every part of the run is hit
+// however fast or slow the machine is. Where no terminal can be given to it (Wine),
 // every call is denied at once instead of run. After each kill the conversation must load, hold every message that had been
 // sent to the provider, pass the pairing check, and have no corrupt line but possibly the last.
 //
@@ -16,7 +18,6 @@
 #include "testpaths.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -60,6 +61,13 @@ constexpr int defaultRuns = 50;
 constexpr int toolTurns = 3;
 
 const QString allowQuestion = u"Allow this call? [y/a/N]"_s;
+
+// What the CLI prints as the run goes: each is a step of the run.
+const QStringList stepMarkers{u"[turn "_s,
+                              allowQuestion,
+                              u"Running shell"_s,
+                              u"shell finished"_s,
+                              u"shell did not succeed"_s};
 
 // A short command of each step, in the shell the CLI uses: /bin/sh, or cmd.exe on Windows.
 QString stepCommand(int step)
@@ -158,8 +166,10 @@ void tst_KillTest::killAtRandomMoments()
     int tornLines = 0;
     int interruptedRepairs = 0;
     int orphansReaped = 0;
-    QElapsedTimer total;
-    total.start();
+    // The steps of a whole run: a request and a "[turn" line per turn; with a terminal each call
+    // is asked, runs and finishes, without one it is denied.
+    const int runSteps = (toolTurns + 1) * 2
+                         + toolTurns * (PseudoTerminal::unavailableReason() ? 1 : 3);
 
     const QDir root(m_root.path());
     for (int run = 1; run <= runs; ++run) {
@@ -172,7 +182,10 @@ void tst_KillTest::killAtRandomMoments()
         // Several tool-call turns, then an answer, each after a short random delay.
         FakeChatServer server;
         int served = 0;
-        server.setHandler([&](const RecordedRequest &) {
+        server.setHandler([&](const RecordedRequest &request) {
+            // The model list the CLI may look the context window up in is not a turn.
+            if (request.method != "POST")
+                return FakeResponse::models({u"gpt-4.1"_s});
             const int turn = ++served;
             const int delay = int(random.bounded(50, 350));
             if (turn <= toolTurns) {
@@ -227,26 +240,38 @@ void tst_KillTest::killAtRandomMoments()
         if (terminal)
             terminal->attachTo(process);
 
-        const int killAt = int(random.bounded(0, 1501));
-        QElapsedTimer clock;
-        clock.start();
+        // The kill comes after this many steps of the run (all of them: the run may end first),
+        // and a pause of up to a quarter of a second more.
+        const int killAfter = int(random.bounded(0, runSteps + 1));
+        const int pauseMs = int(random.bounded(0, 250));
+        const auto stepsDone = [&] {
+            const QString printed = QString::fromUtf8(standardError);
+            qsizetype steps = server.requests().size();
+            for (const QString &marker : stepMarkers)
+                steps += printed.count(marker);
+            return steps;
+        };
         process.start();
-        QVERIFY2(process.waitForStarted(5000), qPrintable(process.errorString()));
+        // Generous: under Wine on a busy machine a process can take seconds to start.
+        QVERIFY(QTest::qWaitFor([&] { return process.state() != QProcess::Starting; }, 60000));
+        QVERIFY2(process.state() == QProcess::Running || !finished.isEmpty(),
+                 qPrintable(process.errorString()));
 
         // Approve each call after a short random pause, until the moment of the kill.
         int approved = 0;
-        qint64 approveAt = -1;
-        while (clock.elapsed() < killAt && finished.isEmpty()) {
+        const auto approveWhatIsAsked = [&] {
+            if (QString::fromUtf8(standardError).count(allowQuestion) <= approved)
+                return true;
+            QTest::qWait(int(random.bounded(0, 250))); // the user reads the question
+            ++approved;
+            return terminal && terminal->type("y\n");
+        };
+        while (stepsDone() < killAfter && finished.isEmpty()) {
             QTest::qWait(1);
-            const int prompts = int(QString::fromUtf8(standardError).count(allowQuestion));
-            if (prompts > approved && approveAt < 0)
-                approveAt = clock.elapsed() + random.bounded(0, 250);
-            if (approveAt >= 0 && clock.elapsed() >= approveAt) {
-                QVERIFY(terminal && terminal->type("y\n"));
-                ++approved;
-                approveAt = -1;
-            }
+            QVERIFY(approveWhatIsAsked());
         }
+        if (finished.isEmpty())
+            QTest::qWait(pauseMs);
         const bool exitedBeforeKill = !finished.isEmpty();
         if (!exitedBeforeKill) {
             testProcessReaper().track(); // what the CLI started is still known once it is gone
@@ -256,7 +281,7 @@ void tst_KillTest::killAtRandomMoments()
             QCOMPARE(::kill(pid_t(process.processId()), SIGKILL), 0);
 #endif
         }
-        QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 60000));
         // A killed CLI had no chance to stop the command it was running (or, under Wine, its
         // console host): such orphans are this test's to end, now, not CTest's to wait for.
         const QStringList orphans = testProcessReaper().reapLeftovers();
@@ -273,8 +298,9 @@ void tst_KillTest::killAtRandomMoments()
         const QList<RecordedRequest> requests = server.requests();
         const QByteArray before = readFile(path);
         const QByteArray context = "run " + QByteArray::number(run) + " (seed "
-                                   + QByteArray::number(seed) + ", killed at "
-                                   + QByteArray::number(killAt) + " ms, " + phase.toUtf8()
+                                   + QByteArray::number(seed) + ", killed "
+                                   + QByteArray::number(pauseMs) + " ms after step "
+                                   + QByteArray::number(killAfter) + ", " + phase.toUtf8()
                                    + ")\n--- file ---\n" + before + "\n--- stderr ---\n"
                                    + standardError;
 
@@ -323,11 +349,10 @@ void tst_KillTest::killAtRandomMoments()
     QStringList summary;
     for (auto it = phases.cbegin(); it != phases.cend(); ++it)
         summary << u"%1 %2"_s.arg(it.value()).arg(it.key());
-    qInfo("kill test: seed %u, %d runs in %lld ms, killed: %s; %d torn last line(s) skipped, "
+    qInfo("kill test: seed %u, %d runs, killed: %s; %d torn last line(s) skipped, "
           "%d interrupted tail(s) repaired, %d orphaned process(es) ended",
           seed,
           runs,
-          total.elapsed(),
           qPrintable(summary.join(u", "_s)),
           tornLines,
           interruptedRepairs,

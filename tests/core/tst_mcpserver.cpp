@@ -268,12 +268,12 @@ void tst_McpServer::callThatNeverAnswersTimesOut()
     QObject parent;
     ToolRun *run = tool.invoke(std::get<PreparedCall>(prepared), &parent);
     QSignalSpy finished(run, &ToolRun::finished);
-    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), readyTimeoutMs);
     const ToolResult result = finished.first().first().value<ToolResult>();
     QCOMPARE(result.content,
              u"mcp_timeout: no answer within 1 s; the call was cancelled on the "
              u"server"_s);
-    QVERIFY(result.durationMs >= 900);
+    QVERIFY(result.durationMs >= 900); // not before its time (a coarse timer is 5 % early at most)
     QCOMPARE(server.status(), McpServer::Status::Ready); // a slow tool is not a dead server
 }
 

@@ -428,7 +428,7 @@ void tst_McpTool::unavailableServerAnswersTheModel()
     ToolRun *run = tool.invoke(std::get<PreparedCall>(prepared), &parent);
     QSignalSpy finished(run, &ToolRun::finished);
     QCOMPARE(finished.size(), 0); // asynchronously
-    QVERIFY(finished.wait(2000));
+    QVERIFY(finished.wait());
     const ToolResult result = finished.first().first().value<ToolResult>();
     QCOMPARE(result.content, u"mcp_unavailable: server files is stopped"_s);
     QCOMPARE(result.errorCode, u"mcp_unavailable"_s);

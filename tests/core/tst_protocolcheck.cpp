@@ -8,7 +8,6 @@
 #include "testmain.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -86,7 +85,7 @@ private slots:
     void lastMessageAnswersNothing();
     void duplicateCallIds();
     void toolSnapshot();
-    void longHistoryIsCheap();
+    void longHistoryPassesEveryRule();
     void controllerReportsEveryRequest();
     void controllerReportsTheUnsentRequest();
     void cancelledCallIsARepair();
@@ -228,7 +227,7 @@ void TestProtocolCheck::toolSnapshot()
     QCOMPARE(none.detail, u"No tools are offered: the model can only answer in text."_s);
 }
 
-void TestProtocolCheck::longHistoryIsCheap()
+void TestProtocolCheck::longHistoryPassesEveryRule()
 {
     History history;
     history.append(Message::system(u"s"_s));
@@ -240,12 +239,8 @@ void TestProtocolCheck::longHistoryIsCheap()
     }
     history.append(Message::user(u"last"_s));
     QCOMPARE(history.size(), 1002);
-    QElapsedTimer timer;
-    timer.start();
     const QList<ProtocolCheck> checks = checkProtocol(history, oneTool());
-    const qint64 elapsedMs = timer.elapsed();
     QCOMPARE(failedRules(checks), QStringList());
-    QVERIFY2(elapsedMs < 50, qPrintable(u"%1 ms"_s.arg(elapsedMs)));
 }
 
 void TestProtocolCheck::controllerReportsEveryRequest()

@@ -6,7 +6,6 @@
 #include "files/textcodec.h"
 #include "testmain.h"
 
-#include <QElapsedTimer>
 #include <QTest>
 
 using namespace AgentLoop;
@@ -629,18 +628,14 @@ void tst_TextCodec::beginningOfLargeFile()
 
     const qsizetype lines = 256 * 1024 / line.size();
     const QByteArray beginning = line.repeated(lines) + line.first(cutAt);
-    QElapsedTimer timer;
-    timer.start();
+    // Its speed is bench/'s to measure (case 8, read_file of a 100 MB file).
     const DecodedText decoded = decodeText(beginning, false, QString());
-    const qint64 elapsed = timer.elapsed();
     QVERIFY2(decoded.ok(), qPrintable(decoded.errorDetail));
     QCOMPARE(decoded.format.encodingName(), encodingName);
     QCOMPARE(decoded.format.lineEndingsName(), u"CRLF"_s);
     QCOMPARE(decoded.decodedBytes, lines * line.size() + lastCharacter);
     QCOMPARE(decoded.text.count(u"\r\n"_s), lines);
     QVERIFY(decoded.text.endsWith(u"😀\r\n"_s + lastLineStart));
-    // read_file has 50 ms for the first 2000 lines of a 100 MB file; decoding is a part of it.
-    QVERIFY2(elapsed < 50, qPrintable(u"%1 ms"_s.arg(elapsed)));
 }
 
 AGENTLOOP_TEST_MAIN(QCoreApplication, tst_TextCodec)

@@ -4,7 +4,6 @@
 #include "files/unifieddiff.h"
 #include "testmain.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -194,21 +193,18 @@ void tst_UnifiedDiff::lineEndingsAreNoLines()
     QCOMPARE(diff.addedLines + diff.removedLines, 0);
 }
 
-// The common head and tail are cut off before dtl sees the middle.
+// The common head and tail are cut off before dtl sees the middle: whole, 100 000 lines a side
+// would be too big for an edit script and be shown as all removed, then added.
 void tst_UnifiedDiff::oneLineEditOfLargeFileIsFast()
 {
     const QStringList before = numbered(100000);
     const QStringList after = replaced(before, 49999, u"changed"_s);
-    QElapsedTimer timer;
-    timer.start();
     const UnifiedDiff diff = unifiedDiff(before, after);
-    const qint64 elapsed = timer.elapsed();
     QCOMPARE(diff.text,
              u"@@ -49997,7 +49997,7 @@\n"
              " line 49997\n line 49998\n line 49999\n"
              "-line 50000\n+changed\n"
              " line 50001\n line 50002\n line 50003\n"_s);
-    QVERIFY2(elapsed < 1000, qPrintable(u"%1 ms"_s.arg(elapsed)));
 }
 
 // 6 000 lines on each side with nothing in common would cost dtl 6 000 * 12 000 steps.
@@ -218,10 +214,7 @@ void tst_UnifiedDiff::largeMiddleIsRemovedThenAdded()
                                + QStringList{u"tail"_s};
     const QStringList after = QStringList{u"head"_s} + numbered(6000, u"new "_s)
                               + QStringList{u"tail"_s};
-    QElapsedTimer timer;
-    timer.start();
     const UnifiedDiff diff = unifiedDiff(before, after, 3, 20000);
-    const qint64 elapsed = timer.elapsed();
     QCOMPARE(diff.removedLines, 6000);
     QCOMPARE(diff.addedLines, 6000);
     QVERIFY(!diff.truncated);
@@ -234,7 +227,6 @@ void tst_UnifiedDiff::largeMiddleIsRemovedThenAdded()
     QCOMPARE(lines.at(6002), u"+new 1"_s);
     QCOMPARE(lines.at(12001), u"+new 6000"_s);
     QCOMPARE(lines.at(12002), u" tail"_s);
-    QVERIFY2(elapsed < 1000, qPrintable(u"%1 ms"_s.arg(elapsed)));
 }
 
 void tst_UnifiedDiff::truncationKeepsWholeCounts()
