@@ -456,6 +456,10 @@
             <numerusform>已停止接收它自己的消息：它的事件流连续 %n 次结束而没有任何消息</numerusform>
         </translation>
     </message>
+    <message>
+        <source>the server redirected the request to another address, %1; it was not followed, so that the server&apos;s headers go nowhere else</source>
+        <translation>服务器把请求重定向到了另一个地址 %1；未跟随该重定向，以免服务器的请求头被发往别处</translation>
+    </message>
 </context>
 <context>
     <name>AgentLoop::McpManager</name>

@@ -24,6 +24,8 @@
 
 #ifdef Q_OS_WIN
 #include <windows.h>
+#else
+#include <sys/stat.h>
 #endif
 
 using namespace AgentLoop;
@@ -212,6 +214,8 @@ private slots:
     void theReviewShowsADiffAndWritesNothing();
 
     void theBoundaryHolds();
+    void aRepositoryCannotLeadTheReadsOut_data();
+    void aRepositoryCannotLeadTheReadsOut();
 
     void conversationReadsEditsAndGreps();
     void fiveReadsAndOneEditInOneMessage();
@@ -933,6 +937,133 @@ void tst_FileTools::theBoundaryHolds()
     VERIFY_OK(workspace.read(u".git/config"_s, {}));
     QCOMPARE(readBytes(workspace.outside + u"/secret.txt"_s), QByteArray("secret\n"));
     QCOMPARE(workspace.read(u".git/config"_s), QByteArray("[core]\n"));
+}
+
+namespace {
+
+// What a cloned repository plants, before the tools run: links out to the user's key or to a
+// device, FIFOs where a file is expected.
+enum class Planted {
+    FileLinkToKey,   // docs/notes.txt -> ../../outside/id_ed25519
+    LinkToDevZero,   // docs/zero -> /dev/zero
+    Fifo,            // docs/pipe, a FIFO
+    GitignoreFifo,   // .gitignore, a FIFO
+    AgentsMdLinkOut, // AGENTS.md -> ../outside/id_ed25519
+    AgentsMdFifo,    // AGENTS.md, a FIFO
+};
+
+bool plant(const Workspace &workspace, Planted planted)
+{
+    const QByteArray key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n";
+    if (!writeBytes(workspace.outside + u"/id_ed25519"_s, key)
+        || !workspace.write(u"docs/readme.txt"_s, "read me\n"))
+        return false;
+#ifdef Q_OS_WIN
+    Q_UNUSED(planted);
+    return false; // symbolic links need a privilege, FIFOs do not exist
+#else
+    const auto fifo = [&](const QString &relative) {
+        return ::mkfifo(QFile::encodeName(workspace.path(relative)).constData(), 0600) == 0;
+    };
+    switch (planted) {
+    case Planted::FileLinkToKey:
+        return QFile::link(u"../../outside/id_ed25519"_s, workspace.path(u"docs/notes.txt"_s));
+    case Planted::LinkToDevZero:
+        return QFile::link(u"/dev/zero"_s, workspace.path(u"docs/zero"_s));
+    case Planted::Fifo:
+        return fifo(u"docs/pipe"_s);
+    case Planted::GitignoreFifo:
+        return fifo(u".gitignore"_s);
+    case Planted::AgentsMdLinkOut:
+        return QFile::link(u"../outside/id_ed25519"_s, workspace.path(u"AGENTS.md"_s));
+    case Planted::AgentsMdFifo:
+        return fifo(u"AGENTS.md"_s);
+    }
+    return false;
+#endif
+}
+
+} // namespace
+
+// Each row plants something, makes one call as the model would (or builds the system prompt, for
+// AGENTS.md) and checks what the model gets: never a byte of what lies outside, no hang on a
+// FIFO or a device, and a word about what was skipped.
+void tst_FileTools::aRepositoryCannotLeadTheReadsOut_data()
+{
+    QTest::addColumn<Planted>("planted");
+    QTest::addColumn<QString>("tool"); // "" for the system prompt's AGENTS.md section
+    QTest::addColumn<QJsonObject>("arguments");
+    QTest::addColumn<QString>("errorCode"); // "" for a result the model reads
+    QTest::addColumn<QString>("said");      // in the result (or the section)
+
+    const QJsonObject grepAll{{u"pattern"_s, u"."_s}, {u"path"_s, u"."_s}};
+    QTest::newRow("grep over a file link to the key")
+            << Planted::FileLinkToKey << u"grep"_s << grepAll << QString()
+            << u"[1 links that lead out of the workspace were not followed.]"_s;
+    QTest::newRow("grep of the link itself")
+            << Planted::FileLinkToKey << u"grep"_s
+            << QJsonObject{{u"pattern"_s, u"KEY"_s}, {u"path"_s, u"docs/notes.txt"_s}}
+            << u"outside_workspace"_s << u"outside the workspace"_s;
+    QTest::newRow("read_file of a file link to the key")
+            << Planted::FileLinkToKey << u"read_file"_s
+            << QJsonObject{{u"path"_s, u"docs/notes.txt"_s}} << u"outside_workspace"_s
+            << u"outside the workspace"_s;
+    QTest::newRow("list_dir shows the link, not where it leads")
+            << Planted::FileLinkToKey << u"list_dir"_s << QJsonObject{{u"path"_s, u"docs"_s}}
+            << QString() << u"notes.txt -> (a link out of the workspace, not followed)"_s;
+    QTest::newRow("grep over a link to /dev/zero")
+            << Planted::LinkToDevZero << u"grep"_s << grepAll << QString()
+            << u"[1 links that lead out of the workspace were not followed.]"_s;
+    QTest::newRow("read_file of a link to /dev/zero")
+            << Planted::LinkToDevZero << u"read_file"_s << QJsonObject{{u"path"_s, u"docs/zero"_s}}
+            << u"outside_workspace"_s << u"outside the workspace"_s;
+    QTest::newRow("grep over a FIFO") << Planted::Fifo << u"grep"_s << grepAll << QString()
+                                      << u"[1 FIFOs, sockets or devices were not read.]"_s;
+    QTest::newRow("read_file of a FIFO")
+            << Planted::Fifo << u"read_file"_s << QJsonObject{{u"path"_s, u"docs/pipe"_s}}
+            << u"not_regular_file"_s << u"not a regular file"_s;
+    QTest::newRow("list_dir marks a FIFO")
+            << Planted::Fifo << u"list_dir"_s << QJsonObject{{u"path"_s, u"docs"_s}} << QString()
+            << u"pipe  (not a regular file)"_s;
+    QTest::newRow("a .gitignore that is a FIFO") << Planted::GitignoreFifo << u"grep"_s << grepAll
+                                                 << QString() << u"docs/readme.txt:1:read me"_s;
+    QTest::newRow("AGENTS.md, a link to the key")
+            << Planted::AgentsMdLinkOut << QString() << QJsonObject() << QString()
+            << u"[The workspace's AGENTS.md was not read: it leads out of the workspace (a link).]"_s;
+    QTest::newRow("AGENTS.md, a FIFO")
+            << Planted::AgentsMdFifo << QString() << QJsonObject() << QString()
+            << u"[The workspace's AGENTS.md was not read: it is not a regular file.]"_s;
+}
+
+void tst_FileTools::aRepositoryCannotLeadTheReadsOut()
+{
+    QFETCH(Planted, planted);
+    QFETCH(QString, tool);
+    QFETCH(QJsonObject, arguments);
+    QFETCH(QString, errorCode);
+    QFETCH(QString, said);
+#ifdef Q_OS_WIN
+    QSKIP("symbolic links need a privilege on Windows and FIFOs do not exist there; the junction "
+          "and device-name cases are theBoundaryHolds' and tst_workspace's");
+#endif
+    Workspace workspace;
+    QVERIFY(plant(workspace, planted));
+    QString seen;
+    if (tool.isEmpty()) {
+        seen = projectInstructionsSection(workspace.root);
+    } else {
+        const ToolResult result = workspace.call(tool, arguments);
+        QVERIFY2(result.errorCode != u"test_timeout"_s, "the tool waited on what was planted");
+        QCOMPARE(result.errorCode, errorCode);
+        seen = result.content;
+    }
+    QVERIFY2(seen.contains(said), qPrintable(seen));
+    QVERIFY2(!seen.contains(u"PRIVATE KEY"_s) && !seen.contains(u"b3BlbnNzaC1rZXkt"_s),
+             qPrintable(seen));
+    // A refusal names where the link leads, so that the model can tell the user; what a call
+    // reads or lists does not.
+    if (errorCode.isEmpty())
+        QVERIFY2(!seen.contains(workspace.outside), qPrintable(seen));
 }
 
 namespace {

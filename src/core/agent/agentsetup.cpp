@@ -1,6 +1,7 @@
 #include "agent/agentsetup.h"
 
 #include "files/textcodec.h"
+#include "files/workspace.h"
 
 #include <QDir>
 #include <QFile>
@@ -25,11 +26,22 @@ QString defaultSystemPrompt(const QString &workspace, const ShellInfo &shell)
 
 QString projectInstructionsSection(const QString &workspace)
 {
-    QFile file(QDir(workspace).filePath(u"AGENTS.md"_s));
-    if (!file.open(QIODevice::ReadOnly))
+    // As the file tools read: an AGENTS.md that is a link out of the workspace (to a key, say), a
+    // FIFO or a device is not read; the model is told so.
+    const WorkspaceFileRead read = readWorkspaceFile(WorkspaceBoundary(workspace),
+                                                     u"AGENTS.md"_s,
+                                                     projectInstructionsLimit);
+    if (read.outcome == WorkspaceFileRead::Refused) {
+        if (read.refusal.code == u"outside_workspace"_s)
+            return u"\n\n[The workspace's AGENTS.md was not read: it leads out of the workspace "
+                   u"(a link).]"_s;
+        if (read.refusal.code == u"not_regular_file"_s)
+            return u"\n\n[The workspace's AGENTS.md was not read: it is not a regular file.]"_s;
+    }
+    if (read.outcome != WorkspaceFileRead::Read)
         return {};
-    const QByteArray bytes = file.read(projectInstructionsLimit);
-    const bool complete = file.atEnd();
+    const QByteArray &bytes = read.bytes;
+    const bool complete = read.complete;
     const DecodedText decoded = decodeText(bytes, complete);
     if (!decoded.ok() || decoded.text.trimmed().isEmpty())
         return {};

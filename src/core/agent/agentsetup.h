@@ -14,7 +14,8 @@ QString defaultSystemPrompt(const QString &workspace, const ShellInfo &shell);
 
 // The workspace's AGENTS.md (the instructions several agents read) as a section of the system
 // prompt: its text, decoded, at most projectInstructionsLimit bytes with a note when cut; empty
-// when there is none or it is not text.
+// when there is none or it is not text; a note that it was not read when it is a link out of the
+// workspace or not a regular file.
 inline constexpr qint64 projectInstructionsLimit = 64 * 1024;
 QString projectInstructionsSection(const QString &workspace);
 

@@ -11,8 +11,13 @@
 #include <io.h>
 
 #include <string>
-#elif defined(Q_OS_LINUX)
+#else
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #endif
 
 using namespace Qt::StringLiterals;
@@ -540,6 +545,54 @@ std::optional<PathRefusal> WorkspaceBoundary::checkOpened(const QFileDevice &fil
     return std::nullopt;
 }
 
+std::variant<std::unique_ptr<QFile>, PathRefusal> WorkspaceBoundary::openForReading(
+        const WorkspacePath &path) const
+{
+    const QString where = native(path.relative);
+    const auto notRegular = [&where] {
+        return PathRefusal{u"not_regular_file"_s,
+                           u"%1 is not a regular file (a FIFO, socket or device): the file tools "
+                           "read only regular files."_s.arg(where)};
+    };
+    auto file = std::make_unique<QFile>(path.absolute);
+#ifdef Q_OS_WIN
+    if (!file->open(QIODevice::ReadOnly))
+        return PathRefusal{u"read_failed"_s,
+                           u"could not open %1: %2"_s.arg(where, file->errorString())};
+    // Devices are refused by name (refusedName); a handle to anything but a file on a disk is
+    // refused here.
+    const intptr_t handle = _get_osfhandle(file->handle());
+    if (handle == -1 || GetFileType(reinterpret_cast<HANDLE>(handle)) != FILE_TYPE_DISK)
+        return notRegular();
+#else
+    // Without blocking: opening a FIFO for reading would wait for a writer. What was opened is
+    // then looked at through the descriptor, whatever was at the path a moment before.
+    const int descriptor = ::open(QFile::encodeName(path.absolute).constData(),
+                                  O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (descriptor < 0)
+        return PathRefusal{u"read_failed"_s,
+                           u"could not open %1: %2"_s.arg(where,
+                                                          QString::fromLocal8Bit(
+                                                                  std::strerror(errno)))};
+    struct stat status;
+    const bool statted = ::fstat(descriptor, &status) == 0;
+    if (!statted || !S_ISREG(status.st_mode)) {
+        ::close(descriptor);
+        if (statted && S_ISDIR(status.st_mode))
+            return PathRefusal{u"is_directory"_s, u"%1 is a folder."_s.arg(where)};
+        return notRegular();
+    }
+    if (!file->open(descriptor, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(descriptor);
+        return PathRefusal{u"read_failed"_s,
+                           u"could not open %1: %2"_s.arg(where, file->errorString())};
+    }
+#endif
+    if (const auto refused = checkOpened(*file, path))
+        return *refused;
+    return file;
+}
+
 std::optional<PathRefusal> WorkspaceBoundary::recheck(const WorkspacePath &path, Access access) const
 {
     const PathResolution again = resolve(path.relative, access);
@@ -551,6 +604,35 @@ std::optional<PathRefusal> WorkspaceBoundary::recheck(const WorkspacePath &path,
                            "to %3 (a link or junction was changed). Try again."_s
                                    .arg(native(path.relative), native(path.absolute), native(now)));
     return std::nullopt;
+}
+
+WorkspaceFileRead readWorkspaceFile(const WorkspaceBoundary &boundary,
+                                    const QString &relativePath,
+                                    qint64 limit)
+{
+    WorkspaceFileRead read;
+    const PathResolution resolution = boundary.resolve(relativePath,
+                                                       WorkspaceBoundary::Access::Read);
+    const auto *path = std::get_if<WorkspacePath>(&resolution);
+    if (path && !path->exists)
+        return read;
+    auto opened = path ? boundary.openForReading(*path) : std::get<PathRefusal>(resolution);
+    if (const auto *refused = std::get_if<PathRefusal>(&opened)) {
+        read.outcome = WorkspaceFileRead::Refused;
+        read.refusal = *refused;
+        return read;
+    }
+    QFile &file = *std::get<std::unique_ptr<QFile>>(opened);
+    read.bytes = file.read(limit);
+    if (file.error() != QFileDevice::NoError) {
+        read.outcome = WorkspaceFileRead::Refused;
+        read.refusal = {u"read_failed"_s,
+                        u"could not read %1: %2"_s.arg(native(relativePath), file.errorString())};
+        return read;
+    }
+    read.outcome = WorkspaceFileRead::Read;
+    read.complete = file.atEnd();
+    return read;
 }
 
 QString WorkspaceBoundary::displayPath(const WorkspacePath &path) const

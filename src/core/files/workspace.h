@@ -1,8 +1,9 @@
 #pragma once
 
-#include <QFileDevice>
+#include <QFile>
 #include <QString>
 
+#include <memory>
 #include <optional>
 #include <variant>
 
@@ -20,7 +21,9 @@ struct WorkspacePath
 // Why a path was refused. Nothing was read or written. Both texts are English, for the model.
 struct PathRefusal
 {
-    QString code;   // outside_workspace, invalid_path, read_only_path
+    // outside_workspace, invalid_path, read_only_path; from openForReading() also
+    // not_regular_file (a FIFO, socket or device) and read_failed
+    QString code;
     QString detail; // "src/../../x resolves to /home/u/x, outside the workspace /home/u/repo"
 };
 
@@ -54,6 +57,13 @@ public:
     // outside, invalid_path when it is another file inside.
     std::optional<PathRefusal> checkOpened(const QFileDevice &file, const WorkspacePath &path) const;
 
+    // Opens for reading the existing file resolve() allowed, the one way every tool (and
+    // AGENTS.md) reads a workspace file: only a regular file, never a FIFO, socket or device (a
+    // reader would wait on it for ever, or read without end), refused without waiting even when
+    // one is swapped in after the check; and the handle must still be the checked file
+    // (checkOpened()).
+    std::variant<std::unique_ptr<QFile>, PathRefusal> openForReading(const WorkspacePath &path) const;
+
     // Resolves path.relative again and refuses if it now resolves elsewhere (right before a write
     // is committed): the refusal resolve() gives, or invalid_path when it now leads to another
     // place inside the workspace.
@@ -69,5 +79,19 @@ private:
     QString m_root;
     QString m_givenRoot; // as the constructor got it, absolute and clean: the model may use it
 };
+
+// A file a repository can ship that the app itself reads (.gitignore, AGENTS.md, the files in
+// .agentloop/), read the way the file tools read: through the boundary, only a regular file whose
+// real location is inside the workspace, at most limit bytes.
+struct WorkspaceFileRead
+{
+    enum Outcome { Read, Missing, Refused } outcome = Missing;
+    QByteArray bytes;
+    bool complete = false; // bytes is the whole file
+    PathRefusal refusal;   // when Refused: why (a link out, not a regular file, unreadable)
+};
+WorkspaceFileRead readWorkspaceFile(const WorkspaceBoundary &boundary,
+                                    const QString &relativePath,
+                                    qint64 limit);
 
 } // namespace AgentLoop

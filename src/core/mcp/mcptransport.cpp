@@ -1,6 +1,7 @@
 #include "mcp/mcptransport.h"
 
 #include "base/displaytext.h"
+#include "base/urlorigin.h"
 #include "protocol/providersettings.h"
 #include "protocol/sseparser.h"
 #include "tools/processtree.h"
@@ -566,6 +567,10 @@ QNetworkRequest McpHttpTransport::Private::request() const
         request.setRawHeader("Mcp-Session-Id", sessionId);
     // A stream of progress may be quiet for long; the client's own timers decide.
     request.setTransferTimeout(0);
+    // Qt would follow a redirect anywhere with the configured headers (a token, say): each one is
+    // checked in watch() instead.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::UserVerifiedRedirectPolicy);
     return request;
 }
 
@@ -621,6 +626,22 @@ void McpHttpTransport::Private::watch(QNetworkReply *reply, const ExchangePtr &e
             fail(McpHttpTransport::tr("the event stream broke: %1").arg(fed.error().message));
     };
 
+    connect(reply, &QNetworkReply::redirected, q, [this, reply, fail](const QUrl &target) {
+        // Against the server's URL, not the last hop: a chain may not leave the origin either.
+        const QUrl configured(server.url);
+        const QUrl resolved = configured.resolved(target);
+        if (isSameOrigin(configured, resolved)) {
+            emit reply->redirectAllowed();
+            return;
+        }
+        fail(McpHttpTransport::tr("the server redirected the request to another address, %1; "
+                                  "it was not followed, so that the server's headers go "
+                                  "nowhere else")
+                     .arg(displayedLine(resolved.toString(QUrl::RemoveUserInfo | QUrl::RemovePath
+                                                          | QUrl::RemoveQuery
+                                                          | QUrl::RemoveFragment),
+                                        200)));
+    });
     connect(reply, &QNetworkReply::metaDataChanged, q, [this, reply, exchange] {
         const QByteArray session = reply->rawHeader("Mcp-Session-Id");
         if (!session.isEmpty() && sessionId.isEmpty())

@@ -2,6 +2,7 @@
 
 #include "base/displaytext.h"
 #include "base/redaction.h"
+#include "base/urlorigin.h"
 #include "protocol/providerpresets.h"
 #include "protocol/requestbody.h"
 
@@ -92,17 +93,6 @@ Error networkError(QNetworkReply::NetworkError code, const QString &detail, cons
         break;
     }
     return error;
-}
-
-// Where a URL sends the key: the scheme, host and port (an https -> http downgrade is another one).
-bool isSameOrigin(const QUrl &a, const QUrl &b)
-{
-    const auto defaultPort = [](const QUrl &url) {
-        return url.scheme().compare(u"https"_s, Qt::CaseInsensitive) == 0 ? 443 : 80;
-    };
-    return a.scheme().compare(b.scheme(), Qt::CaseInsensitive) == 0
-           && a.host().compare(b.host(), Qt::CaseInsensitive) == 0
-           && a.port(defaultPort(a)) == b.port(defaultPort(b));
 }
 
 Error redirectError(const QUrl &target, const QString &endpointPath, int status)

@@ -457,14 +457,10 @@ std::variant<OpenedTextFile, ToolResult> openTextFile(const FileToolContext &con
         return ToolResult::failure(u"is_directory"_s,
                                    u"%1 is a folder; list it with list_dir."_s.arg(path));
     }
-    QFile input(file.path.absolute);
-    if (!input.open(QIODevice::ReadOnly)) {
-        return ToolResult::failure(u"read_failed"_s,
-                                   u"could not open %1: %2"_s.arg(path, input.errorString()));
-    }
-    // The file opened is the one that was checked: no link was swapped in meanwhile.
-    if (const auto refused = context.boundary.checkOpened(input, file.path))
+    auto opened = context.boundary.openForReading(file.path);
+    if (const auto *refused = std::get_if<PathRefusal>(&opened))
         return ToolResult::failure(refused->code, refused->detail);
+    QFile &input = *std::get<std::unique_ptr<QFile>>(opened);
     file.size = input.size();
     const bool whole = file.size <= context.limits.editByteLimit;
     const QByteArray bytes = input.read(whole ? file.size : headBytes);
@@ -487,7 +483,7 @@ std::variant<OpenedTextFile, ToolResult> openTextFile(const FileToolContext &con
         file.bytes = bytes;
         file.fingerprint.sha256 = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
         file.fingerprint.size = file.size;
-        file.fingerprint.modified = QFileInfo(input).lastModified();
+        file.fingerprint.modified = QFileInfo(file.path.absolute).lastModified();
     }
     return file;
 }

@@ -313,12 +313,26 @@ ToolResult listDirectory(const FileToolContext &context,
     for (qsizetype i = 0; i < shown; ++i) {
         const QFileInfo &entry = entries[i];
         content += entry.fileName();
-        if (entry.isDir())
+        if (entry.isSymLink() || entry.isJunction()) {
+            // Where a link leads, only when that is inside the workspace too.
+            const QString relative = folder.relative == u"."_s
+                                             ? entry.fileName()
+                                             : folder.relative + u'/' + entry.fileName();
+            const PathResolution target = context.boundary.resolve(relative,
+                                                                   WorkspaceBoundary::Access::Read);
+            if (const auto *inside = std::get_if<WorkspacePath>(&target))
+                content += (inside->isDirectory ? u"/ -> "_s : u" -> "_s) + inside->relative;
+            else if (std::get<PathRefusal>(target).code == u"outside_workspace"_s)
+                content += u" -> (a link out of the workspace, not followed)"_s;
+            else
+                content += u" -> (a link that cannot be followed)"_s;
+        } else if (entry.isDir()) {
             content += u'/';
-        if (entry.isSymLink())
-            content += u" -> "_s + entry.symLinkTarget();
-        else if (entry.isFile())
+        } else if (entry.isFile()) {
             content += u"  (%1)"_s.arg(sizeText(entry.size()));
+        } else {
+            content += u"  (not a regular file)"_s;
+        }
         content += u'\n';
     }
     if (shown < entries.size())
@@ -391,6 +405,9 @@ struct GrepState
     int context = 0;
     int skippedLarge = 0;
     int skippedUndecodable = 0;
+    int skippedOutside = 0;    // links that lead out of the workspace
+    int skippedNotRegular = 0; // FIFOs, sockets, devices
+    int skippedUnreadable = 0;
     bool full = false;
 };
 
@@ -545,14 +562,28 @@ ToolResult grepFiles(const FileToolContext &context,
                                       : QStringView(relative).sliced(prefix.size()).toString())
                         .hasMatch())
             return true;
-        if (file.size() > context.limits.editByteLimit) {
+        // Through the boundary, as read_file reads: a link out of the workspace, a FIFO or a
+        // device is skipped (and counted), never opened.
+        const PathResolution resolution = context.boundary.resolve(relative,
+                                                                   WorkspaceBoundary::Access::Read);
+        auto opened = std::holds_alternative<WorkspacePath>(resolution)
+                              ? context.boundary.openForReading(std::get<WorkspacePath>(resolution))
+                              : std::get<PathRefusal>(resolution);
+        if (const auto *refused = std::get_if<PathRefusal>(&opened)) {
+            if (refused->code == u"outside_workspace"_s)
+                ++state.skippedOutside;
+            else if (refused->code == u"not_regular_file"_s)
+                ++state.skippedNotRegular;
+            else
+                ++state.skippedUnreadable;
+            return true;
+        }
+        QFile &input = *std::get<std::unique_ptr<QFile>>(opened);
+        if (input.size() > context.limits.editByteLimit) {
             ++state.skippedLarge;
             return true;
         }
-        QFile input(file.filePath());
-        if (!input.open(QIODevice::ReadOnly))
-            return true;
-        const QByteArray bytes = input.readAll();
+        const QByteArray bytes = input.read(context.limits.editByteLimit);
         if (looksBinary(bytes))
             return true;
         if (!literal.isEmpty() && !bytes.contains(literal) && bytes.isValidUtf8())
@@ -585,6 +616,13 @@ ToolResult grepFiles(const FileToolContext &context,
     if (state.skippedUndecodable > 0)
         content += u"[%1 files in no known text encoding were not searched.]\n"_s.arg(
                 state.skippedUndecodable);
+    if (state.skippedOutside > 0)
+        content += u"[%1 links that lead out of the workspace were not followed.]\n"_s.arg(
+                state.skippedOutside);
+    if (state.skippedNotRegular > 0)
+        content += u"[%1 FIFOs, sockets or devices were not read.]\n"_s.arg(state.skippedNotRegular);
+    if (state.skippedUnreadable > 0)
+        content += u"[%1 files could not be opened.]\n"_s.arg(state.skippedUnreadable);
     return ToolResult::success(content);
 }
 

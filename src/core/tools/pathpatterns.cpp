@@ -1,7 +1,8 @@
 #include "tools/pathpatterns.h"
 
+#include "files/workspace.h"
+
 #include <QDir>
-#include <QFile>
 
 using namespace Qt::StringLiterals;
 
@@ -73,11 +74,16 @@ QString childPath(const QString &folder, const QString &name)
     return folder.isEmpty() ? name : folder + u'/' + name;
 }
 
-void addRulesOf(GitIgnoreRules &rules, const QString &folder, const QString &file)
+// The rules of an ignore file of the repository (relative to the workspace), read as the file
+// tools read: one that is a link out of the workspace, a FIFO or a device adds nothing.
+void addRulesOf(GitIgnoreRules &rules,
+                const QString &folder,
+                const WorkspaceBoundary &boundary,
+                const QString &file)
 {
-    QFile ignore(file);
-    if (ignore.open(QIODevice::ReadOnly))
-        rules.add(folder, ignore.read(1024 * 1024));
+    const WorkspaceFileRead read = readWorkspaceFile(boundary, file, 1024 * 1024);
+    if (read.outcome == WorkspaceFileRead::Read)
+        rules.add(folder, read.bytes);
 }
 
 } // namespace
@@ -149,16 +155,17 @@ void visitWorkspaceFiles(
         const std::function<bool(const QFileInfo &file, const QString &relative)> &visit)
 {
     const QDir rootDir(root);
+    const WorkspaceBoundary boundary(root);
     GitIgnoreRules rules;
-    addRulesOf(rules, QString(), root + u"/.git/info/exclude"_s);
+    addRulesOf(rules, QString(), boundary, u".git/info/exclude"_s);
     // The .gitignore files of the folders from the root down to start apply to start, too.
     const QString startRelative = rootDir.relativeFilePath(start);
     QString folder;
-    addRulesOf(rules, folder, root + u"/.gitignore"_s);
+    addRulesOf(rules, folder, boundary, u".gitignore"_s);
     if (startRelative != u"."_s) {
         for (const QString &name : startRelative.split(u'/')) {
             folder = childPath(folder, name);
-            addRulesOf(rules, folder, root + u'/' + folder + u"/.gitignore"_s);
+            addRulesOf(rules, folder, boundary, folder + u"/.gitignore"_s);
         }
     }
 
@@ -172,7 +179,10 @@ void visitWorkspaceFiles(
         Pending current = stack.takeLast();
         const QString absolute = current.relative.isEmpty() ? root : root + u'/' + current.relative;
         if (current.relative != startRelative && !current.relative.isEmpty())
-            addRulesOf(current.rules, current.relative, absolute + u"/.gitignore"_s);
+            addRulesOf(current.rules,
+                       current.relative,
+                       boundary,
+                       current.relative + u"/.gitignore"_s);
         const QFileInfoList entries = QDir(absolute).entryInfoList(QDir::AllEntries
                                                                            | QDir::NoDotAndDotDot
                                                                            | QDir::Hidden
