@@ -1,8 +1,9 @@
 // libFuzzer target: a command line as a prompt-injected model may write it, split in each shell's
 // syntax and judged by permission rules. Whatever it is, nothing may crash or hang, every simple
 // command must say of each word whether it is literal, and a rule offered by "Always allow…" must
-// allow the very call it is offered for (properties checked here, so the fuzzer stops on a
-// violation).
+// allow the very call it is offered for, and a call these rules allow runs only programs named
+// without a folder, as the rules name them (a repository's ./git or tools\git.exe is not `git`)
+// (properties checked here, so the fuzzer stops on a violation).
 #include "permissions/permissionrules.h"
 #include "tools/shellsyntax.h"
 
@@ -31,7 +32,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         call.tool = QStringLiteral("shell");
         call.sideEffect = SideEffect::Execute;
         call.subject = RuleSubject{RuleSubject::Command, command, syntax};
-        policy.check(call);
+        if (policy.check(call).verdict == Verdict::Allow) {
+            for (const SimpleCommand &simple : parse.commands) {
+                qsizetype program = 0;
+                if (syntax == ShellSyntax::PowerShell && !simple.words.isEmpty()
+                    && simple.words.first() == QStringLiteral("&"))
+                    program = 1;
+                if (program < simple.words.size()
+                    && (simple.words.at(program).contains(QLatin1Char('/'))
+                        || simple.words.at(program).contains(QLatin1Char('\\'))))
+                    std::abort();
+            }
+        }
         const QStringList suggested = policy.suggestedRules(call);
         if (suggested.isEmpty())
             continue;

@@ -208,6 +208,7 @@ private slots:
     void recordKeepsOnlyItsLimit();
     void exitCodeIsKept();
     void commandsDoNotSeeTheApiKey();
+    void aProgramPlantedInTheWorkspaceIsNotRun();
     void standardOutputAndErrorAreSeparate();
     void workingDirectoryIsHonoured();
     void nonAsciiOutputRoundTrips_data();
@@ -276,6 +277,57 @@ void tst_CommandRunner::commandsDoNotSeeTheApiKey()
     // The rest of the environment is inherited; only the key is withheld.
     QCOMPARE(spy.first().first().value<CommandOutcome>().standardOutput.render(),
              spelled(u"unset/inherited"_s, u"%OPENAI_API_KEY%/inherited\r\n"_s));
+}
+
+// A repository ships its own `ls` (or `ping.cmd`), and the user's PATH has '.' and a relative
+// folder in front, as some have: the bare name still runs the system's program.
+void tst_CommandRunner::aProgramPlantedInTheWorkspaceIsNotRun()
+{
+    const QTemporaryDir workspace;
+    QVERIFY(workspace.isValid());
+    const QString planted = spelled(u"ls"_s, u"ping.cmd"_s);
+    const QByteArray script = spelled(u"#!/bin/sh\necho planted > planted.txt\necho PLANTED\n"_s,
+                                      u"@echo off\r\necho planted> planted.txt\r\necho PLANTED\r\n"_s)
+                                      .toUtf8();
+    for (const QString &folder : {QString(), u"tools/"_s}) {
+        QVERIFY(QDir(workspace.path()).mkpath(folder.isEmpty() ? u"."_s : folder));
+        QFile file(workspace.filePath(folder + planted));
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(script) == script.size());
+        file.close();
+        QVERIFY(file.setPermissions(file.permissions() | QFileDevice::ExeOwner));
+    }
+    const QByteArray originalPath = qgetenv("PATH");
+    const QByteArray separator = QString(QDir::listSeparator()).toLatin1();
+    qputenv("PATH", "." + separator + "tools" + separator + originalPath);
+    ProcessCommandRunner runner(testShell());
+    CommandRequest r = request(spelled(u"ls"_s, u"ping -n 1 127.0.0.1"_s));
+    r.workingDirectory = workspace.path();
+    const auto outcome = runToEnd(runner, r);
+    qputenv("PATH", originalPath);
+    QVERIFY(outcome);
+    // The record says what the shell was given: the search path without '.' and "tools", and on
+    // Windows the variable that keeps cmd.exe out of the working directory.
+    QVERIFY(outcome->record);
+    QStringList changes;
+    for (const EnvironmentChange &change : outcome->record->environment)
+        changes << change.name.toUpper() + u'=' + change.value;
+    const QString expectedPath = u"PATH="_s
+                                 + searchPathOutside(QString::fromLocal8Bit(originalPath),
+                                                     workspace.path());
+    QVERIFY2(changes.contains(expectedPath, Qt::CaseInsensitive), qPrintable(changes.join(u'\n')));
+#ifdef Q_OS_WIN
+    QVERIFY2(changes.contains(u"NODEFAULTCURRENTDIRECTORYINEXEPATH=1"_s),
+             qPrintable(changes.join(u'\n')));
+    // Wine's cmd.exe looks in the working directory first whatever that variable says; Windows'
+    // own asks NeedCurrentDirectoryForExePath, which honours it.
+    if (GetProcAddress(GetModuleHandleW(L"ntdll.dll"), "wine_get_version"))
+        return;
+#endif
+    const QString printed = outcome->standardOutput.render();
+    QVERIFY2(!printed.contains(u"PLANTED"_s), qPrintable(printed));
+    QVERIFY(!QFileInfo::exists(workspace.filePath(u"planted.txt"_s)));
+    QCOMPARE(outcome->status, CommandOutcome::Exited);
+    QCOMPARE(outcome->exitCode, 0);
 }
 
 void tst_CommandRunner::recordKeepsTheLaunchAndTheBytesAsTheyArrived()

@@ -100,6 +100,10 @@ private slots:
     void readOnlyCommands();
     void readOnlyCommandRulesParse();
 
+    void programsMatchWhatRuns_data();
+    void programsMatchWhatRuns();
+    void searchPathLeavesOutTheWorkspace();
+
     void suggestedRulesAllowTheirCall_data();
     void suggestedRulesAllowTheirCall();
     void suggestedRulesForOtherCalls();
@@ -277,15 +281,17 @@ void tst_PermissionRules::shellRules_data()
     QTest::newRow("any call asked") << QStringList{u"allow shell(git status)"_s, u"ask shell"_s}
                                     << u"git status"_s << Posix << false << Ask << u"shell"_s;
     // program names on Windows
+    // A word with a folder is another program than the one the rule names (see
+    // programsMatchWhatRuns): asked, as is any program a repository could have put there.
     QTest::newRow("windows path and .exe")
             << status << u"\"C:\\Program Files\\Git\\bin\\git.exe\" status"_s << Posix << true
-            << Allow << u"shell(git status)"_s;
+            << Ask << def;
     QTest::newRow("upper case .EXE")
             << status << u"GIT.EXE status"_s << Posix << true << Allow << u"shell(git status)"_s;
     QTest::newRow("case counts elsewhere")
             << status << u"GIT status"_s << Posix << false << Ask << def;
-    QTest::newRow("posix path") << status << u"/usr/bin/git status"_s << Posix << false << Allow
-                                << u"shell(git status)"_s;
+    QTest::newRow("posix path") << status << u"/usr/bin/git status"_s << Posix << false << Ask
+                                << def;
     QTest::newRow("cmd: .exe") << status << u"git.exe status"_s << Cmd << false << Allow
                                << u"shell(git status)"_s;
     QTest::newRow("cmd: case") << status << u"Git status"_s << Cmd << false << Allow
@@ -565,10 +571,12 @@ void tst_PermissionRules::bypassTable_data()
     row("ps: Remove-Item", u"Remove-Item x"_s, PowerShell, Deny);
     row("ps: del", u"del x"_s, PowerShell, Deny);
     row("ps: ri", u"ri -Recurse x"_s, PowerShell, Deny);
+    // A program with a folder is not the one `shell(git status)` names (programsMatchWhatRuns).
     row("ps: call operator",
         u"& \"C:\\Program Files\\Git\\bin\\git.exe\" status"_s,
         PowerShell,
-        Allow);
+        Ask);
+    row("ps: call operator, bare name", u"& git status"_s, PowerShell, Allow);
     row("ps: .NET call", u"[IO.File]::Delete('x')"_s, PowerShell, Ask);
     row("ps: Invoke-Expression", u"Invoke-Expression \"rm x\""_s, PowerShell, Deny);
     row("ps: Invoke-Expression, unknown", u"Invoke-Expression $code"_s, PowerShell, Ask);
@@ -859,6 +867,153 @@ void tst_PermissionRules::readOnlyCommandRulesParse()
     PermissionOptions options;
     options.readOnlyCommands = true;
     QVERIFY(policy({}, options).invalidRules().isEmpty());
+}
+
+// ---- What a program word means -------------------------------------------------------------
+
+// A repository's own script must not run under a rule that names a program: the rows are what
+// an attacker who controls the repository (and, through it, the model) would try.
+void tst_PermissionRules::programsMatchWhatRuns_data()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<ShellSyntax>("syntax");
+    QTest::addColumn<bool>("caseInsensitive");
+    QTest::addColumn<Verdict>("verdict");
+    QTest::addColumn<QString>("decidedBy");
+
+    const QString def = u"default"_s;
+    const auto row = [](const char *name,
+                        const QString &command,
+                        ShellSyntax syntax,
+                        bool caseInsensitive,
+                        Verdict verdict,
+                        const QString &decidedBy) {
+        QTest::newRow(name) << command << syntax << caseInsensitive << verdict << decidedBy;
+    };
+    // A bare name is what the shell finds on its search path: the program the rule means.
+    row("git status", u"git status"_s, Posix, false, Allow, u"shell(git status)"_s);
+    row("git diff --stat", u"git diff --stat"_s, Posix, false, Allow, u"shell(git diff:*)"_s);
+    row("npm run test --watch",
+        u"npm run test --watch"_s,
+        Posix,
+        false,
+        Allow,
+        u"shell(npm run test:*)"_s);
+    row("ls -la", u"ls -la"_s, Posix, false, Allow, u"shell(ls:*)"_s);
+    row("git.exe, no case", u"git.exe status"_s, Posix, true, Allow, u"shell(git status)"_s);
+    // With a folder it is whatever lies there.
+    row("tools/git", u"tools/git status"_s, Posix, false, Ask, def);
+    row("./git", u"./git status"_s, Posix, false, Ask, def);
+    row("/any/path/git", u"/any/path/git status"_s, Posix, false, Ask, def);
+    row("../git", u"../git status"_s, Posix, false, Ask, def);
+    row("/usr/bin/git", u"/usr/bin/git status"_s, Posix, false, Ask, def);
+    row("quoted ./git", u"'./git' status"_s, Posix, false, Ask, def);
+    // Known only when the shell runs: it might even be rm.
+    row("$PWD/git", u"\"$PWD/git\" status"_s, Posix, false, Ask, u"shell(rm:*)"_s);
+    row("tools/git diff", u"tools/git diff"_s, Posix, false, Ask, def);
+    row("node_modules/.bin/ls", u"node_modules/.bin/ls"_s, Posix, false, Ask, def);
+    row("./node_modules/.bin/ls -la", u"./node_modules/.bin/ls -la"_s, Posix, false, Ask, def);
+    row("./npm run test", u"./npm run test"_s, Posix, false, Ask, def);
+    row("git in a chain", u"git status && tools/git status"_s, Posix, false, Ask, def);
+    // A rule that names a path allows that path alone.
+    row("./build.sh", u"./build.sh"_s, Posix, false, Allow, u"shell(./build.sh)"_s);
+    row("bare build.sh", u"build.sh"_s, Posix, false, Ask, def);
+    row("scripts/../build.sh", u"scripts/../build.sh"_s, Posix, false, Ask, def);
+    row("tools/fmt.sh -w x", u"tools/fmt.sh -w x"_s, Posix, false, Allow, u"shell(tools/fmt.sh:*)"_s);
+    row("other/fmt.sh", u"other/fmt.sh -w x"_s, Posix, false, Ask, def);
+    // Deny and ask rules judge every program of that name, wherever it lies.
+    row("deny /bin/rm", u"/bin/rm -rf x"_s, Posix, false, Deny, u"shell(rm:*)"_s);
+    row("deny ./rm", u"./rm x"_s, Posix, false, Deny, u"shell(rm:*)"_s);
+    row("deny sudo ./rm", u"sudo ./rm x"_s, Posix, false, Deny, u"shell(rm:*)"_s);
+    row("ask ./curl", u"./curl https://example.invalid"_s, Posix, false, Ask, u"shell(curl:*)"_s);
+    row("cmd: deny tools\\rm.exe", u"tools\\rm.exe x"_s, Cmd, false, Deny, u"shell(rm:*)"_s);
+    // Windows spellings: cmd, PowerShell, either separator, .exe, the call operator.
+    row("cmd: git status", u"git status"_s, Cmd, false, Allow, u"shell(git status)"_s);
+    row("cmd: Git.exe status", u"Git.exe status"_s, Cmd, false, Allow, u"shell(git status)"_s);
+    row("cmd: .\\git", u".\\git status"_s, Cmd, false, Ask, def);
+    row("cmd: tools\\git.exe", u"tools\\git.exe status"_s, Cmd, false, Ask, def);
+    row("cmd: C:\\x\\git.exe", u"C:\\x\\git.exe status"_s, Cmd, false, Ask, def);
+    row("cmd: ./git", u"./git status"_s, Cmd, false, Ask, def);
+    row("ps: git status", u"git status"_s, PowerShell, false, Allow, u"shell(git status)"_s);
+    row("ps: & .\\git.exe", u"& .\\git.exe status"_s, PowerShell, false, Ask, def);
+    row("ps: ./git", u"./git status"_s, PowerShell, false, Ask, def);
+    row("ps: & 'tools/git'", u"& 'tools/git' status"_s, PowerShell, false, Ask, def);
+    row("ps: rule with a folder",
+        u"C:\\Tools\\rg.exe -n x"_s,
+        PowerShell,
+        false,
+        Allow,
+        u"shell(C:\\Tools\\rg.exe:*)"_s);
+    row("ps: another folder", u"C:\\Tools\\sub\\rg.exe -n x"_s, PowerShell, false, Ask, def);
+    row("ps: rg alone", u"rg -n x"_s, PowerShell, false, Ask, def);
+    row("no case: GIT.EXE", u"GIT.EXE status"_s, Posix, true, Allow, u"shell(git status)"_s);
+    row("no case: C:\\Program Files",
+        u"\"C:\\Program Files\\Git\\bin\\git.exe\" status"_s,
+        Posix,
+        true,
+        Ask,
+        def);
+}
+
+void tst_PermissionRules::programsMatchWhatRuns()
+{
+    QFETCH(QString, command);
+    QFETCH(ShellSyntax, syntax);
+    QFETCH(bool, caseInsensitive);
+    QFETCH(Verdict, verdict);
+    QFETCH(QString, decidedBy);
+    const QStringList rules = {u"allow shell(git status)"_s,
+                               u"allow shell(git diff:*)"_s,
+                               u"allow shell(ls:*)"_s,
+                               u"allow shell(npm run test:*)"_s,
+                               u"allow shell(./build.sh)"_s,
+                               u"allow shell(tools/fmt.sh:*)"_s,
+                               u"allow shell(C:\\Tools\\rg.exe:*)"_s,
+                               u"deny shell(rm:*)"_s,
+                               u"ask shell(curl:*)"_s};
+    PermissionOptions options;
+    options.caseInsensitivePrograms = caseInsensitive;
+    const PermissionCheck check = checkShell(rules, command, syntax, options);
+    QVERIFY2(check.verdict == verdict,
+             qPrintable(verdictName(check.verdict) + u": "_s + check.explanation + u"\n"_s
+                        + check.details.join(u'\n')));
+    QCOMPARE(check.decidedBy, decidedBy);
+    // The built-in read-only commands are rules like these: `ls` only by its name.
+    options.readOnlyCommands = true;
+    if (command.startsWith(u"node_modules/"_s) || command.startsWith(u"./node_modules/"_s))
+        QCOMPARE(checkShell({}, command, syntax, options).verdict, Ask);
+}
+
+// The shell's PATH: a repository cannot put a folder of its own, or the folder it is run in, in
+// front of the programs a rule names.
+void tst_PermissionRules::searchPathLeavesOutTheWorkspace()
+{
+    const QTemporaryDir root;
+    const QString workspace = root.path();
+    QVERIFY(QDir(workspace).mkpath(u"bin"_s));
+    const QTemporaryDir elsewhere;
+    const QString tools = elsewhere.filePath(u"tools"_s);
+    const QString bin = elsewhere.filePath(u"bin"_s);
+    const QChar separator = QDir::listSeparator();
+    const QStringList given = {tools,
+                               u"."_s,
+                               QString(),
+                               u"bin"_s,
+                               u"node_modules/.bin"_s,
+                               workspace + u"/tools"_s,
+                               workspace,
+                               workspace + u"/../"_s + QDir(workspace).dirName() + u"/bin"_s,
+                               QDir::toNativeSeparators(workspace + u"/.venv/bin"_s),
+                               bin};
+    QCOMPARE(searchPathOutside(given.join(separator), workspace).split(separator),
+             (QStringList{tools, bin}));
+    // Without a workspace, only what depends on where the shell is started goes.
+    QCOMPARE(searchPathOutside(tools + separator + u"."_s + separator + u"y"_s, QString()), tools);
+#ifndef Q_OS_WIN
+    // A link into the workspace leads inside it too (QFile::link makes a shortcut on Windows).
+    QVERIFY(QFile::link(workspace, elsewhere.filePath(u"link"_s)));
+    QCOMPARE(searchPathOutside(elsewhere.filePath(u"link/bin"_s) + separator + bin, workspace), bin);
+#endif
 }
 
 // ---- Suggested rules ----------------------------------------------------------------------

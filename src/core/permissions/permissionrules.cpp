@@ -571,17 +571,37 @@ CommandView viewOf(const SimpleCommand &command,
     return view;
 }
 
+// Which programs a rule's program word stands for.
+enum class ProgramScope {
+    // An allow rule: a rule that names the program alone (`git`) means the program the shell
+    // finds by that name on its search path, which never has the workspace, `.` or a relative
+    // folder on it (tools/commandrunner.h): a command word with a folder (`./git`, `tools/git`,
+    // `C:\x\git.exe`, `node_modules/.bin/ls`) is some other program, which a repository may have
+    // put there, and only a rule that names that path allows it.
+    WhatRuns,
+    // A deny or ask rule: every program of that name, wherever it lies.
+    AnyOfThatName,
+};
+
+bool hasFolder(const QString &programPath)
+{
+    return programPath.contains(u'/'); // programPath() has '/' for either separator
+}
+
 // A rule that names the program's folder means that program, not any program of its name.
 bool programMatches(PatternWord expected,
                     const CommandView &view,
                     ShellSyntax syntax,
-                    const PermissionOptions &options)
+                    const PermissionOptions &options,
+                    ProgramScope scope)
 {
     const bool withFolder = std::any_of(expected.cbegin(),
                                         expected.cend(),
                                         [](const QString &piece) {
                                             return piece.contains(u'/') || piece.contains(u'\\');
                                         });
+    if (!withFolder && scope == ProgramScope::WhatRuns && hasFolder(view.path))
+        return false;
     if (withFolder) {
         for (QString &piece : expected)
             piece.replace(u'\\', u'/');
@@ -595,14 +615,15 @@ bool programMatches(PatternWord expected,
 Match matchCommand(const ShellPattern &pattern,
                    const CommandView &view,
                    ShellSyntax syntax,
-                   const PermissionOptions &options)
+                   const PermissionOptions &options,
+                   ProgramScope scope)
 {
     for (qsizetype i = 0; i < pattern.words.size(); ++i) {
         if (i >= view.words.size())
             return Match::No;
         if (!view.literal.at(i))
             return Match::Maybe; // it may become any words, or none
-        if (i == 0 && !programMatches(pattern.words.first(), view, syntax, options))
+        if (i == 0 && !programMatches(pattern.words.first(), view, syntax, options, scope))
             return Match::No;
         // PowerShell's parameter names (`-Force`, `-force`) ignore case, as its cmdlets do.
         const QString &word = view.words.at(i);
@@ -800,11 +821,13 @@ CommandFindings findRules(const CommandView &view, const ShellContext &context)
             continue;
         if (rule.rule.effect == RuleEffect::Deny) {
             for (const CommandView &part : std::as_const(judged)) {
-                const Match match = part.words.isEmpty() ? Match::No
-                                                         : matchCommand(*rule.shell,
-                                                                        part,
-                                                                        context.syntax,
-                                                                        context.options);
+                const Match match = part.words.isEmpty()
+                                            ? Match::No
+                                            : matchCommand(*rule.shell,
+                                                           part,
+                                                           context.syntax,
+                                                           context.options,
+                                                           ProgramScope::AnyOfThatName);
                 if (match == Match::Yes)
                     found.deny = moreSpecific(found.deny, &rule);
                 else if (match == Match::Maybe)
@@ -812,7 +835,13 @@ CommandFindings findRules(const CommandView &view, const ShellContext &context)
             }
             continue;
         }
-        const Match match = matchCommand(*rule.shell, view, context.syntax, context.options);
+        const Match match = matchCommand(*rule.shell,
+                                         view,
+                                         context.syntax,
+                                         context.options,
+                                         rule.rule.effect == RuleEffect::Allow
+                                                 ? ProgramScope::WhatRuns
+                                                 : ProgramScope::AnyOfThatName);
         if (match == Match::No)
             continue;
         if (rule.rule.effect == RuleEffect::Ask)

@@ -34,12 +34,15 @@ enum class RuleOrigin {
 // Shell patterns are words (split at whitespace; '…' and "…" quote, and a `*` inside quotes is
 // literal): a `*` matches any characters within one argument, a trailing `:*` (on the last word or
 // as a word of its own) any further arguments, none included. They match each simple command the
-// splitter finds (tools/shellsyntax.h): the program without its folder and `.exe`, without case on
+// splitter finds (tools/shellsyntax.h): the program without `.exe`, without case on
 // Windows and in PowerShell and cmd, PowerShell's aliases as their cmdlets on both sides; the
 // arguments exactly, only literal ones (a word only known when the shell runs is covered by a
 // `:*` alone). A program that runs code (sh, bash, cmd, powershell, eval, iex, sudo, xargs, env,
 // ...) is allowed only by an exact rule; deny rules also judge what such a program is given to
-// run when it can be read (`bash -c "rm x"`, `sudo rm x`). A command with `NAME=value` before
+// run when it can be read (`bash -c "rm x"`, `sudo rm x`). A program named alone means, in an
+// allow rule, only a command word without a folder (what the shell finds on its search path,
+// which never holds the workspace: tools/commandrunner.h), in a deny or ask rule every program
+// of that name; a program named with its folder means that path. A command with `NAME=value` before
 // it, a command line the splitter is unsure of, and every file a command writes (a redirection,
 // PowerShell's Out-File, Set-Content, Add-Content, Tee-Object) need more: the writes a write_file
 // rule of their path, the rest are asked. Path patterns are globs (tools/pathpatterns.h) over the

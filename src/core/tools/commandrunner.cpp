@@ -54,14 +54,50 @@ QString powerShellScript(const QString &command)
 
 } // namespace
 
+QString searchPathOutside(const QString &pathValue, const QString &workspace)
+{
+#ifdef Q_OS_WIN
+    constexpr Qt::CaseSensitivity pathCase = Qt::CaseInsensitive;
+#else
+    constexpr Qt::CaseSensitivity pathCase = Qt::CaseSensitive;
+#endif
+    // The workspace as written and as it really is (through a link, say).
+    QStringList workspaces;
+    for (const QString &form : {QDir::cleanPath(QDir::fromNativeSeparators(workspace)),
+                                QFileInfo(workspace).canonicalFilePath()}) {
+        if (!form.isEmpty() && !workspaces.contains(form, pathCase))
+            workspaces.append(form);
+    }
+    const auto inWorkspace = [&](const QString &folder) {
+        return std::any_of(workspaces.cbegin(), workspaces.cend(), [&](const QString &root) {
+            return folder.compare(root, pathCase) == 0
+                   || folder.startsWith(root.endsWith(u'/') ? root : root + u'/', pathCase);
+        });
+    };
+    QStringList kept;
+    for (const QString &entry : pathValue.split(QDir::listSeparator())) {
+        const QString folder = QDir::cleanPath(QDir::fromNativeSeparators(entry.trimmed()));
+        if (entry.trimmed().isEmpty() || !QDir::isAbsolutePath(folder))
+            continue; // '', '.', 'bin', 'node_modules/.bin': wherever the shell happens to be
+        const QString real = QFileInfo(folder).canonicalFilePath();
+        if (inWorkspace(folder) || (!real.isEmpty() && inWorkspace(real)))
+            continue;
+        kept.append(entry);
+    }
+    return kept.join(QDir::listSeparator());
+}
+
 ShellInfo detectShell()
 {
-    const QString pwsh = QStandardPaths::findExecutable(u"pwsh"_s);
+    // Not in a relative folder of PATH: that would be wherever the app was started.
+    const QStringList searchPath = searchPathOutside(qEnvironmentVariable("PATH"), QString())
+                                           .split(QDir::listSeparator(), Qt::SkipEmptyParts);
+    const QString pwsh = QStandardPaths::findExecutable(u"pwsh"_s, searchPath);
     if (!pwsh.isEmpty())
         return {ShellInfo::PowerShellCore, pwsh, u"PowerShell 7 (pwsh)"_s};
 #ifdef Q_OS_WIN
     if (!runsUnderWine()) {
-        QString powershell = QStandardPaths::findExecutable(u"powershell"_s);
+        QString powershell = QStandardPaths::findExecutable(u"powershell"_s, searchPath);
         if (powershell.isEmpty()) {
             const QString builtIn = qEnvironmentVariable("SystemRoot")
                                     + u"\\System32\\WindowsPowerShell\\v1.0\\powershell.exe"_s;
@@ -73,7 +109,7 @@ ShellInfo detectShell()
     }
     QString cmd = qEnvironmentVariable("ComSpec");
     if (cmd.isEmpty() || !QFileInfo(cmd).isFile())
-        cmd = QStandardPaths::findExecutable(u"cmd"_s);
+        cmd = QStandardPaths::findExecutable(u"cmd"_s, searchPath);
     if (cmd.isEmpty())
         cmd = u"cmd.exe"_s;
     return {ShellInfo::Cmd, cmd, u"cmd.exe"_s};
@@ -234,6 +270,12 @@ void ProcessCommandRun::start()
     // Commands the model asks for never see the provider's key: one could print it or send it.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.remove(QString::fromLatin1(apiKeyVariable));
+    // A bare program name finds the program a rule means, not one the repository planted.
+    environment.insert(u"PATH"_s,
+                       searchPathOutside(environment.value(u"PATH"_s), m_request.workingDirectory));
+#ifdef Q_OS_WIN
+    environment.insert(u"NoDefaultCurrentDirectoryInExePath"_s, u"1"_s);
+#endif
     for (const auto &[name, value] : launch.defaultEnvironment) {
         if (!environment.contains(name))
             environment.insert(name, value);

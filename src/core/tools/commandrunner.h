@@ -32,6 +32,13 @@ struct ShellInfo
 // Wine, whose powershell.exe is a stub), else cmd.exe on Windows, else /bin/sh.
 ShellInfo detectShell();
 
+// The shell's search path without the folders a repository could put a program of its own in:
+// empty entries and '.', relative entries, and folders inside the workspace. A command word
+// without a folder ("git") then runs the program a rule naming it means (permissions/
+// permissionrules.h), never the workspace's own script of that name. pathValue is the PATH
+// variable's value, with the platform's separator; an empty workspace drops only the first two.
+QString searchPathOutside(const QString &pathValue, const QString &workspace);
+
 struct CommandRequest
 {
     QString command;          // passed to the shell unchanged (no quoting by the caller)
@@ -138,6 +145,9 @@ public:
     //   QProcess does not quote the command a second time).
     // The Windows shells also get PYTHONUTF8=1 and PYTHONIOENCODING=utf-8, so that Python writes
     // UTF-8 to the pipe instead of the ANSI code page (and cannot fail on characters outside it).
+    // Every shell gets searchPathOutside() as its PATH and, on Windows,
+    // NoDefaultCurrentDirectoryInExePath=1, without which cmd.exe (and CreateProcess) would look
+    // for a bare program name in the working directory, the workspace, first.
     static ShellLaunch launchFor(const ShellInfo &shell,
                                  const QString &command,
                                  const QString &scriptPath);
