@@ -845,7 +845,7 @@ void tst_AgentController::defaultMaxTurnsIsTwenty()
     h.allowAll(true);
 
     QVERIFY(h.agent.run(u"loop forever"_s));
-    QTRY_VERIFY_WITH_TIMEOUT(h.ended(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(h.ended(), Testing::hangGuardMs);
     QCOMPARE(h.error().message, u"Agent exceeded maxTurns=20"_s);
     QCOMPARE(h.server.requests().size(), 20);
     QCOMPARE(h.runner.requests().size(), 20);

@@ -20,7 +20,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-constexpr int endTimeoutMs = 10000;
+constexpr int endTimeoutMs = Testing::hangGuardMs;
 
 } // namespace
 

@@ -15,7 +15,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int signalTimeoutMs = 10000;
+constexpr int signalTimeoutMs = Testing::hangGuardMs;
 const QString testKey = u"sk-test-CapabilityKey-4Rw81nQ7"_s;
 
 ProviderSettings settingsFor(const QUrl &baseUrl, const QString &key = testKey)

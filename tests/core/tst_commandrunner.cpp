@@ -33,7 +33,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int finishTimeoutMs = 20000;
+constexpr int finishTimeoutMs = Testing::hangGuardMs;
 
 bool testShellIsCmd()
 {
@@ -745,7 +745,7 @@ void tst_CommandRunner::timeoutKillsTheProcessTree()
     QCOMPARE(outcome.status, CommandOutcome::TimedOut);
     QVERIFY(outcome.durationMs >= 9500); // QTimer is coarse: up to 5 % early
     QVERIFY(!outcome.errorString.isEmpty());
-    QTRY_VERIFY_WITH_TIMEOUT(grandchild.isGone(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(grandchild.isGone(), Testing::hangGuardMs);
 }
 
 void tst_CommandRunner::timeoutEscalatesToKill()
@@ -806,8 +806,8 @@ void tst_CommandRunner::cancelKillsTheProcessTree()
     const auto outcome = spy.first().first().value<CommandOutcome>();
     QCOMPARE(outcome.status, CommandOutcome::Cancelled);
     QVERIFY(!outcome.errorString.isEmpty());
-    QTRY_VERIFY_WITH_TIMEOUT(grandchild.isGone(), 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(shell.isGone(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(grandchild.isGone(), Testing::hangGuardMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shell.isGone(), Testing::hangGuardMs);
     QTest::qWait(200);
     QCOMPARE(spy.size(), 1);
 }
@@ -838,7 +838,7 @@ void tst_CommandRunner::backgroundLeftoversAreKilledAfterExit()
     QCOMPARE(outcome.status, CommandOutcome::Exited);
     QCOMPARE(outcome.exitCode, 0);
     QCOMPARE(outcome.standardOutput.render(), u"done"_s + newline());
-    QTRY_VERIFY_WITH_TIMEOUT(leftover.isGone(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(leftover.isGone(), Testing::hangGuardMs);
 }
 
 void tst_CommandRunner::deletingARunningRunKillsTheProcessTree()
@@ -855,8 +855,8 @@ void tst_CommandRunner::deletingARunningRunKillsTheProcessTree()
     const WatchedProcess grandchild(grandchildPid);
     QVERIFY(!grandchild.isGone());
     owner.reset();
-    QTRY_VERIFY_WITH_TIMEOUT(grandchild.isGone(), 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(shell.isGone(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(grandchild.isGone(), Testing::hangGuardMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shell.isGone(), Testing::hangGuardMs);
 }
 
 void tst_CommandRunner::standardInputIsClosed()

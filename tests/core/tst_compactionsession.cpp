@@ -65,7 +65,7 @@ private:
 
 namespace {
 
-constexpr int endTimeoutMs = 20000;
+constexpr int endTimeoutMs = Testing::hangGuardMs;
 const QString summaryPrompt = u"You compact the conversation of a coding agent"_s;
 
 bool isSummaryRequest(const RecordedRequest &request)

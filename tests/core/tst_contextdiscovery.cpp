@@ -20,7 +20,7 @@ using Source = ContextWindow::Source;
 
 namespace {
 
-constexpr int answerTimeoutMs = 5000;
+constexpr int answerTimeoutMs = Testing::hangGuardMs;
 
 // vLLM's answer: the served model with its max_model_len.
 FakeResponse vllmModels()

@@ -60,7 +60,7 @@ namespace {
 
 const QString apiKey = u"sk-test-0123456789abcdefCUTOFF"_s;
 const QString primaryModel = u"gpt-primary"_s;
-constexpr int endTimeoutMs = 10000;
+constexpr int endTimeoutMs = Testing::hangGuardMs;
 const QString instructionStart = u"Your previous answer was cut off at the output token limit."_s;
 
 FakeResponse toolCallsCutOff(const QList<FakeToolCall> &calls)

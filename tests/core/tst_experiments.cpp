@@ -15,7 +15,7 @@ using namespace AgentLoop;
 
 namespace {
 
-constexpr int runTimeoutMs = 20000;
+constexpr int runTimeoutMs = Testing::hangGuardMs;
 
 // The desktop app's session on real processes, its provider a fake server on 127.0.0.1 that the
 // experiments must never reach; every approval is answered "allow once".

@@ -33,7 +33,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-constexpr int toolTimeoutMs = 20000;
+constexpr int toolTimeoutMs = Testing::hangGuardMs;
 
 // 你好，世界 / 修改 in GB18030 (GBK's two-byte range).
 const QByteArray gbkHello = QByteArray::fromHex("c4e3bac3a3accac0bde7");

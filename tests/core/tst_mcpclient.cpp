@@ -33,7 +33,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-constexpr int waitMs = 20000;
+constexpr int waitMs = Testing::hangGuardMs;
 
 McpServerConfig scriptedServer(const QStringList &arguments)
 {

@@ -219,7 +219,7 @@ void tst_McpRealServers::stopAndCheck(McpServer *server)
     QVERIFY(pid > 0);
     server->stop();
     QCOMPARE(server->status(), McpServer::Status::Stopped);
-    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(pid), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(processIsGone(pid), Testing::hangGuardMs);
 }
 
 std::variant<std::unique_ptr<ToolRun>, ToolResult> tst_McpRealServers::startTool(

@@ -25,7 +25,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-constexpr int readyTimeoutMs = 15000;
+constexpr int readyTimeoutMs = Testing::hangGuardMs;
 
 McpServerConfig scripted(const QString &name, const QStringList &arguments)
 {
@@ -150,15 +150,17 @@ void tst_McpServer::crashesAfterReadyRestartThenStop()
                                                   &calls);
         QSignalSpy finished(call, &McpCall::finished);
         if (crash < 3) {
-            QTRY_COMPARE_WITH_TIMEOUT(server.status(), McpServer::Status::Restarting, 5000);
+            QTRY_COMPARE_WITH_TIMEOUT(server.status(),
+                                      McpServer::Status::Restarting,
+                                      Testing::hangGuardMs);
             QVERIFY2(server.statusDetail().contains(u"restarting in %1 s"_s.arg(crash == 1 ? 1 : 2)),
                      qPrintable(server.statusDetail()));
         }
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), Testing::hangGuardMs);
         QVERIFY(finished.first().first().value<McpCallOutcome>().status
                 != McpCallOutcome::Completed);
     }
-    QTRY_COMPARE_WITH_TIMEOUT(server.status(), McpServer::Status::Failed, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(server.status(), McpServer::Status::Failed, Testing::hangGuardMs);
     QVERIFY2(server.statusDetail().startsWith(u"stopped after 3 crashes in a minute"_s),
              qPrintable(server.statusDetail()));
     QCOMPARE(server.lastExitCode(), 4);
@@ -246,7 +248,7 @@ void tst_McpServer::secretIsNotInherited()
     QObject parent;
     ToolRun *run = tool.invoke(std::get<PreparedCall>(prepared), &parent);
     QSignalSpy finished(run, &ToolRun::finished);
-    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), Testing::hangGuardMs);
     const ToolResult result = finished.first().first().value<ToolResult>();
     QVERIFY2(result.ok, qPrintable(result.content));
     QVERIFY2(!result.content.contains(QString::fromLatin1(secret)), qPrintable(result.content));
@@ -348,7 +350,7 @@ void tst_McpServer::toolChangeDuringARunAppliesFromTheNextRequest()
              FakeResponse::answer(u"Done."_s)});
     QSignalSpy finished(&controller, &AgentController::finished);
     QVERIFY(controller.run(u"go"_s));
-    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), Testing::hangGuardMs);
 
     const QList<RecordedRequest> requests = chat.requests();
     QCOMPARE(requests.size(), 2);
@@ -385,7 +387,7 @@ void tst_McpServer::trustedReadOnlyToolRunsWithoutAsking()
                  FakeResponse::answer(u"Done."_s)});
     QSignalSpy finished(&session.controller(), &AgentController::finished);
     QVERIFY(session.controller().run(u"go"_s));
-    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), Testing::hangGuardMs);
     QCOMPARE(asked.size(), 0);
     const QList<QJsonObject> toolMessages = chat.requests().at(1).toolMessages();
     QCOMPARE(toolMessages.size(), 1);

@@ -66,7 +66,7 @@ namespace {
 
 const QString specSchemaName = u"CreateChatCompletionRequest"_s;
 const QString model = u"gpt-4.1"_s;
-constexpr int conversationTimeoutMs = 5000;
+constexpr int conversationTimeoutMs = Testing::hangGuardMs;
 
 // Keywords an OpenAPI schema object may carry that validate nothing (annotations, vendor
 // extensions), or that our validator ignores anyway (format). `discriminator` only tells code

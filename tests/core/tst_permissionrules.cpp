@@ -134,6 +134,7 @@ private:
     }
 
     QTemporaryDir m_workspace;
+    QTemporaryDir m_outside;
     std::shared_ptr<const WorkspaceBoundary> m_boundary;
 };
 
@@ -146,6 +147,11 @@ void tst_PermissionRules::initTestCase()
         QFile out(root.filePath(file));
         QVERIFY(out.open(QIODevice::WriteOnly));
     }
+#ifndef Q_OS_WIN
+    // Links a repository could plant, to a file and to a folder outside.
+    QVERIFY(QFile::link(m_outside.filePath(u"id_ed25519"_s), root.filePath(u"docs/notes.txt"_s)));
+    QVERIFY(QFile::link(m_outside.path(), root.filePath(u"docs/home"_s)));
+#endif
     m_boundary = std::make_shared<WorkspaceBoundary>(m_workspace.path());
     QVERIFY(m_boundary->isValid());
 }
@@ -826,6 +832,20 @@ void tst_PermissionRules::readOnlyCommands_data()
     QTest::newRow("ps: provider drive")
             << u"Get-ChildItem Env:"_s << PowerShell << true << Ask << def;
     QTest::newRow("cmd: dir /s") << u"dir /s"_s << Cmd << true << Allow << u"shell(dir:*)"_s;
+    // What a repository or the model would try: an option's attached value naming a file
+    // outside, and a link the repository planted.
+    QTest::newRow("grep -f/etc/shadow") << u"grep -f/etc/shadow x"_s << Posix << true << Ask << def;
+    QTest::newRow("grep --file=../x") << u"grep --file=../x y"_s << Posix << true << Ask << def;
+    QTest::newRow("head -n5 inside")
+            << u"head -n5 src/main.cpp"_s << Posix << true << Allow << u"shell(head:*)"_s;
+#ifndef Q_OS_WIN // QFile::link makes shortcuts there, not links (initTestCase)
+    QTest::newRow("cat a link out") << u"cat docs/notes.txt"_s << Posix << true << Ask << def;
+    QTest::newRow("ls a folder link out") << u"ls -la docs/home"_s << Posix << true << Ask << def;
+    QTest::newRow("cat through the link")
+            << u"cat docs/home/.ssh/id_ed25519"_s << Posix << true << Ask << def;
+#endif
+    QTest::newRow("cat next to the link")
+            << u"cat docs/a.md"_s << Posix << true << Allow << u"shell(cat:*)"_s;
 }
 
 void tst_PermissionRules::readOnlyCommands()

@@ -54,7 +54,7 @@ private slots:
 
 namespace {
 
-constexpr int processTimeoutMs = 15000;
+constexpr int processTimeoutMs = Testing::hangGuardMs;
 
 // What the runner kept of a stream of totalChars characters.
 CapturedText kept(const QString &head, const QString &tail, qint64 totalChars)

@@ -76,7 +76,7 @@ namespace {
 const QString apiKey = u"sk-test-streaming-0123456789"_s;
 const QString model = u"gpt-4.1"_s;
 constexpr qint64 created = 1727346165;
-constexpr int endTimeoutMs = 10000;
+constexpr int endTimeoutMs = Testing::hangGuardMs;
 constexpr int maxRetries = 3;
 
 // An assistant message as Message::toJson writes it (and as the history sends it back).

@@ -439,7 +439,7 @@ void tst_CompactionGui::contextErrorNoticeShows()
     prepare(f, true);
     answerTwoPrompts(f);
     f.type(u"third task"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(!f.items(ChatItem::Notice).isEmpty(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!f.items(ChatItem::Notice).isEmpty(), Testing::hangGuardMs);
     const QString notice = f.items(ChatItem::Notice).first().text;
     QVERIFY2(notice.contains(u"too long for the model's context window"_s), qPrintable(notice));
     QCOMPARE(f.window->statusBar()->currentMessage(), notice);

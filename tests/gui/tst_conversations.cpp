@@ -334,7 +334,7 @@ void tst_Conversations::longOutputIsKeptWithTheConversationAndDeletedWithIt()
     QVERIFY(f.waitForApproval());
     QVERIFY(f.allowPendingCall());
     QTRY_VERIFY_WITH_TIMEOUT(f.server.requests().size() == 2 && !f.window->controller().isRunning(),
-                             15000);
+                             Testing::hangGuardMs);
 
     // In the conversation's own folder, named after the call; the model is told where.
     const QString id = f.window->currentConversationId();

@@ -501,7 +501,7 @@ void tst_Inspector::copyAsCurlSendsTheSameBytesWithoutTheKey()
     shell.setProcessEnvironment(environment);
     shell.start(sh, {u"-c"_s, command});
     // The fake server answers from this thread's event loop.
-    QTRY_COMPARE_WITH_TIMEOUT(shell.state(), QProcess::NotRunning, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(shell.state(), QProcess::NotRunning, Testing::hangGuardMs);
     QCOMPARE(shell.exitCode(), 0);
     QCOMPARE(server.requests().size(), 2);
     QCOMPARE(server.requests().at(1).body, body);

@@ -194,7 +194,7 @@ void tst_KeyStore::unreachableSystemStoreKeepsTheKeyOffDisk()
     store.setTimeout(10000);
     QSignalSpy written(&store, &KeyStore::keyWritten);
     settingsWithKey().save(store);
-    QTRY_COMPARE_WITH_TIMEOUT(written.size(), 1, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(written.size(), 1, AgentLoop::Testing::hangGuardMs);
     QCOMPARE(written.first().first().toBool(), false);
     QCOMPARE(store.availability(), KeyStore::Availability::Unavailable);
     QVERIFY(!store.unavailableReason().isEmpty());
@@ -322,7 +322,7 @@ void tst_KeyStore::secretServiceRoundTrip()
     QSignalSpy written(&store, &KeyStore::keyWritten);
     AppSettings settings = settingsWithKey();
     settings.save(store);
-    QTRY_COMPARE_WITH_TIMEOUT(written.size(), 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(written.size(), 1, AgentLoop::Testing::hangGuardMs);
     if (store.availability() != KeyStore::Availability::Available)
         QSKIP(qPrintable(u"the Secret Service is not usable here: "_s + store.unavailableReason()));
     QCOMPARE(written.first().first().toBool(), true);
@@ -332,17 +332,17 @@ void tst_KeyStore::secretServiceRoundTrip()
     KeyStore other(KeyStore::Backend::System, store.service());
     QSignalSpy read(&other, &KeyStore::keyRead);
     other.readKey();
-    QTRY_COMPARE_WITH_TIMEOUT(read.size(), 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(read.size(), 1, AgentLoop::Testing::hangGuardMs);
     QCOMPARE(read.first().first().toString(), m_key);
     QVERIFY(!settingsFileBytes().contains(m_key.toUtf8()));
     QVERIFY2(filesHoldingTheKey().isEmpty(), qPrintable(filesHoldingTheKey().join(u'\n')));
 
     QSignalSpy deleted(&store, &KeyStore::keyDeleted);
     store.deleteKey();
-    QTRY_COMPARE_WITH_TIMEOUT(deleted.size(), 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(deleted.size(), 1, AgentLoop::Testing::hangGuardMs);
     QSignalSpy readAgain(&other, &KeyStore::keyRead);
     other.readKey();
-    QTRY_COMPARE_WITH_TIMEOUT(readAgain.size(), 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(readAgain.size(), 1, AgentLoop::Testing::hangGuardMs);
     QCOMPARE(readAgain.first().first().toString(), QString());
 }
 

@@ -359,12 +359,12 @@ void tst_MainWindow::stopDuringALongCommand()
     QVERIFY(f.allowPendingCall());
     QTRY_VERIFY(shownSeconds(f.window->statusText(), u"Running shell"_s) >= 0);
     QList<qint64> pids;
-    QTRY_VERIFY_WITH_TIMEOUT(!(pids = longCommandProcesses()).isEmpty(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!(pids = longCommandProcesses()).isEmpty(), Testing::hangGuardMs);
     std::list<WatchedProcess> processes(pids.cbegin(), pids.cend());
 
     // The command would run 30 s: the stop ends it, and every process of it.
     QTest::mouseClick(f.window->stopButton(), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Stopped"_s, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(f.window->statusText(), u"Stopped"_s, Testing::hangGuardMs);
     for (const WatchedProcess &process : processes)
         QTRY_VERIFY2(process.isGone(), qPrintable(QString::number(process.pid())));
 
@@ -486,7 +486,7 @@ void tst_MainWindow::providerErrorIsShownWithItsHint()
     QVERIFY(f.waitForWindowActive());
     f.server.script({FakeResponse::httpError(400, u"Unsupported parameter: 'tools'"_s)});
     f.type(u"Hi"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(f.window->statusText().startsWith(u"Failed: "_s), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(f.window->statusText().startsWith(u"Failed: "_s), Testing::hangGuardMs);
     const QList<ChatItem> errors = f.items(ChatItem::ErrorMessage);
     QCOMPARE(errors.size(), 1);
     QVERIFY2(errors.at(0).text.contains(u"Unsupported parameter"_s), qPrintable(errors.at(0).text));

@@ -475,7 +475,7 @@ void tst_SettingsDialog::systemStoreKeepsTheKeyOutOfTheSettingsFile()
 
     settings.save(store);
 
-    QTRY_COMPARE_WITH_TIMEOUT(written.size(), 1, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(written.size(), 1, AgentLoop::Testing::hangGuardMs);
     QVERIFY(!AgentLoop::readFile(AppSettings::settingsFilePath()).contains(distinctiveKey.toUtf8()));
     const bool stored = written.first().at(0).toBool();
     if (stored) {
@@ -486,13 +486,13 @@ void tst_SettingsDialog::systemStoreKeepsTheKeyOutOfTheSettingsFile()
     }
     QSignalSpy read(&store, &KeyStore::keyRead);
     store.readKey();
-    QTRY_COMPARE_WITH_TIMEOUT(read.size(), 1, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(read.size(), 1, AgentLoop::Testing::hangGuardMs);
     QCOMPARE(read.first().at(0).toString(), distinctiveKey);
 
     if (stored) {
         QSignalSpy deleted(&store, &KeyStore::keyDeleted);
         store.deleteKey();
-        QTRY_COMPARE_WITH_TIMEOUT(deleted.size(), 1, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(deleted.size(), 1, AgentLoop::Testing::hangGuardMs);
     }
 }
 

@@ -121,7 +121,7 @@ void tst_StreamingGui::answerGrowsWhileItStreams()
     f.type(u"Stream it"_s);
 
     // Partial text is on screen before the stream has ended.
-    QTRY_VERIFY_WITH_TIMEOUT(seen.size() >= 3, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(seen.size() >= 3, Testing::hangGuardMs);
     QVERIFY(f.window->controller().isRunning());
     const QList<int> live = f.rows(ChatItem::AssistantText);
     QCOMPARE(live.size(), 1);
@@ -247,7 +247,7 @@ void tst_StreamingGui::reasoningIsFoldedAndExpands()
     f.type(u"What is the answer?"_s);
 
     // While the reasoning streams: a live item, reasoning folded, no text yet.
-    QTRY_VERIFY_WITH_TIMEOUT(!f.rows(ChatItem::AssistantText).isEmpty(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!f.rows(ChatItem::AssistantText).isEmpty(), Testing::hangGuardMs);
     const int row = f.rows(ChatItem::AssistantText).first();
     const QModelIndex index = f.chat()->index(row, 0);
     QCOMPARE(f.chat()->item(row).stream, ChatItem::Stream::Live);
@@ -307,7 +307,7 @@ void tst_StreamingGui::brokenStreamKeepsTheTextMarkedIncomplete()
     broken.behaviour = FakeResponse::StreamThenDrop;
     f.server.script({broken});
     f.type(u"Break off"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(f.window->statusText().startsWith(u"Failed: "_s), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(f.window->statusText().startsWith(u"Failed: "_s), Testing::hangGuardMs);
 
     // The text the user was reading stays, marked incomplete, above the error; it is not in
     // the history the model will see.
@@ -495,7 +495,7 @@ void tst_StreamingGui::streamAndRetrySettingsReachTheRequest()
     f.server.script({FakeResponse::httpError(503, u"Overloaded"_s, u"server_error"_s),
                      FakeResponse::httpError(503, u"Still overloaded"_s, u"server_error"_s)});
     f.type(u"Second"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(f.window->statusText().startsWith(u"Failed: "_s), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(f.window->statusText().startsWith(u"Failed: "_s), Testing::hangGuardMs);
     QCOMPARE(f.server.requests().size(), 3);
     const QJsonObject body = f.server.requests().at(1).json();
     QVERIFY(!body.contains(u"stream"_s));

@@ -11,6 +11,10 @@
 
 namespace AgentLoop::Testing {
 
+// How long a test waits for what must happen before it calls it a hang. Only a guard, so long:
+// under Wine on a loaded machine a server's start or a streamed answer took over 20 s.
+inline constexpr int hangGuardMs = 60000;
+
 using TestEntry = int (*)(int argc, char *argv[]);
 
 // Adds the test of sourceFile (its name without folder and ".cpp") to this executable's tests.

@@ -669,20 +669,52 @@ bool pointsOutside(const QString &word, ShellSyntax syntax)
     return segments.contains(u".."_s);
 }
 
+// The paths an argument may name: the word, or an option's value (`--file=x`, and for a short
+// option the rest of the word, `-f/etc/shadow`).
+QStringList namedPaths(const QString &word)
+{
+    if (!word.startsWith(u'-'))
+        return {word};
+    QStringList paths;
+    if (const qsizetype equals = word.indexOf(u'='); equals >= 0)
+        paths.append(word.mid(equals + 1));
+    if (!word.startsWith(u"--"_s) && word.size() > 2)
+        paths.append(word.mid(2));
+    return paths;
+}
+
+// Whether a relative path an argument names leads out of the workspace for real, through a link
+// the repository planted (`cat docs/notes.txt`, notes.txt -> ~/.ssh/id_ed25519). Absolute ones
+// are pointsOutside()'s to judge (which knows cmd's switches, `/s`).
+bool leadsOutside(const QString &path, const WorkspaceBoundary *boundary)
+{
+    if (!boundary || !boundary->isValid() || path.isEmpty() || path.startsWith(u'/')
+        || path.startsWith(u'\\') || QDir::isAbsolutePath(path))
+        return false;
+    const PathResolution resolution = boundary->resolve(path, WorkspaceBoundary::Access::Read);
+    const auto *refused = std::get_if<PathRefusal>(&resolution);
+    return refused && refused->code == u"outside_workspace"_s;
+}
+
 bool builtInApplies(const CompiledRule &rule,
                     const CommandView &view,
                     const ShellParse &parse,
-                    ShellSyntax syntax)
+                    ShellSyntax syntax,
+                    const WorkspaceBoundary *boundary)
 {
     if (parse.hasRedirection || parse.hasSubstitution)
         return false;
     for (qsizetype i = 0; i < view.words.size(); ++i) {
         if (!view.literal.at(i))
             return false;
-        if (i > 0
-            && (optionRefused(view.words.at(i), rule.refusedOptions)
-                || pointsOutside(view.words.at(i), syntax)))
+        if (i == 0)
+            continue;
+        if (optionRefused(view.words.at(i), rule.refusedOptions))
             return false;
+        for (const QString &path : namedPaths(view.words.at(i))) {
+            if (pointsOutside(path, syntax) || leadsOutside(path, boundary))
+                return false;
+        }
     }
     return true;
 }
@@ -694,6 +726,7 @@ struct ShellContext
     const ShellParse &parse;
     const PermissionOptions &options;
     const QList<CompiledRule> &rules;
+    const WorkspaceBoundary *boundary; // none: paths are judged by their text alone
 };
 
 QString joinedLiteral(const CommandView &view, qsizetype from)
@@ -851,7 +884,7 @@ CommandFindings findRules(const CommandView &view, const ShellContext &context)
         else if (runsCode(view.program) && rule.hasWildcard())
             found.wildcardOnCode = &rule;
         else if (rule.rule.origin == RuleOrigin::BuiltIn
-                 && !builtInApplies(rule, view, context.parse, context.syntax))
+                 && !builtInApplies(rule, view, context.parse, context.syntax, context.boundary))
             found.builtInVoid = &rule;
         else
             found.allow = moreSpecific(found.allow, &rule);
@@ -1076,7 +1109,7 @@ QList<Part> Judge::shellParts(const RuleCall &call) const
 {
     const ShellSyntax syntax = call.subject.syntax;
     const ShellParse parse = parseShellCommand(call.subject.text, syntax);
-    const ShellContext context{call.tool, syntax, parse, m_options, m_rules};
+    const ShellContext context{call.tool, syntax, parse, m_options, m_rules, m_boundary};
     QList<Part> parts;
     for (const SimpleCommand &command : parse.commands) {
         Part part = judgeSimpleCommand(command, context);
