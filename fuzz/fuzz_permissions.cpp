@@ -2,8 +2,10 @@
 // syntax and judged by permission rules. Whatever it is, nothing may crash or hang, every simple
 // command must say of each word whether it is literal, and a rule offered by "Always allow…" must
 // allow the very call it is offered for, and a call these rules allow runs only programs named
-// without a folder, as the rules name them (a repository's ./git or tools\git.exe is not `git`)
-// (properties checked here, so the fuzzer stops on a violation).
+// without a folder, as the rules name them (a repository's ./git or tools\git.exe is not `git`),
+// and never with an option that makes the program write or run something (`git diff --output`,
+// `npm run test --script-shell`), which no rule with a wildcard covers (properties checked here,
+// so the fuzzer stops on a violation).
 #include "permissions/permissionrules.h"
 #include "tools/shellsyntax.h"
 
@@ -17,6 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             policy({{QStringLiteral("shell(git status)"), RuleEffect::Allow, RuleOrigin::App},
                     {QStringLiteral("shell(npm run test:*)"), RuleEffect::Allow, RuleOrigin::App},
                     {QStringLiteral("shell(echo *)"), RuleEffect::Allow, RuleOrigin::App},
+                    {QStringLiteral("shell(git diff:*)"), RuleEffect::Allow, RuleOrigin::App},
+                    {QStringLiteral("shell(sort:*)"), RuleEffect::Allow, RuleOrigin::App},
                     {QStringLiteral("shell(rm:*)"), RuleEffect::Deny, RuleOrigin::App}},
                    PermissionOptions(),
                    nullptr);
@@ -41,6 +45,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (program < simple.words.size()
                     && (simple.words.at(program).contains(QLatin1Char('/'))
                         || simple.words.at(program).contains(QLatin1Char('\\'))))
+                    std::abort();
+                if (program < simple.words.size()
+                    && !writeOrRunOption(simple.words.at(program).toLower(),
+                                         simple.words.mid(program + 1))
+                                .isEmpty())
                     std::abort();
             }
         }

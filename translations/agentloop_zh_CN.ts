@@ -163,14 +163,6 @@
         <translation>运行进行中时无法打开对话。</translation>
     </message>
     <message>
-        <source>The rules file %1 was changed outside Agent Loop, so its allow rules are not used, and no rule is added to it.</source>
-        <translation>规则文件 %1 在 Agent Loop 之外被修改过，因此其中的允许规则不会被使用，也不会再向其中添加规则。</translation>
-    </message>
-    <message>
-        <source>Review it in Settings › Permissions and trust it, or save the rule for all workspaces.</source>
-        <translation>请在“设置 › 权限”中检查并信任它，或将该规则保存为适用于所有工作区。</translation>
-    </message>
-    <message>
         <source>The app stopped before this call finished; it was answered as interrupted when the conversation was reopened.</source>
         <translation>应用在这个调用完成之前停止了；重新打开对话时，它被回答为已中断。</translation>
     </message>
@@ -521,6 +513,10 @@
     <message>
         <source>stopped</source>
         <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Agent Loop declined the server&apos;s question for it: the answer held a provider&apos;s API key.</source>
+        <translation>Agent Loop 已代为拒绝该服务器的询问：回答中含有提供商的 API 密钥。</translation>
     </message>
 </context>
 <context>
@@ -3750,6 +3746,10 @@ Started %2
         <source>“%1” needs at least %2 characters.</source>
         <translation>“%1”至少需要 %2 个字符。</translation>
     </message>
+    <message>
+        <source>“%1” holds the API key of one of your provider profiles: Agent Loop never sends it to an MCP server. If the server needs a key, give it one of its own in its configuration.</source>
+        <translation>“%1”中含有您某个提供商配置的 API 密钥：Agent Loop 绝不会把它发送给 MCP 服务器。如果该服务器需要密钥，请在它的配置中为它设置专用的密钥。</translation>
+    </message>
 </context>
 <context>
     <name>Gui::McpImportDialog</name>
@@ -4175,16 +4175,34 @@ Started %2
         <translation>[在文件中已停用]</translation>
     </message>
     <message>
-        <source>Servers and their command lines</source>
-        <translation>服务器及其命令行</translation>
-    </message>
-    <message>
         <source>&amp;Start these servers</source>
         <translation>启动这些服务器(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Not now</source>
         <translation>暂不(&amp;N)</translation>
+    </message>
+    <message>
+        <source>environment %1 = %2</source>
+        <extracomment>An environment variable the server gets: &quot;environment NAME = ••••${VAR}&quot;</extracomment>
+        <translation>环境变量 %1 = %2</translation>
+    </message>
+    <message>
+        <source>header %1: %2</source>
+        <extracomment>A header sent with every request: &quot;header Authorization: ••••${TOKEN}&quot;</extracomment>
+        <translation>请求头 %1：%2</translation>
+    </message>
+    <message>
+        <source>in the folder %1</source>
+        <translation>在文件夹 %1 中运行</translation>
+    </message>
+    <message>
+        <source>marked trusted in the file: its read-only tools would run without asking you</source>
+        <translation>文件中将其标记为受信任：它的只读工具将不经询问直接运行</translation>
+    </message>
+    <message>
+        <source>Servers, their command lines and what they are given</source>
+        <translation>服务器、其命令行及提供给它们的内容</translation>
     </message>
 </context>
 <context>
@@ -5622,6 +5640,10 @@ Total: %3 tokens</source>
         <source>Set the variable in the environment Agent Loop starts from, or write ${NAME:-default} for a default; the server is not started until then.</source>
         <translation>请在启动 Agent Loop 的环境中设置该变量，或写成 ${NAME:-默认值} 以提供默认值；在此之前服务器不会启动。</translation>
     </message>
+    <message>
+        <source>it is larger than 1 MB</source>
+        <translation>它大于 1 MB</translation>
+    </message>
 </context>
 <context>
     <name>McpTool</name>
@@ -5938,6 +5960,14 @@ Total: %3 tokens</source>
     <message>
         <source>Tools of MCP servers ask before they run, unless the server marks them read-only and you trust the server.</source>
         <translation>MCP 服务器的工具在运行前会先询问，除非服务器把它标为只读并且你信任该服务器。</translation>
+    </message>
+    <message>
+        <source>%1: %2 makes the program write a file or run another program, which %3 does not cover</source>
+        <translation>%1：%2 会让程序写入文件或运行其他程序，%3 不涵盖这种情况</translation>
+    </message>
+    <message>
+        <source>%1 is asked: with %2 the program writes a file or runs another program, which a rule with a wildcard such as %3 never covers (only a rule that spells the option out).</source>
+        <translation>%1 需要询问：带有 %2 时，程序会写入文件或运行其他程序，而 %3 这类带通配符的规则从不涵盖这种情况（只有明确写出该选项的规则才可以）。</translation>
     </message>
 </context>
 <context>
@@ -6657,6 +6687,26 @@ Total: %3 tokens</source>
     <message>
         <source>Check that the folder exists and can be written.</source>
         <translation>请检查该文件夹是否存在且可写入。</translation>
+    </message>
+    <message>
+        <source>The rules file %1 is not read: %2</source>
+        <translation>未读取规则文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>A workspace&apos;s rules file must be a regular file inside the workspace. Until it is, every tool call is denied.</source>
+        <translation>工作区的规则文件必须是工作区内的普通文件。在此之前，所有工具调用都会被拒绝。</translation>
+    </message>
+    <message>
+        <source>The rules file %1 is larger than 1 MB: it is not read.</source>
+        <translation>规则文件 %1 大于 1 MB：未读取。</translation>
+    </message>
+    <message>
+        <source>Until it is fixed, every tool call is denied.</source>
+        <translation>在修复之前，所有工具调用都会被拒绝。</translation>
+    </message>
+    <message>
+        <source>The rules file %1: %2</source>
+        <translation>规则文件 %1：%2</translation>
     </message>
 </context>
 <context>

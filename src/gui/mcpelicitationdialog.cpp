@@ -1,5 +1,7 @@
 #include "mcpelicitationdialog.h"
 
+#include "base/redaction.h"
+
 #include "base/displaytext.h"
 #include "showntext.h"
 
@@ -307,6 +309,15 @@ AgentLoop::Result<QJsonObject> McpElicitationDialog::content() const
                 if (required)
                     return missing();
                 break;
+            }
+            for (const QString &secret : m_secrets) {
+                if (AgentLoop::containsSecret(text.toUtf8(), secret))
+                    return AgentLoop::Error{
+                            AgentLoop::Error::Configuration,
+                            tr("“%1” holds the API key of one of your provider profiles: Agent "
+                               "Loop never sends it to an MCP server. If the server needs a key, "
+                               "give it one of its own in its configuration.")
+                                    .arg(title)};
             }
             if (text.size() < schema.value(u"minLength"_s).toInt(0))
                 return AgentLoop::Error{AgentLoop::Error::Configuration,

@@ -39,6 +39,9 @@ public:
 
     // What Accept would send, or why it cannot.
     AgentLoop::Result<QJsonObject> content() const;
+    // The keys an answer must not hold (every provider profile's): Accept refuses a field that
+    // holds one, and says why.
+    void setKnownSecrets(const QStringList &secrets) { m_secrets = secrets; }
 
     void reject() override;
 
@@ -61,6 +64,7 @@ private:
     QHash<QString, QWidget *> m_fields;
     QHash<QString, QJsonObject> m_schemas;
     QStringList m_required;
+    QStringList m_secrets;
     bool m_answered = false;
 };
 

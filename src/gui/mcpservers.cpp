@@ -134,6 +134,7 @@ McpTrustPrompt *McpServers::trustPrompt() const
 void McpServers::showElicitation(const AgentLoop::McpElicitation &request)
 {
     auto *dialog = new McpElicitationDialog(request, m_window);
+    dialog->setKnownSecrets(manager().secretValues());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowModality(Qt::WindowModal);
     m_elicitations.removeAll(nullptr);

@@ -37,22 +37,53 @@ McpTrustPrompt::McpTrustPrompt(const WorkspaceMcpServers &servers, QMessageBox *
     box->setInformativeText(tr("Start them only if you trust this project. Nothing starts unless "
                                "you say so; if the file changes, you are asked again."));
 
+    // Everything a yes would start and send: the command or URL, every variable and header it
+    // is given (the values written in the file hidden, the ${VAR} they take shown), its folder,
+    // and whether the file asks for its read-only tools to run unasked.
     QStringList lines;
+    const QString indent = u"    "_s;
     if (servers.servers) {
         for (const McpServerConfig &server : *servers.servers) {
             const QString name = AgentLoop::displayedLine(server.name, 200);
             const QString how = server.transport == McpServerConfig::Http ? tr("URL") : tr("runs");
             //: A server in the trust question: "<name> (runs): <command line>"
-            lines << tr("%1 (%2): %3").arg(name, how, mcpServerLaunchText(server));
+            lines << tr("%1 (%2): %3").arg(name, how, mcpServerCommandText(server));
             if (!server.enabled)
                 lines.last() += u' ' + tr("[disabled in the file]");
+            for (auto it = server.env.cbegin(); it != server.env.cend(); ++it) {
+                //: An environment variable the server gets: "environment NAME = ••••${VAR}"
+                lines << indent
+                                 + tr("environment %1 = %2")
+                                           .arg(AgentLoop::displayedLine(it.key(), 200),
+                                                maskedMcpValue(it.value()));
+            }
+            for (auto it = server.headers.cbegin(); it != server.headers.cend(); ++it) {
+                //: A header sent with every request: "header Authorization: ••••${TOKEN}"
+                lines << indent
+                                 + tr("header %1: %2")
+                                           .arg(AgentLoop::displayedLine(it.key(), 200),
+                                                maskedMcpValue(it.value()));
+            }
+            if (!server.cwd.isEmpty())
+                lines << indent
+                                 + tr("in the folder %1")
+                                           .arg(AgentLoop::displayedLine(QDir::toNativeSeparators(
+                                                                                 server.cwd),
+                                                                         1000));
+            if (server.trusted)
+                lines << indent
+                                 + tr("marked trusted in the file: its read-only tools would run "
+                                      "without asking you");
         }
     }
-    m_view = newBodyView(u"mcpTrustServers"_s, tr("Servers and their command lines"), box, true);
+    m_view = newBodyView(u"mcpTrustServers"_s,
+                         tr("Servers, their command lines and what they are given"),
+                         box,
+                         true);
     m_view->setPlainText(lines.join(u"\n"_s));
     m_view->setMinimumWidth(m_view->fontMetrics().averageCharWidth() * 80);
     m_view->setFixedHeight(m_view->fontMetrics().lineSpacing()
-                                   * int(std::clamp<qsizetype>(lines.size() * 2, 3, 12))
+                                   * int(std::clamp<qsizetype>(lines.size() + 1, 3, 14))
                            + 12);
     insertAboveButtons(box, m_view);
 

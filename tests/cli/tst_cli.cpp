@@ -2918,8 +2918,11 @@ void tst_Cli::permissionsCheck()
         // As the app saves them: trusted, so their allow rules apply.
         const Result<QList<PermissionRule>> parsed = parseRuleFile(rules, RuleOrigin::Workspace);
         QVERIFY(parsed);
+        QStringList accepted;
+        for (const PermissionRule &rule : *parsed)
+            accepted.append(rule.text);
         Result<void> saved;
-        asTheCli([&] { saved = saveWorkspaceRules(m_work, *parsed); });
+        asTheCli([&] { saved = saveWorkspaceRules(m_work, *parsed, accepted); });
         QVERIFY2(saved, qPrintable(saved ? QString() : saved.error().message));
     } else if (rulesFile == u"app"_s) {
         QVERIFY(writeRules(appRulesPath(), rules));

@@ -6,6 +6,7 @@
 #include "fakechatserver.h"
 #include "fakecommandrunner.h"
 #include "permissions/workspacerules.h"
+#include "plantedfile.h"
 #include "provider/demoprovider.h"
 #include "testmain.h"
 
@@ -44,6 +45,10 @@ private slots:
     void alwaysRulesSurviveARestart();
     void aWorkspaceFileChangedOutsideAllowsNothing();
     void aBrokenWorkspaceFileDeniesEveryCall();
+    void aRulePlantedDuringARunStaysUntrusted();
+    void aRulesFileThatIsNotAFileOfTheWorkspaceDeniesEveryCall_data();
+    void aRulesFileThatIsNotAFileOfTheWorkspaceDeniesEveryCall();
+    void noToolShowsAKeyTheAppKnows();
 
 private:
     SessionConfiguration configuration(const QString &model = u"model-one"_s) const;
@@ -483,11 +488,60 @@ void tst_AgentSession::aWorkspaceFileChangedOutsideAllowsNothing()
     QVERIFY(runToTheEnd(session, u"go"_s));
     QCOMPARE(asked.size(), 1); // ls was asked: `shell` from the file did not allow it
     QCOMPARE(m_runner.requests().size(), 1);
-    QVERIFY(!session.addRules({u"shell(pwd)"_s}, RuleOrigin::Workspace).hasValue());
+    // A rule the user saves for this workspace is theirs; the one from outside stays untrusted.
+    QVERIFY(session.addRules({u"shell(pwd)"_s}, RuleOrigin::Workspace).hasValue());
+    QCOMPARE(session.ignoredWorkspaceAllowRules(), QStringList{u"shell"_s});
 
-    QVERIFY(trustWorkspaceRules(workspace).hasValue());
+    QVERIFY(trustWorkspaceRules(workspace, {u"shell"_s}).hasValue());
     session.configure(configuration());
     QVERIFY(session.ignoredWorkspaceAllowRules().isEmpty());
+}
+
+// The attack: the user trusted the file; a command the user approved (a checkout) plants
+// {"allow": ["shell"]} in it; the user then saves an unrelated rule for the workspace. Only what
+// the user saw becomes trusted: the planted rule allows nothing.
+void tst_AgentSession::aRulePlantedDuringARunStaysUntrusted()
+{
+    const QString workspace = m_dir->filePath(u"workspace"_s);
+    const QList<PermissionRule> own{
+            {u"shell(git status)"_s, RuleEffect::Allow, RuleOrigin::Workspace}};
+    QVERIFY(saveWorkspaceRules(workspace, own, {u"shell(git status)"_s}).hasValue());
+    AgentSession session(std::make_shared<FakeCommandRunner>(m_runner),
+                         ConversationStore(m_dir->filePath(u"conversations"_s)));
+    session.configure(configuration());
+    QVERIFY(session.ignoredWorkspaceAllowRules().isEmpty());
+
+    QFile file(workspaceRuleFilePath(workspace));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"json({"allow": ["shell(git status)", "shell"]})json");
+    file.close();
+    QVERIFY(session.addRules({u"shell(npm test)"_s}, RuleOrigin::Workspace).hasValue());
+    QCOMPARE(session.ignoredWorkspaceAllowRules(), QStringList{u"shell"_s});
+    const WorkspaceRules loaded = loadWorkspaceRules(workspace);
+    QCOMPARE(loaded.trustedAllowRules(),
+             (QStringList{u"shell(git status)"_s, u"shell(npm test)"_s}));
+    QCOMPARE(loaded.ignoredAllowRules, QStringList{u"shell"_s});
+
+    // `touch PWNED` is asked (and the test's user answers no); `git status` is not.
+    QSignalSpy asked(&session.controller(), &AgentController::approvalRequested);
+    connect(&session.controller(),
+            &AgentController::approvalRequested,
+            &session.controller(),
+            [&session](const ApprovalRequest &request) {
+                QTimer::singleShot(0, &session.controller(), [&session, id = request.id] {
+                    session.controller().resolveApproval(id, ApprovalAnswer::deny());
+                });
+            });
+    m_runner.enqueue(0, u"clean\n"_s);
+    m_server->script(
+            {FakeResponse::toolCalls({{u"call_1"_s, u"shell"_s, uR"({"command":"touch PWNED"})"_s},
+                                      {u"call_2"_s, u"shell"_s, uR"({"command":"git status"})"_s}}),
+             FakeResponse::answer(u"Done."_s)});
+    QVERIFY(runToTheEnd(session, u"go"_s));
+    QCOMPARE(asked.size(), 1);
+    QCOMPARE(asked.first().first().value<ApprovalRequest>().preview.text, u"touch PWNED"_s);
+    QCOMPARE(m_runner.requests().size(), 1);
+    QCOMPARE(m_runner.requests().first().command, u"git status"_s);
 }
 
 // A rules file that cannot be read must not loosen anything: every call is denied, and the
@@ -509,6 +563,83 @@ void tst_AgentSession::aBrokenWorkspaceFileDeniesEveryCall()
     QVERIFY(runOneCommand(session));
     QVERIFY(m_runner.requests().isEmpty());
     QVERIFY(session.controller().history().messages().at(3).content().startsWith(u"denied"_s));
+}
+
+void tst_AgentSession::aRulesFileThatIsNotAFileOfTheWorkspaceDeniesEveryCall_data()
+{
+    QTest::addColumn<PlantedFile>("planted");
+    QTest::newRow("a link to a file outside") << PlantedFile::LinkOut;
+    QTest::newRow("a FIFO") << PlantedFile::Fifo;
+    QTest::newRow("a link to a device") << PlantedFile::LinkToDevice;
+}
+
+// A repository ships .agentloop/permissions.json as a link to rules kept elsewhere (which the
+// user once trusted, say), or as a FIFO that would hang whoever opens it.
+void tst_AgentSession::aRulesFileThatIsNotAFileOfTheWorkspaceDeniesEveryCall()
+{
+#ifdef Q_OS_WIN
+    QSKIP("symbolic links need a privilege on Windows and FIFOs do not exist there");
+#else
+    QFETCH(PlantedFile, planted);
+    const QString workspace = m_dir->filePath(u"workspace"_s);
+    QVERIFY(QDir(workspace).mkpath(u".agentloop"_s));
+    const QString elsewhere = m_dir->filePath(u"elsewhere.json"_s);
+    QFile outside(elsewhere);
+    QVERIFY(outside.open(QIODevice::WriteOnly));
+    outside.write(R"json({"allow": ["shell"]})json");
+    outside.close();
+    QVERIFY(plantFile(planted, workspaceRuleFilePath(workspace), elsewhere));
+
+    AgentSession session(std::make_shared<FakeCommandRunner>(m_runner),
+                         ConversationStore(m_dir->filePath(u"conversations"_s)));
+    session.configure(configuration());
+    QVERIFY(session.workspaceRulesError().has_value());
+    QVERIFY2(session.workspaceRulesError()->message.contains(u"is not read"_s),
+             qPrintable(session.workspaceRulesError()->message));
+    allowEveryCall(session);
+    QVERIFY(runOneCommand(session));
+    QVERIFY(m_runner.requests().isEmpty());
+#endif
+}
+
+void tst_AgentSession::noToolShowsAKeyTheAppKnows()
+{
+    // Another profile's key, in the workspace's .env and in a command's output.
+    const QString otherKey = u"sk-ant-other-profile-0123456789abcdef"_s;
+    QFile env(m_dir->filePath(u"workspace/.env"_s));
+    QVERIFY(env.open(QIODevice::WriteOnly));
+    env.write("ANTHROPIC_API_KEY=" + otherKey.toUtf8() + "\n");
+    env.close();
+    SessionConfiguration configured = configuration();
+    configured.otherSecrets = {otherKey};
+    AgentSession session(std::make_shared<FakeCommandRunner>(m_runner),
+                         ConversationStore(m_dir->filePath(u"conversations"_s)));
+    session.configure(configured);
+    allowEveryCall(session);
+    m_runner.enqueue(0, u"ANTHROPIC_API_KEY="_s + otherKey + u"\n"_s);
+    m_server->script(
+            {FakeResponse::toolCall(u"call_1"_s, u"read_file"_s, uR"({"path":".env"})"_s),
+             FakeResponse::toolCall(u"call_2"_s,
+                                    u"grep"_s,
+                                    uR"({"pattern":"KEY=sk-ant-other-profile-0","path":"."})"_s),
+             FakeResponse::toolCall(u"call_3"_s, u"shell"_s, uR"({"command":"env"})"_s),
+             FakeResponse::answer(u"Done."_s)});
+    QVERIFY(runToTheEnd(session, u"find the keys"_s));
+
+    // What the provider received of each tool.
+    const QList<RecordedRequest> requests = m_server->requests();
+    QCOMPARE(requests.size(), 4);
+    QStringList toolMessages;
+    for (const QJsonObject &message : requests.last().toolMessages())
+        toolMessages.append(message[u"content"_s].toString());
+    QCOMPARE(toolMessages.size(), 3);
+    QVERIFY2(toolMessages[0].contains(u"ANTHROPIC_API_KEY=[REDACTED]"_s),
+             qPrintable(toolMessages[0]));
+    QVERIFY2(toolMessages[1].startsWith(u"No matches"_s), qPrintable(toolMessages[1]));
+    QVERIFY2(toolMessages[2].contains(u"ANTHROPIC_API_KEY=[REDACTED]"_s),
+             qPrintable(toolMessages[2]));
+    for (const RecordedRequest &request : requests)
+        QVERIFY(!request.body.contains(otherKey.toUtf8().mid(14)));
 }
 
 AGENTLOOP_TEST_MAIN(QCoreApplication, tst_AgentSession)

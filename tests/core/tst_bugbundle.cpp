@@ -1,8 +1,10 @@
 // The bug bundle (storage/bugbundle.h) and its zip (base/ziparchive.h): the archive opens in
 // Python's zipfile, and the key is in no file of it, whatever form it was in and wherever it was.
 
+#include "base/redaction.h"
 #include "base/ziparchive.h"
 #include "leaksearch.h"
+#include "protocol/streamredaction.h"
 #include "storage/bugbundle.h"
 #include "testmain.h"
 
@@ -202,6 +204,7 @@ private slots:
     void scanRefusesAnArchiveHoldingTheKey();
     void unwritablePathIsAnError();
     void settingsLeaveKeysOut();
+    void aKeyStreamedInPiecesIsRemovedJoined();
 };
 
 void TestBugBundle::crcIsTheStandardOne()
@@ -438,6 +441,71 @@ void TestBugBundle::settingsLeaveKeysOut()
     QCOMPARE(shown.value(u"extra_headers"_s)[u"api-key"_s].toString(), u"[REDACTED]"_s);
     QCOMPARE(shown.value(u"extra_headers"_s)[u"X-Route"_s].toString(), u"eu"_s);
     QCOMPARE(shown.value(u"key_set"_s).toBool(), true);
+}
+
+// The model repeats the key (a tool printed it) and the provider streams it a few characters per
+// event: no line of the raw stream holds it, the text the events join to does.
+void TestBugBundle::aKeyStreamedInPiecesIsRemovedJoined()
+{
+    const QByteArray k = key.toUtf8();
+    const auto event = [](const QByteArray &delta) {
+        return "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":" + delta + "}]}\r\n\r\n";
+    };
+    const auto text = [](const char *field, const QByteArray &piece) {
+        return "{\"" + QByteArray(field) + "\":\"" + piece + "\"}";
+    };
+    const auto arguments = [](const QByteArray &piece) {
+        return "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"" + piece + "\"}}]}";
+    };
+    const QByteArray raw = event(text("reasoning_content", "The key is " + k.first(9)))
+                           + event(text("reasoning_content", k.sliced(9, 12)))
+                           + event(text("reasoning_content", k.sliced(21) + "."))
+                           + event(text("content", "Your key: " + k.first(20)))
+                           + event(text("content", k.sliced(20) + " - keep it"))
+                           + event(arguments("{\\\"command\\\":\\\"curl -H " + k.first(5)))
+                           + event(arguments(k.sliced(5) + "\\\"}")) + "data: [DONE]\r\n\r\n";
+    QVERIFY(!containsSecret(raw, key)); // in pieces: no line holds it
+
+    // The bundle's own final scan joins the pieces.
+    QCOMPARE(entriesHoldingSecrets({{u"responses/001-response.sse"_s, raw}}, {key}),
+             QStringList{u"responses/001-response.sse"_s});
+    QVERIFY(eventStreamHoldsSecret(raw, {key}));
+
+    BugBundleContents contents;
+    Exchange streamed;
+    streamed.streamed = true;
+    streamed.httpStatus = 200;
+    streamed.responseBody = raw;
+    contents.exchanges.append({1, streamed});
+    contents.secrets = {key};
+    const QList<ZipEntry> entries = bugBundleEntries(contents);
+    QVERIFY2(entriesHoldingSecrets(entries, {key}).isEmpty(),
+             qPrintable(entriesHoldingSecrets(entries, {key}).join(u", "_s)));
+    QByteArray written;
+    for (const ZipEntry &entry : entries) {
+        if (entry.name == u"responses/001-response.sse"_s)
+            written = entry.data;
+    }
+    QVERIFY(!written.isEmpty());
+
+    // What the events join to now: the marker where the key was, the rest as it was.
+    QMap<QString, QString> joined;
+    for (const QByteArray &line : written.split('\n')) {
+        if (!line.startsWith("data: {"))
+            continue;
+        const QJsonObject delta = QJsonDocument::fromJson(line.sliced(6).trimmed())
+                                          .object()[u"choices"_s][0][u"delta"_s]
+                                          .toObject();
+        for (const QString &field : {u"reasoning_content"_s, u"content"_s})
+            joined[field] += delta.value(field).toString();
+        joined[u"arguments"_s] += delta[u"tool_calls"_s][0][u"function"_s][u"arguments"_s].toString();
+    }
+    QCOMPARE(joined.value(u"reasoning_content"_s), u"The key is [REDACTED]."_s);
+    QCOMPARE(joined.value(u"content"_s), u"Your key: [REDACTED] - keep it"_s);
+    QCOMPARE(joined.value(u"arguments"_s), u"{\"command\":\"curl -H [REDACTED]\"}"_s);
+    // Events without a piece of the key keep their bytes, line endings included.
+    QVERIFY(written.endsWith("data: [DONE]\r\n\r\n"));
+    QCOMPARE(written.count("\r\n\r\n"), raw.count("\r\n\r\n"));
 }
 
 AGENTLOOP_TEST_MAIN(QCoreApplication, TestBugBundle)

@@ -216,10 +216,14 @@ private slots:
     void theBoundaryHolds();
     void aRepositoryCannotLeadTheReadsOut_data();
     void aRepositoryCannotLeadTheReadsOut();
+    void noToolIsAnOracleForASecret_data();
+    void noToolIsAnOracleForASecret();
+    void anEditBesideASecretKeepsItWhole();
 
     void conversationReadsEditsAndGreps();
     void fiveReadsAndOneEditInOneMessage();
     void aDeniedEditChangesNothing();
+    void aConversationAllowanceForAWriteEndsWhenTheFileChanges();
 };
 
 void tst_FileTools::definitionsAreTheContract()
@@ -1097,6 +1101,16 @@ public:
                          });
     }
 
+    // Runs the prompt; true when the run finished, and did not fail, within the hang guard.
+    bool runToTheEnd(const QString &prompt)
+    {
+        const qsizetype before = finished.size();
+        return agent.run(prompt)
+               && QTest::qWaitFor([&] { return finished.size() > before || !failed.isEmpty(); },
+                                  toolTimeoutMs)
+               && finished.size() > before && failed.isEmpty();
+    }
+
     Workspace workspace;
     FakeChatServer server;
     AgentController agent;
@@ -1106,6 +1120,121 @@ public:
 };
 
 } // namespace
+
+// An attacker's model knows how the key begins (sk-proj-) and where it is (.env): it guesses
+// the next character with a pattern, an old_string or a file name, and watches for the one
+// answer that differs. Every guess, right or wrong, must get the same answer.
+namespace {
+const QString oracleKey = u"sk-proj-Q7fTzK2mWc9LxR4vBn8YdJ3hGs6PaE1u"_s;
+const QString otherProfileKey = u"sk-other-profile-0123456789abcdefXYZ"_s;
+} // namespace
+
+void tst_FileTools::noToolIsAnOracleForASecret_data()
+{
+    QTest::addColumn<QString>("tool");
+    // %1: a guess of the key's next character (after "sk-proj-"), right or wrong
+    QTest::addColumn<QString>("argumentsTemplate");
+
+    QTest::newRow("grep, the next character")
+            << u"grep"_s << uR"({"pattern":"^OPENAI_API_KEY=sk-proj-%1","path":"."})"_s;
+    QTest::newRow("grep, a class at an offset")
+            << u"grep"_s << uR"({"pattern":"^OPENAI_API_KEY=sk-proj-.{0}[%1]","path":"."})"_s;
+    QTest::newRow("grep, ignoring case")
+            << u"grep"_s
+            << uR"({"pattern":"OPENAI_API_KEY=SK-PROJ-%1","path":".","ignore_case":true})"_s;
+    QTest::newRow("grep, the other profile's key")
+            << u"grep"_s << uR"({"pattern":"sk-other-profile-%1","path":"."})"_s;
+    QTest::newRow("grep, a glob on the file name")
+            << u"grep"_s << uR"({"pattern":"x","path":".","glob":"sk-proj-%1*"})"_s;
+    QTest::newRow("edit_file, old_string guesses on")
+            << u"edit_file"_s
+            << uR"({"path":".env","old_string":"OPENAI_API_KEY=sk-proj-%1","new_string":"x"})"_s;
+    QTest::newRow("edit_file, the other profile's key")
+            << u"edit_file"_s
+            << uR"({"path":".env","old_string":"OTHER=sk-other-profile-%1","new_string":"x"})"_s;
+    QTest::newRow("glob, a file named after the key")
+            << u"glob"_s << uR"({"pattern":"names/sk-proj-%1*","path":"."})"_s;
+}
+
+void tst_FileTools::noToolIsAnOracleForASecret()
+{
+    QFETCH(QString, tool);
+    QFETCH(QString, argumentsTemplate);
+    Workspace workspace;
+    workspace.context->secrets.set({oracleKey, otherProfileKey});
+    QVERIFY(workspace.write(u".env"_s,
+                            "# local settings\nOPENAI_API_KEY=" + oracleKey.toUtf8()
+                                    + "\nOTHER=" + otherProfileKey.toUtf8() + "\nDEBUG=1\n"));
+    QVERIFY(workspace.write(u"names/"_s + oracleKey + u".txt"_s, "x\n"));
+    VERIFY_OK(workspace.read(u".env"_s, {}));
+
+    // Every character a key can hold, the right one (Q, s) among them.
+    const QString alphabet = u"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"_s;
+    const QJsonObject asWritten = QJsonDocument::fromJson(argumentsTemplate.toUtf8()).object();
+    QString firstAnswer;
+    for (const QChar guess : alphabet) {
+        const QString text = QString(argumentsTemplate).replace(u"%1"_s, QString(guess));
+        const QJsonObject arguments = QJsonDocument::fromJson(text.toUtf8()).object();
+        QVERIFY2(!arguments.isEmpty(), qPrintable(text));
+        const ToolResult result = workspace.call(tool, arguments);
+        QVERIFY2(!result.content.contains(oracleKey.mid(8, 4)), qPrintable(result.content));
+        QVERIFY2(!result.content.contains(otherProfileKey.mid(17, 4)), qPrintable(result.content));
+        // The answer may quote the guess itself ("No matches for <pattern>"): that is put back
+        // as written, the rest must be the same.
+        QString answer = (result.ok ? u"ok: "_s : u"failed: "_s) + result.content;
+        for (auto it = arguments.constBegin(); it != arguments.constEnd(); ++it) {
+            if (it->isString() && it->toString() != asWritten.value(it.key()).toString())
+                answer.replace(it->toString(), asWritten.value(it.key()).toString());
+        }
+        if (firstAnswer.isNull())
+            firstAnswer = answer;
+        QVERIFY2(answer == firstAnswer,
+                 qPrintable(u"the guess %1 got another answer:\n%2\nthan the others:\n%3"_s
+                                    .arg(guess, answer, firstAnswer)));
+    }
+    // The file was not changed by any of the edits.
+    QVERIFY(workspace.read(u".env"_s).contains(oracleKey.toUtf8()));
+}
+
+void tst_FileTools::anEditBesideASecretKeepsItWhole()
+{
+    Workspace workspace;
+    workspace.context->secrets.set({oracleKey});
+    const QByteArray env = "OPENAI_API_KEY=" + oracleKey.toUtf8() + " # the key\r\nDEBUG=1\r\n";
+    QVERIFY(workspace.write(u".env"_s, env));
+
+    // What the model sees, and what it can match on, is the masked line.
+    const ToolResult read = workspace.read(u".env"_s, {});
+    VERIFY_OK(read);
+    QVERIFY2(read.content.contains(u"1\tOPENAI_API_KEY=[REDACTED] # the key"_s),
+             qPrintable(read.content));
+    QVERIFY(!read.content.contains(oracleKey));
+    const ToolResult grep = workspace.call(u"grep"_s,
+                                           {{u"pattern"_s, u"KEY=\\[REDACTED\\] #"_s},
+                                            {u"path"_s, u"."_s}});
+    VERIFY_OK(grep);
+    QCOMPARE(grep.content, u".env:1:OPENAI_API_KEY=[REDACTED] # the key\n"_s);
+    const ToolResult listed = workspace.call(u"grep"_s,
+                                             {{u"pattern"_s, u"REDACTED"_s}, {u"path"_s, u"."_s}});
+    QCOMPARE(listed.content, grep.content); // the marker is text like any other
+
+    // An edit beside the key changes what it names and keeps the key's bytes.
+    VERIFY_OK(workspace.edit(u".env"_s, u" # the key"_s, u" # rotated monthly"_s));
+    QCOMPARE(workspace.read(u".env"_s),
+             "OPENAI_API_KEY=" + oracleKey.toUtf8() + " # rotated monthly\r\nDEBUG=1\r\n");
+    VERIFY_OK(workspace.read(u".env"_s, {}));
+    VERIFY_OK(workspace.edit(u".env"_s, u"DEBUG=1"_s, u"DEBUG=0"_s));
+    QVERIFY(workspace.read(u".env"_s).endsWith("\r\nDEBUG=0\r\n"));
+
+    // An edit of the masked value itself is refused, and says why.
+    VERIFY_OK(workspace.read(u".env"_s, {}));
+    const ToolResult replaced = workspace.edit(u".env"_s,
+                                               u"OPENAI_API_KEY=[REDACTED]"_s,
+                                               u"OPENAI_API_KEY=sk-attacker"_s);
+    QCOMPARE(replaced.errorCode, u"masked_secret"_s);
+    QVERIFY2(replaced.content.contains(u"[REDACTED]"_s), qPrintable(replaced.content));
+    QVERIFY(workspace.read(u".env"_s).contains(oracleKey.toUtf8()));
+}
 
 void tst_FileTools::conversationReadsEditsAndGreps()
 {
@@ -1123,10 +1252,7 @@ void tst_FileTools::conversationReadsEditsAndGreps()
             FakeResponse::answer(u"Changed total() to return 2."_s),
     });
     conversation.decide(ApprovalAnswer::allowOnce());
-    QVERIFY(conversation.agent.run(u"Make total() return 2"_s));
-    QTRY_VERIFY_WITH_TIMEOUT(!conversation.finished.isEmpty() || !conversation.failed.isEmpty(),
-                             toolTimeoutMs);
-    QCOMPARE(conversation.finished.size(), 1);
+    QVERIFY(conversation.runToTheEnd(u"Make total() return 2"_s));
 
     // One approval, for the edit, showing its diff; the reads ran without asking.
     QCOMPARE(conversation.approvals.size(), 1);
@@ -1174,10 +1300,7 @@ void tst_FileTools::fiveReadsAndOneEditInOneMessage()
                   uR"({"path":"src/a.txt","old_string":"a","new_string":"A"})"_s});
     conversation.server.script({FakeResponse::toolCalls(calls), FakeResponse::answer(u"Done."_s)});
     conversation.decide(ApprovalAnswer::allowOnce());
-    QVERIFY(conversation.agent.run(u"Read everything, then capitalise a"_s));
-    QTRY_VERIFY_WITH_TIMEOUT(!conversation.finished.isEmpty() || !conversation.failed.isEmpty(),
-                             toolTimeoutMs);
-    QCOMPARE(conversation.finished.size(), 1);
+    QVERIFY(conversation.runToTheEnd(u"Read everything, then capitalise a"_s));
 
     QCOMPARE(conversation.approvals.size(), 1);
     QCOMPARE(conversation.approvals.first().toolCallId, u"edit_a"_s);
@@ -1203,15 +1326,44 @@ void tst_FileTools::aDeniedEditChangesNothing()
             FakeResponse::answer(u"Understood."_s),
     });
     conversation.decide(ApprovalAnswer::deny());
-    QVERIFY(conversation.agent.run(u"Change a.txt"_s));
-    QTRY_VERIFY_WITH_TIMEOUT(!conversation.finished.isEmpty() || !conversation.failed.isEmpty(),
-                             toolTimeoutMs);
-    QCOMPARE(conversation.finished.size(), 1);
+    QVERIFY(conversation.runToTheEnd(u"Change a.txt"_s));
     QCOMPARE(conversation.workspace.read(u"a.txt"_s), QByteArray("keep me\n"));
     const QList<QJsonObject> tools = conversation.server.requests().last().toolMessages();
     QCOMPARE(tools.size(), 2);
     QCOMPARE(tools[1][u"tool_call_id"_s].toString(), u"call_edit"_s);
     QVERIFY(tools[1][u"content"_s].toString().startsWith(u"denied: "_s));
+}
+
+// "Allow for this conversation" on write_file allowed a change of the file as the user knew it:
+// the same call may write it again while it is as the agent left it, but not over the user's own
+// edit made since.
+void tst_FileTools::aConversationAllowanceForAWriteEndsWhenTheFileChanges()
+{
+    Conversation conversation;
+    QVERIFY(conversation.workspace.write(u"notes.md"_s, "original\n"));
+    const QString write = uR"({"path":"notes.md","content":"generated\n"})"_s;
+    conversation.server.script({
+            FakeResponse::toolCall(u"call_1"_s, u"write_file"_s, write),
+            FakeResponse::toolCall(u"call_2"_s, u"write_file"_s, write),
+            FakeResponse::answer(u"Written twice."_s),
+            FakeResponse::toolCall(u"call_3"_s, u"write_file"_s, write),
+            FakeResponse::answer(u"Written again."_s),
+    });
+    conversation.decide(ApprovalAnswer{ApprovalAnswer::AllowForConversation, {}, {}});
+    QVERIFY(conversation.runToTheEnd(u"Generate notes.md"_s));
+    // Asked once: the second call found the file as the first one left it.
+    QCOMPARE(conversation.approvals.size(), 1);
+    QCOMPARE(conversation.approvals.first().toolCallId, u"call_1"_s);
+    QCOMPARE(conversation.workspace.read(u"notes.md"_s), QByteArray("generated\n"));
+
+    // The user edits the file by hand; the same call is then asked about again.
+    QVERIFY(conversation.workspace.write(u"notes.md"_s, "generated\nmy own line\n"));
+    QVERIFY(conversation.runToTheEnd(u"Again"_s));
+    QCOMPARE(conversation.approvals.size(), 2);
+    QCOMPARE(conversation.approvals.last().toolCallId, u"call_3"_s);
+    // What the user saw was the change of the file with the user's line in it.
+    QVERIFY2(conversation.approvals.last().preview.text.contains(u"-my own line"_s),
+             qPrintable(conversation.approvals.last().preview.text));
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "mcp/mcpconfig.h"
 #include "mcptestservers.h"
+#include "plantedfile.h"
 #include "testmain.h"
 
 #include <QCryptographicHash>
@@ -21,6 +22,8 @@ class tst_McpConfig : public QObject
 private slots:
     void claudeDesktopFileImportsAsItIs();
     void cursorFileImportsAsItIs();
+    void secretValuesAreWhatEnvAndHeadersTakeFromVariables();
+    void aWorkspaceFileThatIsNotAFileOfTheWorkspaceIsNotRead();
     void shapes_data();
     void shapes();
     void errorsNameServerAndField_data();
@@ -240,6 +243,34 @@ void tst_McpConfig::workspaceFileHasItsHash()
     QCOMPARE(read.servers->first().origin, McpConfigOrigin::Workspace);
 }
 
+// A repository ships .agentloop/mcp.json as a link to a configuration elsewhere (the user's own,
+// with its tokens), or as a FIFO that would hang the app at its start.
+void tst_McpConfig::aWorkspaceFileThatIsNotAFileOfTheWorkspaceIsNotRead()
+{
+#ifdef Q_OS_WIN
+    QSKIP("symbolic links need a privilege on Windows and FIFOs do not exist there");
+#else
+    for (const PlantedFile planted :
+         {PlantedFile::LinkOut, PlantedFile::Fifo, PlantedFile::LinkToDevice}) {
+        QTemporaryDir dir;
+        const QString workspace = dir.filePath(u"repository"_s);
+        QVERIFY(QDir(workspace).mkpath(u".agentloop"_s));
+        const QString elsewhere = dir.filePath(u"user-mcp.json"_s);
+        QFile outside(elsewhere);
+        QVERIFY(outside.open(QIODevice::WriteOnly));
+        outside.write(R"({"mcpServers": {"gh": {"url": "http://127.0.0.1:1/mcp"}}})");
+        outside.close();
+        QVERIFY(plantFile(planted, workspaceMcpServersPath(workspace), elsewhere));
+        const McpServersFile read = readWorkspaceMcpServers(workspace);
+        QVERIFY(read.exists);
+        QVERIFY(!read.servers);
+        QVERIFY2(read.servers.error().message.startsWith(u"Cannot read "_s),
+                 qPrintable(read.servers.error().message));
+        QVERIFY(read.sha256.isEmpty());
+    }
+#endif
+}
+
 void tst_McpConfig::expansion_data()
 {
     QTest::addColumn<QString>("text");
@@ -281,6 +312,25 @@ void tst_McpConfig::expansion()
     QTEST(expanded->cwd, "expanded");
     QTEST(expanded->url, "expanded");
     QTEST(expanded->headers.value(u"H"_s), "expanded");
+}
+
+void tst_McpConfig::secretValuesAreWhatEnvAndHeadersTakeFromVariables()
+{
+    McpServerConfig server;
+    server.name = u"github"_s;
+    server.command = u"${TOOLS}/npx"_s; // a path, not a secret
+    server.env = {{u"GITHUB_PERSONAL_ACCESS_TOKEN"_s, u"${GITHUB_TOKEN}"_s},
+                  {u"LOG"_s, u"debug"_s},
+                  {u"REGION"_s, u"${REGION:-eu}"_s}};
+    server.headers = {{u"Authorization"_s, u"Bearer ${API_TOKEN}"_s}};
+    QProcessEnvironment environment;
+    environment.insert(u"TOOLS"_s, u"/opt/tools"_s);
+    environment.insert(u"GITHUB_TOKEN"_s, u"ghp_secret0123456789"_s);
+    environment.insert(u"API_TOKEN"_s, u"tok_abcdefgh"_s);
+    QStringList values = mcpSecretValues(server, environment);
+    values.sort();
+    // REGION is unset: its default is written in the file, no secret.
+    QCOMPARE(values, (QStringList{u"ghp_secret0123456789"_s, u"tok_abcdefgh"_s}));
 }
 
 void tst_McpConfig::missingVariablesAreAllNamed()

@@ -103,6 +103,8 @@ private slots:
     void programsMatchWhatRuns_data();
     void programsMatchWhatRuns();
     void searchPathLeavesOutTheWorkspace();
+    void wildcardRulesNeverCoverWritingOptions_data();
+    void wildcardRulesNeverCoverWritingOptions();
 
     void suggestedRulesAllowTheirCall_data();
     void suggestedRulesAllowTheirCall();
@@ -973,6 +975,77 @@ void tst_PermissionRules::programsMatchWhatRuns_data()
         true,
         Ask,
         def);
+}
+
+void tst_PermissionRules::wildcardRulesNeverCoverWritingOptions_data()
+{
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<Verdict>("verdict");
+
+    const auto row = [](const char *name, const char *rule, const char *command, Verdict verdict) {
+        QTest::newRow(name) << QString::fromUtf8(rule) << QString::fromUtf8(command) << verdict;
+    };
+    // The README's own examples, and what a model steered by a repository would try with them.
+    row("git diff --stat", "git diff:*", "git diff --stat", Allow);
+    row("git diff --output", "git diff:*", "git diff --output=/home/u/.bashrc", Ask);
+    row("git diff --output FILE", "git diff:*", "git diff --output /home/u/.bashrc", Ask);
+    row("git diff --out (abbreviated)", "git diff:*", "git diff --out=x", Ask);
+    row("git diff --ext-diff", "git diff:*", "git diff --ext-diff", Ask);
+    row("git diff --textconv", "git diff:*", "git diff --textconv HEAD", Ask);
+    row("git diff -- --output (a path)", "git diff:*", "git diff -- --output", Allow);
+    row("git -c pager", "git:*", "git -c core.pager=sh log", Ask);
+    row("git log -p", "git log:*", "git log -p -3", Allow);
+    row("git fetch --upload-pack", "git fetch:*", "git fetch --upload-pack=./x origin", Ask);
+    row("git grep -O", "git grep:*", "git grep -Ovim TODO", Ask);
+    row("git rebase --exec", "git rebase:*", "git rebase --exec=make main", Ask);
+    row("npm run test", "npm run test:*", "npm run test", Allow);
+    row("npm run test --script-shell", "npm run test:*", "npm run test --script-shell=./evil", Ask);
+    row("npm run test -- --script-shell (the script's)",
+        "npm run test:*",
+        "npm run test -- --script-shell=x",
+        Allow);
+    row("npm run test --userconfig", "npm run test:*", "npm run test --userconfig=.npmrc2", Ask);
+    row("npx -c", "npx:*", "npx -c 'touch PWNED'", Ask);
+    row("sort -u", "sort:*", "sort -u names.txt", Allow);
+    row("sort -o", "sort:*", "sort -o names.txt names.txt", Ask);
+    row("sort -uo (a cluster)", "sort:*", "sort -uo names.txt names.txt", Ask);
+    row("sort -oFILE (attached)", "sort:*", "sort -onames.txt names.txt", Ask);
+    row("curl -s", "curl:*", "curl -s https://example.com", Allow);
+    row("curl -sSLo (a cluster)", "curl:*", "curl -sSLo run.sh https://example.com", Ask);
+    row("curl -O", "curl:*", "curl -O https://example.com/x", Ask);
+    row("curl -K", "curl:*", "curl -K cfg https://example.com", Ask);
+    row("find -name", "find:*", "find . -name '*.h'", Allow);
+    row("find -exec", "find:*", "find . -exec rm {} +", Ask);
+    row("find -delete", "find:*", "find . -name x -delete", Ask);
+    row("sed -n", "sed:*", "sed -n 1,5p a.txt", Allow);
+    row("sed -i", "sed:*", "sed -i s/a/b/ a.txt", Ask);
+    row("sed --in-place", "sed:*", "sed --in-place=.bak s/a/b/ a.txt", Ask);
+    row("tar -I", "tar:*", "tar -I ./x -xf a.tar", Ask);
+    row("tar --to-command", "tar:*", "tar --to-command=sh -xf a.tar", Ask);
+    row("rg --pre", "rg:*", "rg --pre ./x TODO", Ask);
+    row("rg -n", "rg:*", "rg -n TODO", Allow);
+    // A rule without a wildcard spells the option out: the user saw it.
+    row("exact rule with the option",
+        "git diff --output=changes.patch",
+        "git diff --output=changes.patch",
+        Allow);
+}
+
+// A rule with a wildcard allows a program's everyday command lines, never the options that make it
+// write a file or run another program (one table per program, shared with the read-only commands).
+void tst_PermissionRules::wildcardRulesNeverCoverWritingOptions()
+{
+    QFETCH(QString, rule);
+    QFETCH(QString, command);
+    QFETCH(Verdict, verdict);
+    const PermissionCheck check = checkShell({u"allow shell("_s + rule + u")"_s}, command, Posix);
+    QVERIFY2(check.verdict == verdict,
+             qPrintable(verdictName(check.verdict) + u": "_s + check.explanation + u"\n"_s
+                        + check.details.join(u'\n')));
+    if (verdict == Ask && rule.contains(u'*'))
+        QVERIFY2(check.explanation.contains(u"writes a file or runs another program"_s),
+                 qPrintable(check.explanation));
 }
 
 void tst_PermissionRules::programsMatchWhatRuns()

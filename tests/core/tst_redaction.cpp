@@ -114,6 +114,7 @@ private slots:
     void withoutTheKeyNothingChanges();
     void shortKeysAreNotRedacted_data();
     void shortKeysAreNotRedacted();
+    void maskedTextLeadsBackToTheOriginal();
 };
 
 void tst_Redaction::bytes_data()
@@ -397,6 +398,34 @@ void tst_Redaction::shortKeysAreNotRedacted()
                              + secret.toUtf8().toHex() + " %61%62%63";
     QCOMPARE(redacted(input, secret), input);
     QCOMPARE(redacted(QString::fromUtf8(input), secret), QString::fromUtf8(input));
+}
+
+void tst_Redaction::maskedTextLeadsBackToTheOriginal()
+{
+    const QString other = u"ghp_0123456789abcdefghij"_s;
+    const QString original = u"a="_s + key + u" b="_s + other + u"\nc="_s + key + u"%2F end"_s;
+    const MaskedText masked(original, {key, other});
+    QCOMPARE(masked.text(), u"a=[REDACTED] b=[REDACTED]\nc=[REDACTED]%2F end"_s);
+    // Every position outside a marker leads to the same character of the original.
+    for (qsizetype at = 0; at < masked.text().size(); ++at) {
+        if (masked.touchesSecret(at, at + 1))
+            continue;
+        QCOMPARE(original.at(masked.originalPosition(at)), masked.text().at(at));
+    }
+    // A marker's ends lead to the secret's ends.
+    const qsizetype first = masked.text().indexOf(u"[REDACTED]"_s);
+    QCOMPARE(masked.originalPosition(first), 2);
+    QCOMPARE(masked.originalPosition(first + 10), 2 + key.size());
+    QCOMPARE(masked.originalPosition(masked.text().size()), original.size());
+    QVERIFY(masked.touchesSecret(0, first + 1));
+    QVERIFY(!masked.touchesSecret(0, first));
+    QVERIFY(!masked.touchesSecret(first + 10, first + 13));
+    // Without a secret the text is itself.
+    const MaskedText plain(u"nothing here"_s, {key});
+    QCOMPARE(plain.text(), u"nothing here"_s);
+    QCOMPARE(plain.originalPosition(5), 5);
+    QVERIFY(!plain.touchesSecret(0, 12));
+    QCOMPARE(redacted(original, QStringList{key, other}), masked.text());
 }
 
 AGENTLOOP_TEST_MAIN(QCoreApplication, tst_Redaction)

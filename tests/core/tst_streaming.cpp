@@ -54,6 +54,7 @@ private slots:
     void providerDifferences_data();
     void providerDifferences();
     void streamedErrorNeverShowsTheKey();
+    void aKeyStreamedInPiecesIsNotInTheRecordedExchange();
 
     // Resilience.
     void retryAfterSecondsIsHonoured();
@@ -1020,6 +1021,30 @@ void tst_Streaming::providerDifferences()
     QCOMPARE(completion.usage.has_value(), usage);
     if (usage)
         QCOMPARE(completion.usage->totalTokens, 30);
+}
+
+// The model repeats the key a tool printed, a few characters per event: the exchange the inspector,
+// the transcript and the bug bundle keep holds the marker where the joined text held the key.
+void tst_Streaming::aKeyStreamedInPiecesIsNotInTheRecordedExchange()
+{
+    Harness h;
+    h.server.script({FakeResponse::streamedAnswer(
+            {u"It is "_s, apiKey.first(10), apiKey.sliced(10, 9), apiKey.sliced(19), u"."_s})});
+    QVERIFY(h.agent.run(u"what is the key?"_s));
+    WAIT_FOR_END(h);
+    QCOMPARE(h.answer(), u"It is [REDACTED]."_s);
+    const QByteArray recorded = h.received(0).responseBody;
+    QVERIFY(recorded.contains("\"It is \""));
+    QString joined;
+    for (const QByteArray &line : recorded.split('\n')) {
+        if (line.startsWith("data: {"))
+            joined += QJsonDocument::fromJson(line.sliced(6))
+                              .object()[u"choices"_s][0][u"delta"_s][u"content"_s]
+                              .toString();
+    }
+    QCOMPARE(joined, u"It is [REDACTED]."_s);
+    for (qsizetype at = 0; at + 6 <= apiKey.size(); at += 3)
+        QVERIFY2(!recorded.contains(apiKey.sliced(at, 6).toUtf8()), recorded.constData());
 }
 
 // A careless provider echoes the key in an error event: the user never sees it.

@@ -826,7 +826,8 @@ void savePermissionScreens(const Gui::AppSettings &settings,
                                            RuleOrigin::Workspace},
                                           {u"edit_file(**/*.md)"_s,
                                            RuleEffect::Ask,
-                                           RuleOrigin::Workspace}});
+                                           RuleOrigin::Workspace}},
+                                         {u"shell(npm run test:*)"_s});
     auto *session = new AgentLoop::AgentSession(nullptr, AgentLoop::ConversationStore(), window);
     session->configure(settings.sessionConfiguration());
     auto *dialog = new Gui::SettingsDialog(settings, nullptr, window, session);

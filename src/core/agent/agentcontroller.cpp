@@ -399,14 +399,22 @@ void AgentController::askFor(const PreparedCall &prepared,
                              const std::shared_ptr<const Tool> &tool,
                              const PermissionCheck &check)
 {
-    if (m_conversationAllowances.contains(allowanceKey(prepared))) {
-        CallDecision decision;
-        decision.kind = CallDecision::AllowForConversation;
-        decision.decidedBy = u"user"_s;
-        run({RunningCall{prepared, decision, {}, false, {}}});
+    // A call that writes no file runs again as allowed; one that writes a file is reviewed first,
+    // to see whether the file is still as the allowed call left it.
+    const auto allowance = m_conversationAllowances.constFind(allowanceKey(prepared));
+    if (allowance != m_conversationAllowances.cend() && allowance->isEmpty()) {
+        run({RunningCall{prepared, allowedForConversation(), {}, false, {}}});
         return;
     }
     reviewCall(prepared, tool, check);
+}
+
+CallDecision AgentController::allowedForConversation()
+{
+    CallDecision decision;
+    decision.kind = CallDecision::AllowForConversation;
+    decision.decidedBy = u"user"_s;
+    return decision;
 }
 
 // Before asking: what the approval shows, computed off this thread when the tool reads files (a
@@ -428,7 +436,20 @@ void AgentController::reviewCall(const PreparedCall &prepared,
             processNextCall();
             return;
         }
-        requestApproval(*m_awaitingApproval, *tool, std::get<CallPreview>(review), check);
+        const CallPreview &preview = std::get<CallPreview>(review);
+        const auto allowance = m_conversationAllowances.constFind(allowanceKey(*m_awaitingApproval));
+        if (allowance != m_conversationAllowances.cend()) {
+            if (*allowance == preview.basis) {
+                PreparedCall allowed = *std::exchange(m_awaitingApproval, std::nullopt);
+                allowed.approvedBasis = preview.basis;
+                run({RunningCall{allowed, allowedForConversation(), {}, false, {}}});
+                return;
+            }
+            // The file changed since the allowed call wrote it (the user edited it, say): what
+            // the user allowed was a change of that file as it was, so the user is asked again.
+            m_conversationAllowances.remove(allowance.key());
+        }
+        requestApproval(*m_awaitingApproval, *tool, preview, check);
     };
     const QFuture<Review> future = tool->review(prepared);
     if (future.isFinished()) {
@@ -529,7 +550,7 @@ void AgentController::resolveApproval(quint64 requestId, const ApprovalAnswer &a
     if (answer.choice == ApprovalAnswer::AllowForConversation) {
         decision.kind = CallDecision::AllowForConversation;
         if (answer.rules.isEmpty())
-            m_conversationAllowances.insert(allowanceKey(prepared));
+            m_conversationAllowances.insert(allowanceKey(prepared), prepared.approvedBasis);
         for (const QString &rule : answer.rules)
             m_conversationRules.append(
                     PermissionRule{rule, RuleEffect::Allow, RuleOrigin::Conversation});
@@ -586,6 +607,13 @@ void AgentController::onRunFinished(ToolRun *toolRun, const ToolResult &result)
         // The calls in order, as far as they have results.
         while (!m_running.isEmpty() && m_running.first().result) {
             const RunningCall done = m_running.takeFirst();
+            // An allowance for a file write holds for the file as this call left it.
+            if (done.decision.kind == CallDecision::AllowForConversation
+                && !done.result->writtenBasis.isEmpty()) {
+                const auto allowance = m_conversationAllowances.find(allowanceKey(done.prepared));
+                if (allowance != m_conversationAllowances.end())
+                    *allowance = done.result->writtenBasis;
+            }
             finishCall(done.prepared.call, *done.result, done.decision);
         }
         if (!m_cancelRequested)
@@ -622,7 +650,8 @@ void AgentController::finishCall(const ToolCall &call,
     // A command may print the key (`env`, a config file): it is blanked out before the history,
     // and with it the chat, the conversation file and the exports, ever hold it.
     ToolResult result = toolResult;
-    result.content = redacted(result.content, provider().apiKey);
+    result.content = redacted(result.content,
+                              m_options.maskedSecrets + QStringList{provider().apiKey});
     append(Message::tool(call.id, result.content));
     if (result.errorCode == u"cancelled") {
         m_repairs.append(HistoryRepair{

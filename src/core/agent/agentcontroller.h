@@ -31,6 +31,9 @@ struct AgentOptions
     // Tried in order when the model fails with 404 "model not found", or with 429 or a 5xx
     // after the retries (fallback helper).
     QList<ProviderSettings> fallbacks;
+    // Masked in every tool result with the provider's key: the other keys the front end knows,
+    // the values MCP servers take from variables.
+    QStringList maskedSecrets;
 };
 
 // Everything the user needs to decide on one call: which tool, why it asks, the exact arguments.
@@ -330,6 +333,7 @@ private:
     void fail(const Error &error);
     void updateEffectivePolicy();
     static QString allowanceKey(const PreparedCall &prepared);
+    static CallDecision allowedForConversation();
 
     void emitBudget();
 
@@ -410,7 +414,10 @@ private:
     std::shared_ptr<const PermissionPolicy> m_policy;          // the session's rules
     std::shared_ptr<const PermissionPolicy> m_effectivePolicy; // with this conversation's
     // What the user allowed for this conversation: exact calls (tool and arguments) and rules.
-    QSet<QString> m_conversationAllowances;
+    // Calls the user allowed for the conversation (allowanceKey()), each with the state of the file
+    // it writes as the user left it: its content hash after the allowed call wrote it (empty for a
+    // call that writes no file). Someone else's change of that file ends the allowance.
+    QHash<QString, QByteArray> m_conversationAllowances;
     QList<PermissionRule> m_conversationRules;
 };
 

@@ -94,6 +94,15 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     options.context = m_configuration.context;
     options.contextWindow = contextWindowFor(m_configuration);
     options.fallbacks = m_configuration.fallbacks;
+    // The servers never inherit the keys (McpStdioTransport leaves them out of the environment).
+    QStringList keys{m_configuration.provider.apiKey};
+    for (const ProviderSettings &fallback : std::as_const(m_configuration.fallbacks))
+        keys.append(fallback.apiKey);
+    // What no tool result shows and no file tool matches on.
+    options.maskedSecrets = keys + m_configuration.otherSecrets
+                            + mcpSecretValues(m_configuration.mcpServers);
+    options.maskedSecrets.removeAll(QString());
+    options.maskedSecrets.removeDuplicates();
     m_controller.setOptions(options);
 
     ShellToolOptions toolOptions;
@@ -104,12 +113,9 @@ void AgentSession::apply(const SessionConfiguration &configuration)
     };
     if (!m_files || m_files->workspace != toolOptions.workspace)
         m_files = std::make_shared<FileToolContext>(toolOptions.workspace);
+    m_files->secrets.set(options.maskedSecrets);
     installStandardTools(m_controller, m_runner, toolOptions, m_files);
-    // The servers never inherit the keys (McpStdioTransport leaves them out of the environment).
-    QStringList secrets{m_configuration.provider.apiKey};
-    for (const ProviderSettings &fallback : std::as_const(m_configuration.fallbacks))
-        secrets.append(fallback.apiKey);
-    m_mcp.setSecretValues(secrets);
+    m_mcp.setSecretValues(keys + m_configuration.otherSecrets);
     m_mcp.setWorkspace(toolOptions.workspace);
     m_mcp.setServers(m_configuration.mcpServers);
     syncMcpTools();
@@ -284,16 +290,9 @@ void AgentSession::applyPermissions()
 Result<void> AgentSession::addRules(const QStringList &texts, RuleOrigin scope)
 {
     const bool inWorkspace = scope == RuleOrigin::Workspace;
-    const QString path = inWorkspace ? workspaceRuleFilePath(m_files->workspace)
-                                     : appRuleFilePath();
-    if (inWorkspace && !m_ignoredWorkspaceAllowRules.isEmpty())
-        return Error{Error::Io,
-                     tr("The rules file %1 was changed outside Agent Loop, so its allow rules are "
-                        "not used, and no rule is added to it.")
-                             .arg(QDir::toNativeSeparators(path)),
-                     tr("Review it in Settings › Permissions and trust it, or save the rule for "
-                        "all workspaces.")};
-    Result<QList<PermissionRule>> read = readRuleFile(path, scope);
+    // The file as it is now: a command of this run may have changed it since it was applied.
+    Result<QList<PermissionRule>> read = inWorkspace ? readWorkspaceRuleFile(m_files->workspace)
+                                                     : readRuleFile(appRuleFilePath(), scope);
     if (!read)
         return read.error();
     QList<PermissionRule> saved = std::move(read).value();
@@ -302,8 +301,15 @@ Result<void> AgentSession::addRules(const QStringList &texts, RuleOrigin scope)
         if (!saved.contains(rule))
             saved.append(rule);
     }
-    const Result<void> written = inWorkspace ? saveWorkspaceRules(m_files->workspace, saved)
-                                             : writeRuleFile(path, saved);
+    // The user accepted the rules they just saw, and those they had accepted before; an allow
+    // rule that appeared in the file meanwhile stays untrusted.
+    const Result<void> written = inWorkspace
+                                         ? saveWorkspaceRules(m_files->workspace,
+                                                              saved,
+                                                              loadWorkspaceRules(m_files->workspace)
+                                                                              .trustedAllowRules()
+                                                                      + texts)
+                                         : writeRuleFile(appRuleFilePath(), saved);
     if (!written)
         return written;
     if (!inWorkspace) {

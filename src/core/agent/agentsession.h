@@ -51,6 +51,9 @@ struct SessionConfiguration
     // the CLI's --mcp-config files. A server whose configuration did not change keeps running
     // from one configuration to the next.
     QList<McpServerConfig> mcpServers;
+    // Keys the front end knows besides these providers' (the app's other profiles): masked in
+    // every tool result, as the provider's key and the values MCP servers take from variables are.
+    QStringList otherSecrets;
 };
 
 // One agent session as every front end runs it: the loop (AgentController) with the standard

@@ -92,8 +92,10 @@ QStringList AgentController::rulesInForce() const
     QStringList rules;
     for (const PermissionRule &rule : m_conversationRules)
         rules << u"allow %1 (the user approved it for this conversation)"_s.arg(rule.text);
-    for (const QString &allowance : m_conversationAllowances) {
-        QString call = allowance;
+    for (auto allowance = m_conversationAllowances.cbegin();
+         allowance != m_conversationAllowances.cend();
+         ++allowance) {
+        QString call = allowance.key();
         call.replace(u'\n', u' ');
         if (call.size() > maxAllowanceChars)
             call = call.left(maxAllowanceChars) + u'…';

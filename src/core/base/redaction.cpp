@@ -514,16 +514,51 @@ std::vector<Span> SecretPattern<Unit>::find(const Unit *text, qsizetype size) co
     return merged;
 }
 
-// The key rarely changes: the tables (64 KB each) are made once, not for every text.
+// The keys rarely change: the tables (64 KB each) are made once per secret, not for every text.
+// A few are kept (every profile's key, an MCP server's token), the one used longest ago goes.
 template<typename Unit>
 std::shared_ptr<const SecretPattern<Unit>> patternFor(const QString &secret)
 {
+    constexpr size_t kept = 16;
     static QMutex mutex;
-    static std::shared_ptr<const SecretPattern<Unit>> last;
+    static std::vector<std::shared_ptr<const SecretPattern<Unit>>> recent; // most recent last
     const QMutexLocker lock(&mutex);
-    if (!last || last->secret() != secret)
-        last = std::make_shared<const SecretPattern<Unit>>(secret);
-    return last;
+    const auto found = std::find_if(recent.begin(), recent.end(), [&](const auto &pattern) {
+        return pattern->secret() == secret;
+    });
+    std::shared_ptr<const SecretPattern<Unit>> pattern;
+    if (found != recent.end()) {
+        pattern = *found;
+        recent.erase(found);
+    } else {
+        pattern = std::make_shared<const SecretPattern<Unit>>(secret);
+        if (recent.size() == kept)
+            recent.erase(recent.begin());
+    }
+    recent.push_back(pattern);
+    return pattern;
+}
+
+// Where any of the secrets is in text, as sorted spans that do not overlap.
+std::vector<Span> spansOfAny(const QString &text, const QStringList &secrets)
+{
+    std::vector<Span> all;
+    for (const QString &secret : secrets) {
+        if (!worthRedacting(secret) || text.isEmpty())
+            continue;
+        const std::vector<Span> spans = patternFor<char16_t>(secret)
+                                                ->find(reinterpret_cast<const char16_t *>(
+                                                               text.constData()),
+                                                       text.size());
+        all.insert(all.end(), spans.cbegin(), spans.cend());
+    }
+    std::sort(all.begin(), all.end(), [](const Span &a, const Span &b) {
+        return a.begin < b.begin;
+    });
+    std::vector<Span> merged;
+    for (const Span &span : all)
+        addSpan(&merged, span);
+    return merged;
 }
 
 QByteArray markerBytes(Marker marker)
@@ -570,12 +605,12 @@ bool containsSecret(const QByteArray &bytes, const QString &secret)
 
 QString redacted(QString text, const QString &secret)
 {
-    if (!worthRedacting(secret) || text.isEmpty())
-        return text;
-    const std::vector<Span> spans = patternFor<char16_t>(secret)
-                                            ->find(reinterpret_cast<const char16_t *>(
-                                                           text.constData()),
-                                                   text.size());
+    return redacted(std::move(text), QStringList{secret});
+}
+
+QString redacted(QString text, const QStringList &secrets)
+{
+    const std::vector<Span> spans = spansOfAny(text, secrets);
     if (spans.empty())
         return text;
     const QString marker = QString::fromLatin1(redactedMarker);
@@ -587,6 +622,66 @@ QString redacted(QString text, const QString &secret)
         done = span.end;
     }
     return result.append(QStringView(text).sliced(done));
+}
+
+QList<std::pair<qsizetype, qsizetype>> secretRanges(const QString &text, const QStringList &secrets)
+{
+    QList<std::pair<qsizetype, qsizetype>> ranges;
+    for (const Span &span : spansOfAny(text, secrets))
+        ranges.append({span.begin, span.end});
+    return ranges;
+}
+
+MaskedText::MaskedText(const QString &text, const QStringList &secrets)
+{
+    const std::vector<Span> spans = spansOfAny(text, secrets);
+    if (spans.empty()) {
+        m_text = text;
+        return;
+    }
+    const QString marker = QString::fromLatin1(redactedMarker);
+    qsizetype done = 0;
+    for (const Span &span : spans) {
+        m_text.append(QStringView(text).sliced(done, span.begin - done));
+        const qsizetype begin = m_text.size();
+        m_text.append(marker);
+        m_markers.append({begin, m_text.size(), span.end - m_text.size()});
+        done = span.end;
+    }
+    m_text.append(QStringView(text).sliced(done));
+}
+
+qsizetype MaskedText::originalPosition(qsizetype maskedPosition) const
+{
+    // The last marker that ends at or before the position says how far the text moved.
+    const auto after = std::upper_bound(m_markers.cbegin(),
+                                        m_markers.cend(),
+                                        maskedPosition,
+                                        [](qsizetype position, const Marker &marker) {
+                                            return position < marker.maskedEnd;
+                                        });
+    return after == m_markers.cbegin() ? maskedPosition : maskedPosition + (after - 1)->shift;
+}
+
+bool MaskedText::touchesSecret(qsizetype begin, qsizetype end) const
+{
+    return std::any_of(m_markers.cbegin(), m_markers.cend(), [&](const Marker &marker) {
+        return begin < marker.maskedEnd && marker.maskedBegin < end;
+    });
+}
+
+void KnownSecrets::set(QStringList secrets)
+{
+    secrets.removeAll(QString());
+    secrets.removeDuplicates();
+    const QMutexLocker lock(&m_mutex);
+    m_secrets = std::move(secrets);
+}
+
+QStringList KnownSecrets::list() const
+{
+    const QMutexLocker lock(&m_mutex);
+    return m_secrets;
 }
 
 } // namespace AgentLoop

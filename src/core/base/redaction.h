@@ -1,7 +1,12 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
+#include <QMutex>
 #include <QString>
+#include <QStringList>
+
+#include <utility>
 
 namespace AgentLoop {
 
@@ -24,5 +29,50 @@ QByteArray redacted(QByteArray bytes, const QString &secret);
 QString redacted(QString text, const QString &secret);
 // Whether redacted() would replace anything: the secret is in bytes in one of those encodings.
 bool containsSecret(const QByteArray &bytes, const QString &secret);
+
+// Every secret of the list, one after the other.
+QString redacted(QString text, const QStringList &secrets);
+// Where in text any of the secrets is (in any encoding above): sorted [begin, end) ranges that do
+// not overlap.
+QList<std::pair<qsizetype, qsizetype>> secretRanges(const QString &text, const QStringList &secrets);
+
+// A text with every secret of a list replaced by redactedMarker, and the way back to the positions
+// of the text it was made from. What a tool matches on when its answer must not depend on a
+// secret's characters: grep's pattern, edit_file's old_string (a match that found a secret by
+// guessing it would tell the model one character at a time).
+class MaskedText final
+{
+public:
+    MaskedText(const QString &text, const QStringList &secrets);
+
+    const QString &text() const { return m_text; }
+    // The position in the original text of a position in text() that is not inside a marker.
+    qsizetype originalPosition(qsizetype maskedPosition) const;
+    // Whether [begin, end) of text() holds any part of a marker.
+    bool touchesSecret(qsizetype begin, qsizetype end) const;
+
+private:
+    struct Marker
+    {
+        qsizetype maskedBegin;
+        qsizetype maskedEnd;
+        qsizetype shift; // original position minus masked position, after this marker
+    };
+    QString m_text;
+    QList<Marker> m_markers;
+};
+
+// The secrets the app knows: every profile's key, the values MCP settings take
+// from variables. Set by the session, read by the tools on their worker threads.
+class KnownSecrets final
+{
+public:
+    void set(QStringList secrets);
+    QStringList list() const;
+
+private:
+    mutable QMutex m_mutex;
+    QStringList m_secrets;
+};
 
 } // namespace AgentLoop

@@ -1,5 +1,6 @@
 #include "mcp/mcpconfig.h"
 
+#include "files/workspace.h"
 #include "tools/tool.h"
 
 #include <QCoreApplication>
@@ -23,6 +24,7 @@ struct McpConfigText
 };
 
 constexpr int defaultTimeoutMs = 60000;
+constexpr qint64 workspaceMcpFileLimit = 1024 * 1024;
 
 // Errors of one entry name the server and the field, so the user finds the line to fix.
 Error entryError(const QString &sourcePath, const QString &server, const QString &problem)
@@ -209,6 +211,7 @@ struct Expansion
 {
     const QProcessEnvironment &environment;
     QMap<QString, QStringList> missing; // variable → where it is used
+    QStringList values;                 // of the variables used
 
     QString expand(const QString &text, const QString &where)
     {
@@ -236,8 +239,10 @@ struct Expansion
             if (dash >= 0) {
                 const QString value = environment.value(name);
                 out += value.isEmpty() ? inside.sliced(dash + 2) : value;
+                values.append(value);
             } else if (!name.isEmpty() && environment.contains(name)) {
                 out += environment.value(name);
+                values.append(environment.value(name));
             } else {
                 QStringList &places = missing[name];
                 if (!places.contains(where))
@@ -363,17 +368,22 @@ McpServersFile readWorkspaceMcpServers(const QString &workspace)
 {
     McpServersFile read;
     read.path = workspaceMcpServersPath(workspace);
-    QFile file(read.path);
-    if (!file.exists())
+    // Through the boundary: a link out of the workspace, a FIFO or a device is not opened.
+    const WorkspaceFileRead file = readWorkspaceFile(WorkspaceBoundary(workspace),
+                                                     u".agentloop/mcp.json"_s,
+                                                     workspaceMcpFileLimit);
+    if (file.outcome == WorkspaceFileRead::Missing)
         return read;
     read.exists = true;
-    if (!file.open(QIODevice::ReadOnly)) {
+    if (file.outcome == WorkspaceFileRead::Refused || !file.complete) {
+        const QString why = file.complete ? file.refusal.detail
+                                          : McpConfigText::tr("it is larger than 1 MB");
         read.servers = Error{Error::Io,
                              McpConfigText::tr("Cannot read %1: %2")
-                                     .arg(QDir::toNativeSeparators(read.path), file.errorString())};
+                                     .arg(QDir::toNativeSeparators(read.path), why)};
         return read;
     }
-    const QByteArray bytes = file.readAll();
+    const QByteArray &bytes = file.bytes;
     read.sha256 = hexSha256(bytes);
     read.servers = parseMcpServers(bytes, McpConfigOrigin::Workspace, read.path);
     return read;
@@ -382,7 +392,7 @@ McpServersFile readWorkspaceMcpServers(const QString &workspace)
 Result<McpServerConfig> expandMcpServer(const McpServerConfig &server,
                                         const QProcessEnvironment &environment)
 {
-    Expansion expansion{environment, {}};
+    Expansion expansion{environment, {}, {}};
     McpServerConfig expanded = server;
     expanded.command = expansion.expand(server.command, u"command"_s);
     for (qsizetype i = 0; i < server.args.size(); ++i)
@@ -406,6 +416,26 @@ Result<McpServerConfig> expandMcpServer(const McpServerConfig &server,
                  McpConfigText::tr("Set the variable in the environment Agent Loop starts from, "
                                    "or write ${NAME:-default} for a default; the server is not "
                                    "started until then.")};
+}
+
+QStringList mcpSecretValues(const McpServerConfig &server, const QProcessEnvironment &environment)
+{
+    Expansion expansion{environment, {}, {}};
+    for (auto it = server.env.cbegin(); it != server.env.cend(); ++it)
+        expansion.expand(it.value(), it.key());
+    for (auto it = server.headers.cbegin(); it != server.headers.cend(); ++it)
+        expansion.expand(it.value(), it.key());
+    expansion.values.removeAll(QString());
+    return expansion.values;
+}
+
+QStringList mcpSecretValues(const QList<McpServerConfig> &servers)
+{
+    const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    QStringList values;
+    for (const McpServerConfig &server : servers)
+        values += mcpSecretValues(server, environment);
+    return values;
 }
 
 QString sanitizedToolName(const QString &name)

@@ -83,6 +83,12 @@ McpServersFile readWorkspaceMcpServers(const QString &workspace);
 Result<McpServerConfig> expandMcpServer(const McpServerConfig &server,
                                         const QProcessEnvironment &environment);
 
+// The values a server's env and headers take from variables (${GITHUB_TOKEN}): tokens, as a rule,
+// which no tool result may show.
+QStringList mcpSecretValues(const McpServerConfig &server, const QProcessEnvironment &environment);
+// Of every server, from the environment the app runs in.
+QStringList mcpSecretValues(const QList<McpServerConfig> &servers);
+
 // What providers accept as a tool name: ^[a-zA-Z0-9_-]{1,64}$. Other characters become '_'; a
 // name longer than 64 characters keeps its start and ends with 8 hex digits of its SHA-256, so two
 // long names stay distinct.

@@ -23,6 +23,8 @@ public:
 
     void setWorkspace(const QString &workspace);
     void setSecretValues(const QStringList &values);
+    // The keys no server may see: what an elicitation answer must not hold either.
+    const QStringList &secretValues() const { return m_secretValues; }
     void setOutputDirectory(std::function<QString()> directory);
     void setServers(const QList<McpServerConfig> &servers);
     QList<McpServer *> servers() const;

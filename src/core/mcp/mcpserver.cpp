@@ -1,6 +1,9 @@
 #include "mcp/mcpserver.h"
 
+#include "base/redaction.h"
+
 #include <QDir>
+#include <QJsonDocument>
 
 #include <algorithm>
 #include <iterator>
@@ -150,8 +153,20 @@ void McpServer::restart()
 
 void McpServer::answerElicitation(quint64 id, const QString &action, const QJsonObject &content)
 {
-    if (m_client && m_openElicitations.remove(id))
-        m_client->answerElicitation(id, action, content);
+    if (!m_client || !m_openElicitations.remove(id))
+        return;
+    // A key typed (or pasted) into a server's question never reaches the server: the front ends
+    // refuse it before, and this is the last place it could still go out.
+    const QByteArray typed = QJsonDocument(content).toJson(QJsonDocument::Compact);
+    for (const QString &secret : std::as_const(m_secretValues)) {
+        if (action == u"accept"_s && containsSecret(typed, secret)) {
+            appendStandardError(tr("Agent Loop declined the server's question for it: the answer "
+                                   "held a provider's API key."));
+            m_client->answerElicitation(id, u"decline"_s, {});
+            return;
+        }
+    }
+    m_client->answerElicitation(id, action, content);
 }
 
 // Expands the variables first: a server with a missing one fails before anything runs.

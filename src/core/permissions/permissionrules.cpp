@@ -419,8 +419,6 @@ struct CompiledRule
     QString error;                     // the rule does not parse
     std::optional<ShellPattern> shell; // a pattern of the shell tool
     PathPattern path;                  // a pattern of any other tool
-    // Built-in read-only commands: options that make them write or run something.
-    QStringList refusedOptions;
 
     bool isValid() const { return error.isEmpty(); }
     bool hasWildcard() const
@@ -474,36 +472,158 @@ CompiledRule compileRule(const PermissionRule &rule, const WorkspaceBoundary *bo
 struct ReadOnlyCommand
 {
     QString rule;
-    QStringList refusedOptions; // long options, also refused when abbreviated
 };
 
 const QList<ReadOnlyCommand> &readOnlyCommands()
 {
-    static const QStringList gitWriters = {u"--output"_s, u"--ext-diff"_s, u"--textconv"_s};
+    // What they must not write or run is writeOrRunOptions()'s, as for every prefix rule.
     static const QList<ReadOnlyCommand> commands = {
-            {u"shell(git status:*)"_s, {}},
-            {u"shell(git diff:*)"_s, gitWriters},
-            {u"shell(git log:*)"_s, gitWriters},
-            {u"shell(git show:*)"_s, gitWriters},
-            {u"shell(ls:*)"_s, {}},
-            {u"shell(dir:*)"_s, {}},
-            {u"shell(Get-ChildItem:*)"_s, {}},
-            {u"shell(cat:*)"_s, {}},
-            {u"shell(type:*)"_s, {}},
-            {u"shell(Get-Content:*)"_s, {}},
-            {u"shell(pwd)"_s, {}},
-            {u"shell(Get-Location)"_s, {}},
-            {u"shell(whoami)"_s, {}},
-            {u"shell(echo:*)"_s, {}},
-            {u"shell(head:*)"_s, {}},
-            {u"shell(tail:*)"_s, {}},
-            {u"shell(wc:*)"_s, {}},
-            {u"shell(grep:*)"_s, {}},
-            {u"shell(rg:*)"_s, {u"--pre"_s}},
-            {u"shell(Select-String:*)"_s, {}},
-            {u"shell(Test-Path:*)"_s, {}},
+            {u"shell(git status:*)"_s},
+            {u"shell(git diff:*)"_s},
+            {u"shell(git log:*)"_s},
+            {u"shell(git show:*)"_s},
+            {u"shell(ls:*)"_s},
+            {u"shell(dir:*)"_s},
+            {u"shell(Get-ChildItem:*)"_s},
+            {u"shell(cat:*)"_s},
+            {u"shell(type:*)"_s},
+            {u"shell(Get-Content:*)"_s},
+            {u"shell(pwd)"_s},
+            {u"shell(Get-Location)"_s},
+            {u"shell(whoami)"_s},
+            {u"shell(echo:*)"_s},
+            {u"shell(head:*)"_s},
+            {u"shell(tail:*)"_s},
+            {u"shell(wc:*)"_s},
+            {u"shell(grep:*)"_s},
+            {u"shell(rg:*)"_s},
+            {u"shell(Select-String:*)"_s},
+            {u"shell(Test-Path:*)"_s},
     };
     return commands;
+}
+
+// The options with which a program writes a file or runs another program, whatever the rest of
+// its command line does: a rule with a wildcard (`git diff:*`, `npm run test:*`) and the built-in
+// read-only commands never cover a command line with one of them; only a rule that spells the
+// option out does. Spelled as the program takes them:
+// - "--name": a long option, also abbreviated (git and GNU tools take `--out` for `--output`) and
+//   with its value attached (`--output=FILE`);
+// - "-x": a short option, also in a cluster (`curl -sSLo FILE`) or with its value attached
+//   (`sort -oFILE`);
+// - anything else ("-exec"): that word exactly.
+const QHash<QString, QStringList> &writeOrRunOptions()
+{
+    static const QHash<QString, QStringList> table = {
+            {u"git"_s,
+             {u"--output"_s,
+              u"--ext-diff"_s,
+              u"--textconv"_s,
+              u"--exec-path"_s,
+              u"--upload-pack"_s,
+              u"--receive-pack"_s,
+              u"--config-env"_s,
+              u"-c"_s,
+              u"--exec"_s,
+              u"-x"_s,
+              u"--open-files-in-pager"_s,
+              u"-O"_s,
+              u"--run"_s}},
+            {u"npm"_s,
+             {u"--script-shell"_s,
+              u"--userconfig"_s,
+              u"--globalconfig"_s,
+              u"--node-options"_s,
+              u"--call"_s,
+              u"-c"_s}},
+            {u"pnpm"_s, {u"--script-shell"_s, u"--node-options"_s, u"--config"_s}},
+            {u"yarn"_s, {u"--script-shell"_s, u"--node-options"_s}},
+            {u"npx"_s, {u"--call"_s, u"-c"_s, u"--package"_s, u"-p"_s}},
+            {u"rg"_s, {u"--pre"_s, u"--search-zip"_s, u"-z"_s}},
+            {u"sort"_s, {u"--output"_s, u"-o"_s, u"--compress-program"_s}},
+            {u"find"_s,
+             {u"-exec"_s,
+              u"-execdir"_s,
+              u"-ok"_s,
+              u"-okdir"_s,
+              u"-delete"_s,
+              u"-fprint"_s,
+              u"-fprint0"_s,
+              u"-fprintf"_s,
+              u"-fls"_s}},
+            {u"tar"_s,
+             {u"--to-command"_s,
+              u"--use-compress-program"_s,
+              u"-I"_s,
+              u"--checkpoint-action"_s,
+              u"--info-script"_s,
+              u"--new-volume-script"_s,
+              u"-F"_s,
+              u"--rsh-command"_s}},
+            {u"sed"_s, {u"--in-place"_s, u"-i"_s}},
+            {u"curl"_s,
+             {u"--output"_s,
+              u"-o"_s,
+              u"--remote-name"_s,
+              u"-O"_s,
+              u"--remote-name-all"_s,
+              u"--output-dir"_s,
+              u"--config"_s,
+              u"-K"_s,
+              u"--dump-header"_s,
+              u"-D"_s,
+              u"--trace"_s,
+              u"--trace-ascii"_s,
+              u"--cookie-jar"_s,
+              u"-c"_s,
+              u"--etag-save"_s,
+              u"--hsts"_s,
+              u"--alt-svc"_s,
+              u"--stderr"_s,
+              u"--libcurl"_s,
+              u"--upload-file"_s,
+              u"-T"_s}},
+            {u"rsync"_s, {u"--rsh"_s, u"-e"_s, u"--rsync-path"_s}},
+            {u"go"_s, {u"-exec"_s, u"-toolexec"_s}},
+    };
+    return table;
+}
+
+bool namesOption(const QString &word, const QString &option)
+{
+    if (option.startsWith(u"--"_s)) {
+        if (!word.startsWith(u"--"_s) || word == u"--"_s)
+            return false;
+        const QString name = word.left(word.indexOf(u'='));
+        return option.startsWith(name) && name.size() > 2;
+    }
+    if (option.size() == 2) {
+        if (!word.startsWith(u'-') || word.startsWith(u"--"_s) || word.size() < 2)
+            return false;
+        // The cluster's letters, up to a value attached to one of them.
+        for (qsizetype i = 1; i < word.size() && word.at(i).isLetter(); ++i) {
+            if (word.at(i) == option.at(1))
+                return true;
+        }
+        return false;
+    }
+    return word == option;
+}
+
+QString firstWriteOrRunOption(const QString &program, const QStringList &arguments)
+{
+    const auto options = writeOrRunOptions().constFind(program);
+    if (options == writeOrRunOptions().cend())
+        return {};
+    for (const QString &word : arguments) {
+        if (word == u"--"_s)
+            break; // what follows are operands, not options
+        for (const QString &option : *options) {
+            if (namesOption(word, option))
+                return option;
+        }
+    }
+    return {};
 }
 
 } // namespace
@@ -640,16 +760,6 @@ Match matchCommand(const ShellPattern &pattern,
     return unknownRest ? Match::Maybe : Match::No;
 }
 
-bool optionRefused(const QString &word, const QStringList &refused)
-{
-    if (!word.startsWith(u"--"_s) || word == u"--"_s)
-        return false;
-    const QString name = word.left(word.indexOf(u'='));
-    return std::any_of(refused.cbegin(), refused.cend(), [&](const QString &option) {
-        return option.startsWith(name);
-    });
-}
-
 // An argument that names something outside the workspace: the built-in read-only commands read
 // only inside it, like the read tools.
 bool pointsOutside(const QString &word, ShellSyntax syntax)
@@ -696,8 +806,7 @@ bool leadsOutside(const QString &path, const WorkspaceBoundary *boundary)
     return refused && refused->code == u"outside_workspace"_s;
 }
 
-bool builtInApplies(const CompiledRule &rule,
-                    const CommandView &view,
+bool builtInApplies(const CommandView &view,
                     const ShellParse &parse,
                     ShellSyntax syntax,
                     const WorkspaceBoundary *boundary)
@@ -709,8 +818,6 @@ bool builtInApplies(const CompiledRule &rule,
             return false;
         if (i == 0)
             continue;
-        if (optionRefused(view.words.at(i), rule.refusedOptions))
-            return false;
         for (const QString &path : namedPaths(view.words.at(i))) {
             if (pointsOutside(path, syntax) || leadsOutside(path, boundary))
                 return false;
@@ -842,6 +949,8 @@ struct CommandFindings
     const CompiledRule *allow = nullptr;
     const CompiledRule *wildcardOnCode = nullptr; // would allow a program that runs code
     const CompiledRule *builtInVoid = nullptr;    // a read-only command, void here
+    const CompiledRule *optionVoid = nullptr;     // a wildcard rule, void for an option
+    QString option;                               // that option
 };
 
 CommandFindings findRules(const CommandView &view, const ShellContext &context)
@@ -883,8 +992,15 @@ CommandFindings findRules(const CommandView &view, const ShellContext &context)
             continue;
         else if (runsCode(view.program) && rule.hasWildcard())
             found.wildcardOnCode = &rule;
-        else if (rule.rule.origin == RuleOrigin::BuiltIn
-                 && !builtInApplies(rule, view, context.parse, context.syntax, context.boundary))
+        else if (const QString option = rule.hasWildcard()
+                                                ? firstWriteOrRunOption(view.program,
+                                                                        view.words.mid(1))
+                                                : QString();
+                 !option.isEmpty()) {
+            found.optionVoid = &rule;
+            found.option = option;
+        } else if (rule.rule.origin == RuleOrigin::BuiltIn
+                   && !builtInApplies(view, context.parse, context.syntax, context.boundary))
             found.builtInVoid = &rule;
         else
             found.allow = moreSpecific(found.allow, &rule);
@@ -944,6 +1060,20 @@ Part judgeSimpleCommand(const SimpleCommand &command, const ShellContext &contex
                 RuleText::tr("%1 runs its arguments as code, so only an exact rule can allow it, "
                              "not %2.")
                         .arg(shown, shownRule(wildcardOnCode->rule.text))};
+    if (found.optionVoid)
+        return {Verdict::Ask,
+                nullptr,
+                RuleText::tr("%1: %2 makes the program write a file or run another program, which "
+                             "%3 does not cover")
+                        .arg(shown,
+                             displayedLine(found.option, 100),
+                             shownRule(found.optionVoid->rule.text)),
+                RuleText::tr("%1 is asked: with %2 the program writes a file or runs another "
+                             "program, which a rule with a wildcard such as %3 never covers (only "
+                             "a rule that spells the option out).")
+                        .arg(shown,
+                             displayedLine(found.option, 100),
+                             shownRule(found.optionVoid->rule.text))};
     if (found.builtInVoid)
         return {Verdict::Ask,
                 nullptr,
@@ -1463,10 +1593,9 @@ PermissionPolicy::PermissionPolicy(QList<PermissionRule> rules,
         compiled->rules.append(compileRule(rule, m_boundary.get()));
     if (m_options.readOnlyCommands) {
         for (const ReadOnlyCommand &command : readOnlyCommands()) {
-            CompiledRule rule = compileRule({command.rule, RuleEffect::Allow, RuleOrigin::BuiltIn},
-                                            m_boundary.get());
-            rule.refusedOptions = command.refusedOptions;
-            compiled->rules.append(rule);
+            compiled->rules.append(
+                    compileRule({command.rule, RuleEffect::Allow, RuleOrigin::BuiltIn},
+                                m_boundary.get()));
         }
     }
     m_compiled = std::move(compiled);
@@ -1564,6 +1693,11 @@ std::optional<QString> exactShellRule(const QString &tool, const SimpleCommand &
 }
 
 } // namespace
+
+QString writeOrRunOption(const QString &program, const QStringList &arguments)
+{
+    return firstWriteOrRunOption(program, arguments);
+}
 
 QStringList PermissionPolicy::suggestedRules(const RuleCall &call) const
 {

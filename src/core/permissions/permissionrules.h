@@ -167,6 +167,12 @@ private:
     std::shared_ptr<const CompiledRules> m_compiled;
 };
 
+// The first of arguments (up to a `--`) that makes program (its name, lower case, without a folder
+// or .exe) write a file or run another program (`git diff --output=x`, `curl -sSLo x`, `npm run t
+// --script-shell=sh`): no rule with a wildcard covers such a command line. Empty when there is
+// none, or when the program is not one the table knows.
+QString writeOrRunOption(const QString &program, const QStringList &arguments);
+
 // The rules files: {"allow": [...], "ask": [...], "deny": [...]}, one array of rule texts per
 // effect; the app's (all workspaces), a workspace's `.agentloop/permissions.json`, and the CLI's
 // --permissions FILE share the format.

@@ -1,14 +1,20 @@
 #include "permissions/workspacerules.h"
 
+#include "files/workspace.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <QSet>
 #include <QStandardPaths>
+
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -16,19 +22,24 @@ namespace AgentLoop {
 
 namespace {
 
+constexpr qint64 ruleFileLimit = 1024 * 1024; // a rules file is a few hundred bytes
+const QString acceptedKey = u"acceptedAllowRules"_s;
+
+struct WorkspaceRulesText
+{
+    Q_DECLARE_TR_FUNCTIONS(WorkspaceRules)
+};
+
 // The key of a rules file in the trust file: its absolute, clean path.
 QString trustKey(const QString &path)
 {
     return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
 }
 
-QString contentHash(const QString &path)
+QString ruleHash(const QString &ruleText)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
     return QString::fromLatin1(
-            QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex());
+            QCryptographicHash::hash(ruleText.toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
 QJsonObject readTrust()
@@ -39,25 +50,69 @@ QJsonObject readTrust()
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-Result<void> recordTrust(const QString &rulesPath)
+Result<void> recordAccepted(const QString &rulesPath, const QSet<QString> &hashes)
 {
     QJsonObject trust = readTrust();
-    trust.insert(trustKey(rulesPath), contentHash(rulesPath));
+    QStringList sorted(hashes.cbegin(), hashes.cend());
+    sorted.sort();
+    trust.insert(trustKey(rulesPath),
+                 QJsonObject{{acceptedKey, QJsonArray::fromStringList(sorted)}});
     const QString path = trustedRuleFilePath();
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)
         || file.write(QJsonDocument(trust).toJson(QJsonDocument::Indented)) < 0 || !file.commit())
         return Error{Error::Io,
-                     QCoreApplication::translate("WorkspaceRules",
-                                                 "Could not record the trusted rules in %1: %2")
+                     WorkspaceRulesText::tr("Could not record the trusted rules in %1: %2")
                              .arg(QDir::toNativeSeparators(path), file.errorString()),
-                     QCoreApplication::translate(
-                             "WorkspaceRules", "Check that the folder exists and can be written.")};
+                     WorkspaceRulesText::tr("Check that the folder exists and can be written.")};
     return {};
 }
 
+// The hashes of the allow rules of `rules`; only of those whose text is in texts, when given.
+QSet<QString> allowHashes(const QList<PermissionRule> &rules,
+                          const std::optional<QStringList> &texts = std::nullopt)
+{
+    QSet<QString> hashes;
+    for (const PermissionRule &rule : rules) {
+        if (rule.effect == RuleEffect::Allow && (!texts || texts->contains(rule.text)))
+            hashes.insert(ruleHash(rule.text));
+    }
+    return hashes;
+}
+
+// The hashes of the allow rules the user accepted for the file at path, of those in rules.
+QSet<QString> acceptedHashes(const QString &path, const QList<PermissionRule> &rules)
+{
+    const QJsonValue record = readTrust().value(trustKey(path));
+    if (record.isString()) {
+        // Recorded by an older version: the whole file's hash. While the file is still exactly
+        // that, every allow rule in it was seen and trusted.
+        QFile file(path);
+        const bool same = file.open(QIODevice::ReadOnly)
+                          && QString::fromLatin1(QCryptographicHash::hash(file.read(ruleFileLimit),
+                                                                          QCryptographicHash::Sha256)
+                                                         .toHex())
+                                     == record.toString();
+        return same ? allowHashes(rules) : QSet<QString>();
+    }
+    QSet<QString> hashes;
+    for (const QJsonValue &hash : record.toObject().value(acceptedKey).toArray())
+        hashes.insert(hash.toString());
+    return hashes & allowHashes(rules);
+}
+
 } // namespace
+
+QStringList WorkspaceRules::trustedAllowRules() const
+{
+    QStringList texts;
+    for (const PermissionRule &rule : rules) {
+        if (rule.effect == RuleEffect::Allow)
+            texts.append(rule.text);
+    }
+    return texts;
+}
 
 QString trustedRuleFilePath()
 {
@@ -65,20 +120,53 @@ QString trustedRuleFilePath()
            + u"/trusted-workspace-rules.json"_s;
 }
 
+Result<QList<PermissionRule>> readWorkspaceRuleFile(const QString &workspace)
+{
+    const QString path = workspaceRuleFilePath(workspace);
+    const WorkspaceFileRead read = readWorkspaceFile(WorkspaceBoundary(workspace),
+                                                     u".agentloop/permissions.json"_s,
+                                                     ruleFileLimit);
+    switch (read.outcome) {
+    case WorkspaceFileRead::Missing:
+        return QList<PermissionRule>{};
+    case WorkspaceFileRead::Refused:
+        return Error{
+                Error::Io,
+                WorkspaceRulesText::tr("The rules file %1 is not read: %2")
+                        .arg(QDir::toNativeSeparators(path), read.refusal.detail),
+                WorkspaceRulesText::tr(
+                        "A workspace's rules file must be a regular file inside the workspace. "
+                        "Until it is, every tool call is denied.")};
+    case WorkspaceFileRead::Read:
+        break;
+    }
+    if (!read.complete)
+        return Error{Error::Io,
+                     WorkspaceRulesText::tr(
+                             "The rules file %1 is larger than 1 MB: it is not read.")
+                             .arg(QDir::toNativeSeparators(path)),
+                     WorkspaceRulesText::tr("Until it is fixed, every tool call is denied.")};
+    Result<QList<PermissionRule>> parsed = parseRuleFile(read.bytes, RuleOrigin::Workspace);
+    if (!parsed)
+        return Error{Error::Io,
+                     WorkspaceRulesText::tr("The rules file %1: %2")
+                             .arg(QDir::toNativeSeparators(path), parsed.error().message),
+                     parsed.error().hint};
+    return parsed;
+}
+
 WorkspaceRules loadWorkspaceRules(const QString &workspace)
 {
     WorkspaceRules loaded;
     loaded.path = workspaceRuleFilePath(workspace);
-    Result<QList<PermissionRule>> read = readRuleFile(loaded.path, RuleOrigin::Workspace);
+    Result<QList<PermissionRule>> read = readWorkspaceRuleFile(workspace);
     if (!read) {
         loaded.error = read.error();
         return loaded;
     }
-    const bool trusted = !QFileInfo::exists(loaded.path)
-                         || readTrust().value(trustKey(loaded.path)).toString()
-                                    == contentHash(loaded.path);
+    const QSet<QString> accepted = acceptedHashes(loaded.path, *read);
     for (const PermissionRule &rule : *read) {
-        if (rule.effect == RuleEffect::Allow && !trusted)
+        if (rule.effect == RuleEffect::Allow && !accepted.contains(ruleHash(rule.text)))
             loaded.ignoredAllowRules.append(rule.text);
         else
             loaded.rules.append(rule);
@@ -86,17 +174,26 @@ WorkspaceRules loadWorkspaceRules(const QString &workspace)
     return loaded;
 }
 
-Result<void> saveWorkspaceRules(const QString &workspace, const QList<PermissionRule> &rules)
+Result<void> saveWorkspaceRules(const QString &workspace,
+                                const QList<PermissionRule> &rules,
+                                const QStringList &acceptedAllowRules)
 {
     const QString path = workspaceRuleFilePath(workspace);
     if (Result<void> written = writeRuleFile(path, rules); !written)
         return written;
-    return recordTrust(path);
+    return recordAccepted(path, allowHashes(rules, acceptedAllowRules));
 }
 
-Result<void> trustWorkspaceRules(const QString &workspace)
+Result<void> trustWorkspaceRules(const QString &workspace, const QStringList &allowRules)
 {
-    return recordTrust(workspaceRuleFilePath(workspace));
+    const Result<QList<PermissionRule>> read = readWorkspaceRuleFile(workspace);
+    if (!read)
+        return read.error();
+    const QString path = workspaceRuleFilePath(workspace);
+    // Only rules still in the file: one removed and planted again later is asked about again.
+    QSet<QString> accepted = acceptedHashes(path, *read);
+    accepted.unite(allowHashes(*read, allowRules));
+    return recordAccepted(path, accepted);
 }
 
 } // namespace AgentLoop

@@ -5,6 +5,7 @@
 #include "base/urlorigin.h"
 #include "protocol/providerpresets.h"
 #include "protocol/requestbody.h"
+#include "protocol/streamredaction.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -449,7 +450,9 @@ void ChatClient::finishChatCompletion()
     for (auto &header : m_exchange.responseHeaders) // a debugging proxy may echo the key
         header.second = redacted(header.second, m_settings.apiKey);
     m_received.squeeze(); // the exchange keeps it: no room to spare from the geometric growth
-    m_exchange.responseBody = redacted(m_received, m_settings.apiKey);
+    // A stream's events carry the model's text in pieces: a key it repeats is joined first.
+    m_exchange.responseBody = m_stream ? redactedEventStream(m_received, {m_settings.apiKey})
+                                       : redacted(m_received, m_settings.apiKey);
     m_exchange.durationMs = m_clock.elapsed();
     if (m_exchange.firstByteMs < 0 && !m_received.isEmpty()) // the body came with the end
         m_exchange.firstByteMs = m_exchange.durationMs;

@@ -1,6 +1,7 @@
 #include "storage/bugbundle.h"
 
 #include "base/redaction.h"
+#include "protocol/streamredaction.h"
 #include "storage/providerprofiles.h"
 
 #include <QCoreApplication>
@@ -144,6 +145,11 @@ QString exchangeStem(const BundleExchange &bundled, QSet<QString> *taken)
         unique = stem + u'-' + QString::number(n);
     taken->insert(unique);
     return unique;
+}
+
+bool isEventStream(const QString &entryName)
+{
+    return entryName.endsWith(u".sse"_s);
 }
 
 QString responseExtension(const Exchange &exchange)
@@ -304,7 +310,9 @@ QList<ZipEntry> bugBundleEntries(const BugBundleContents &contents)
     const QStringList secrets = normalisedSecrets(contents.secrets);
     QList<ZipEntry> files;
     const auto add = [&](const QString &name, const QByteArray &data) {
-        files.append({name, withoutSecrets(data, secrets)});
+        files.append({name,
+                      withoutSecrets(isEventStream(name) ? redactedEventStream(data, secrets) : data,
+                                     secrets)});
     };
     add(u"conversation/messages.json"_s, exportMessagesJson(contents.history));
     if (!contents.compactions.isEmpty()) {
@@ -375,7 +383,11 @@ QStringList entriesHoldingSecrets(const QList<ZipEntry> &entries, const QStringL
     const QStringList normalised = normalisedSecrets(secrets);
     QStringList found;
     for (const ZipEntry &entry : entries) {
-        if (holdsSecret(entry.data, normalised) || holdsSecret(entry.name.toUtf8(), normalised))
+        // A raw stream is also scanned with its pieces of text joined.
+        const bool holds = isEventStream(entry.name)
+                                   ? eventStreamHoldsSecret(entry.data, normalised)
+                                   : holdsSecret(entry.data, normalised);
+        if (holds || holdsSecret(entry.name.toUtf8(), normalised))
             found.append(entry.name);
     }
     return found;

@@ -297,15 +297,18 @@ Plan planEdit(const FileToolContext &context,
 
     const QString &original = file.decoded.text;
     const NormalisedText normal = normalised(original);
+    // old_string is looked for in the text as read_file shows it, secrets masked: whether it is
+    // found never depends on a secret's characters (guessing one character at a time would).
+    const MaskedText masked(normal.text, context.secrets.list());
     const QString oldString = withLineEndings(arguments.value(u"old_string"_s).toString(), u"\n"_s);
     const QString newString = withLineEndings(arguments.value(u"new_string"_s).toString(), u"\n"_s);
     QList<qsizetype> found;
-    for (qsizetype at = normal.text.indexOf(oldString); at >= 0;
-         at = normal.text.indexOf(oldString, at + oldString.size()))
+    for (qsizetype at = masked.text().indexOf(oldString); at >= 0;
+         at = masked.text().indexOf(oldString, at + oldString.size()))
         found.append(at);
     if (found.isEmpty()) {
         QString detail = u"old_string does not occur in %1."_s.arg(relative);
-        if (const QString closest = closestLine(normal.text, oldString); !closest.isEmpty())
+        if (const QString closest = closestLine(masked.text(), oldString); !closest.isEmpty())
             detail += u' ' + closest;
         detail += u" Copy the text exactly as read_file shows it (without the line numbers and "
                   u"the tab after them), or read the file again."_s;
@@ -314,7 +317,7 @@ Plan planEdit(const FileToolContext &context,
     if (found.size() > 1 && !replaceAll) {
         QList<qsizetype> lines;
         for (qsizetype at : found)
-            lines.append(QStringView(normal.text).first(at).count(u'\n') + 1);
+            lines.append(QStringView(masked.text()).first(at).count(u'\n') + 1);
         QStringList lineTexts;
         for (qsizetype i = 0; i < std::min<qsizetype>(lines.size(), 10); ++i)
             lineTexts.append(QString::number(lines[i]));
@@ -332,8 +335,16 @@ Plan planEdit(const FileToolContext &context,
     QList<std::pair<qsizetype, qsizetype>> changedRanges; // in edited, [start, end)
     qsizetype copied = 0;
     for (qsizetype at : found) {
-        const qsizetype start = normal.originalPosition(at);
-        const qsizetype end = normal.originalPosition(at + oldString.size());
+        if (masked.touchesSecret(at, at + oldString.size())) {
+            return ToolResult::failure(u"masked_secret"_s,
+                                       u"old_string includes a value masked as %1 in %2: the file "
+                                       u"tools do not change secrets. Choose old_string around it, "
+                                       u"or ask the user to change it."_s
+                                               .arg(QString::fromLatin1(redactedMarker), relative));
+        }
+        const qsizetype start = normal.originalPosition(masked.originalPosition(at));
+        const qsizetype end = normal.originalPosition(
+                masked.originalPosition(at + oldString.size()));
         const QStringView replaced = QStringView(original).sliced(start, end - start);
         const QString newline = replaced.contains(u"\r\n"_s) ? u"\r\n"_s
                                 : replaced.contains(u'\n')   ? u"\n"_s
@@ -379,6 +390,7 @@ Plan planEdit(const FileToolContext &context,
         plan.summary += numberedLines(edited, first, to);
         shown += to - first + 1;
     }
+    plan.summary = redacted(plan.summary, context.secrets.list());
     return plan;
 }
 
@@ -523,6 +535,7 @@ ToolResult applyFileEdit(const FileToolContext &context,
     context.ledger.record(edit.path.absolute, written);
     ToolResult result = ToolResult::success(edit.summary);
     result.fileChange = edit.change;
+    result.writtenBasis = written.sha256;
     return result;
 }
 

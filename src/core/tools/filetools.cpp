@@ -210,7 +210,8 @@ ToolResult readFile(const FileToolContext &context,
     if (auto *failure = std::get_if<ToolResult>(&opened))
         return *failure;
     const OpenedTextFile &file = std::get<OpenedTextFile>(opened);
-    const QString &text = file.decoded.text;
+    // A secret never has a line break: masking keeps the lines and their numbers.
+    const QString text = redacted(file.decoded.text, context.secrets.list());
 
     QString body;
     QList<qsizetype> cutLines;
@@ -338,7 +339,7 @@ ToolResult listDirectory(const FileToolContext &context,
     if (shown < entries.size())
         content += u"[%1 of %2 entries shown; use glob to find files by name.]\n"_s.arg(shown).arg(
                 entries.size());
-    return ToolResult::success(content);
+    return ToolResult::success(redacted(content, context.secrets.list()));
 }
 
 // ---- glob -------------------------------------------------------------------------------------
@@ -366,14 +367,16 @@ ToolResult globFiles(const FileToolContext &context,
         QDateTime modified;
     };
     QList<Match> matches;
+    // Names are matched as they are listed, masked: a pattern never tells a secret's characters.
+    const QStringList secrets = context.secrets.list();
     visitWorkspaceFiles(context.boundary.root(),
                         folder.absolute,
                         [&](const QFileInfo &file, const QString &relative) {
                             if (promise.isCanceled())
                                 return false;
-                            if (expression.match(QStringView(relative).sliced(prefix.size()))
-                                        .hasMatch())
-                                matches.append({relative, file.lastModified()});
+                            const QString name = redacted(relative.sliced(prefix.size()), secrets);
+                            if (expression.match(name).hasMatch())
+                                matches.append({prefix + name, file.lastModified()});
                             return true;
                         });
     std::stable_sort(matches.begin(), matches.end(), [](const Match &a, const Match &b) {
@@ -542,7 +545,12 @@ ToolResult grepFiles(const FileToolContext &context,
     // UTF-8 is read as UTF-8 (UTF-16's BOM is never valid UTF-8), where an ASCII character is its
     // own byte, so without the literal's bytes its text has no match. Not when ignoring case:
     // Unicode case folding matches `k` with U+212A KELVIN SIGN and `s` with U+017F LONG S.
-    const QByteArray literal = ignoreCase ? QByteArray() : requiredLiteral(pattern);
+    // Masked text can hold what the file does not: the marker. A literal within the marker
+    // ("REDACTED") is no reason to skip a file (one outside it cannot hold '[' or ']').
+    const QStringList secrets = context.secrets.list();
+    QByteArray literal = ignoreCase ? QByteArray() : requiredLiteral(pattern);
+    if (QByteArrayView(redactedMarker).contains(literal))
+        literal.clear();
 
     const QString globText = arguments.value(u"glob"_s).toString();
     // A glob without a slash matches file names at any depth, as in ripgrep's --glob.
@@ -558,8 +566,8 @@ ToolResult grepFiles(const FileToolContext &context,
         if (promise.isCanceled() || state.matches >= state.maxMatches || state.full)
             return false;
         if (!globText.isEmpty()
-            && !glob.match(globOnName ? file.fileName()
-                                      : QStringView(relative).sliced(prefix.size()).toString())
+            && !glob.match(redacted(globOnName ? file.fileName() : relative.sliced(prefix.size()),
+                                    secrets))
                         .hasMatch())
             return true;
         // Through the boundary, as read_file reads: a link out of the workspace, a FIFO or a
@@ -593,7 +601,9 @@ ToolResult grepFiles(const FileToolContext &context,
             ++state.skippedUndecodable;
             return true;
         }
-        grepText(state, relative, decoded.text, expression);
+        // Matched on the masked text: whether a pattern matches never depends on a secret's
+        // characters, so no sequence of greps can spell one out.
+        grepText(state, redacted(relative, secrets), redacted(decoded.text, secrets), expression);
         return true;
     };
     if (start.isDirectory)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/redaction.h"
 #include "files/workspace.h"
 #include "tools/tool.h"
 
@@ -52,7 +53,7 @@ private:
     QHash<QString, Entry> m_entries;
 };
 
-// What the six file tools share: the workspace boundary, the ledger and the limits.
+// What the six file tools share: the workspace boundary, the ledger, the secrets and the limits.
 struct FileToolContext
 {
     explicit FileToolContext(const QString &root)
@@ -63,6 +64,9 @@ struct FileToolContext
     const QString workspace; // as it was given
     WorkspaceBoundary boundary;
     mutable FileReadLedger ledger; // the only thing a tool call changes in its context
+    // Masked in what the tools return, and what they match on is the masked text: whether a grep
+    // matched or an edit found its old_string never depends on a secret's characters.
+    KnownSecrets secrets;
     FileToolLimits limits;
     // Called with the written file right before it replaces the old one; tests make a write fail
     // there (cancelWriting()) to show that the old file stays whole.

@@ -162,7 +162,7 @@ QString unfaithfulValue(const QJsonValue &value, const QString &path)
 
 ToolResult ToolResult::failure(const QString &code, const QString &detail)
 {
-    return {code + u": "_s + detail, false, code, -1, 0, {}, {}, {}};
+    return {code + u": "_s + detail, false, code, -1, 0, {}, {}, {}, {}};
 }
 
 Tool::Tool(QString name, QString description, JsonSchema parameters, SideEffect sideEffect)

@@ -61,12 +61,15 @@ struct ToolResult
     qint64 durationMs = 0;
     OutputFile outputFile; // the whole output, when content has only part of it
     FileChange fileChange; // what a write_file or edit_file call changed, for the chat
+    // write_file and edit_file: the file's content hash after the write (CallPreview::basis as a
+    // review of the file would compute it now).
+    QByteArray writtenBasis;
     // A command's launch and raw output, for the user's "Show raw output"; never sent.
     std::shared_ptr<const RunRecord> runRecord;
 
     static ToolResult success(const QString &content)
     {
-        return {content, true, {}, -1, 0, {}, {}, {}};
+        return {content, true, {}, -1, 0, {}, {}, {}, {}};
     }
     // content becomes "<code>: <detail>"
     static ToolResult failure(const QString &code, const QString &detail);

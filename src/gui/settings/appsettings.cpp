@@ -419,6 +419,9 @@ AgentLoop::SessionConfiguration AppSettings::sessionConfiguration() const
     configuration.permissionOptions.readOnlyCommands = readOnlyCommands;
     configuration.context = context;
     configuration.context.contextWindow = contextWindows.value(configuration.provider.model, 0);
+    // Every profile's key known so far: no tool shows one, whichever profile is in use.
+    for (const AgentLoop::ProviderProfile &profile : allProfiles())
+        configuration.otherSecrets.append(keyOf(profile.id));
     if (!demoMode) {
         for (const FallbackModel &fallback : fallbackModels)
             configuration.fallbacks.append(fallbackProvider(fallback));

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QUrl>
@@ -106,15 +107,40 @@ QList<McpServerConfig> mcpServersToRun(const QString &workspace)
 
 QString mcpServerLaunchText(const McpServerConfig &server)
 {
-    if (server.transport == McpServerConfig::Http)
-        return AgentLoop::displayedLine(server.url, 2000);
+    if (server.transport == McpServerConfig::Http || server.env.isEmpty())
+        return mcpServerCommandText(server);
     QStringList parts;
     for (auto it = server.env.cbegin(); it != server.env.cend(); ++it)
         parts << quoted(it.key() + u'=' + it.value());
-    parts << quoted(server.command);
+    return AgentLoop::displayedLine(parts.join(u' '), 2000) + u' ' + mcpServerCommandText(server);
+}
+
+QString mcpServerCommandText(const McpServerConfig &server)
+{
+    if (server.transport == McpServerConfig::Http)
+        return AgentLoop::displayedLine(server.url, 2000);
+    QStringList parts{quoted(server.command)};
     for (const QString &argument : server.args)
         parts << quoted(argument);
     return AgentLoop::displayedLine(parts.join(u' '), 4000);
+}
+
+QString maskedMcpValue(const QString &value)
+{
+    static const QRegularExpression reference(u"\\$\\{[^}]*\\}"_s);
+    const QString hidden = u"••••"_s;
+    QString shown;
+    qsizetype done = 0;
+    for (QRegularExpressionMatchIterator it = reference.globalMatch(value); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        if (match.capturedStart() > done)
+            shown += hidden;
+        shown += AgentLoop::displayedLine(match.captured(), 200);
+        done = match.capturedEnd();
+    }
+    if (done < value.size())
+        shown += hidden;
+    return shown;
 }
 
 } // namespace Gui

@@ -42,9 +42,13 @@ AgentLoop::Result<void> writeWorkspaceMcpServers(const QString &workspace,
 // with the name of an app server replaces it (the project knows its own setup best).
 QList<AgentLoop::McpServerConfig> mcpServersToRun(const QString &workspace);
 
-// A server's command line or URL, as the trust question and the servers page show it: every
-// part through displayText(), arguments quoted where they have spaces, env as KEY=VALUE before
-// it.
+// A server's command line or URL, as the servers page shows it: every part through
+// displayText(), arguments quoted where they have spaces, env as KEY=VALUE before it.
 QString mcpServerLaunchText(const AgentLoop::McpServerConfig &server);
+// The same without the environment: the command and its arguments, or the URL.
+QString mcpServerCommandText(const AgentLoop::McpServerConfig &server);
+// An env or header value as the trust question shows it: the ${VAR} it names kept, every
+// character written in the file itself hidden ("••••${GITHUB_TOKEN}" for "Bearer ${GITHUB_TOKEN}").
+QString maskedMcpValue(const QString &value);
 
 } // namespace Gui

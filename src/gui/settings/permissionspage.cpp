@@ -308,8 +308,7 @@ void PermissionsPage::loadWorkspaceRules(const QString &workspace)
     m_untrustedAllowRules = AgentLoop::loadWorkspaceRules(workspace).ignoredAllowRules;
     m_trust->setChecked(false);
     m_trust->setVisible(!m_untrustedAllowRules.isEmpty());
-    if (const auto read = AgentLoop::readRuleFile(AgentLoop::workspaceRuleFilePath(workspace),
-                                                  RuleOrigin::Workspace))
+    if (const auto read = AgentLoop::readWorkspaceRuleFile(workspace))
         m_savedWorkspace = *read;
     else
         m_workspaceReadError = read.error().message;
@@ -359,20 +358,25 @@ AgentLoop::Result<void> PermissionsPage::save()
     return saved;
 }
 
-// The workspace's file as listed here. What the user edits here is trusted; a file changed
-// outside Agent Loop stays untrusted unless the user says otherwise.
+// The workspace's file as listed here. The allow rules the user sees here are accepted, but those
+// that came from outside Agent Loop only when the user says so.
 AgentLoop::Result<void> PermissionsPage::saveWorkspace()
 {
     const QList<PermissionRule> rules = rulesOf(RuleOrigin::Workspace);
-    const bool trusts = m_untrustedAllowRules.isEmpty() || m_trust->isChecked();
+    const bool trusts = m_trust->isChecked();
     if (rules == m_savedWorkspace)
         return trusts && !m_untrustedAllowRules.isEmpty()
-                       ? AgentLoop::trustWorkspaceRules(m_workspace)
+                       ? AgentLoop::trustWorkspaceRules(m_workspace, m_untrustedAllowRules)
                        : AgentLoop::Result<void>();
-    const AgentLoop::Result<void> written
-            = trusts ? AgentLoop::saveWorkspaceRules(m_workspace, rules)
-                     : AgentLoop::writeRuleFile(AgentLoop::workspaceRuleFilePath(m_workspace),
-                                                rules);
+    QStringList accepted;
+    for (const PermissionRule &rule : rules) {
+        if (rule.effect == RuleEffect::Allow
+            && (trusts || !m_untrustedAllowRules.contains(rule.text)))
+            accepted.append(rule.text);
+    }
+    const AgentLoop::Result<void> written = AgentLoop::saveWorkspaceRules(m_workspace,
+                                                                          rules,
+                                                                          accepted);
     if (written)
         m_savedWorkspace = rules;
     return written;
