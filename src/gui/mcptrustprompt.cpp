@@ -3,6 +3,7 @@
 #include "showntext.h"
 
 #include <QDir>
+#include <QFontMetrics>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -81,9 +82,17 @@ McpTrustPrompt::McpTrustPrompt(const WorkspaceMcpServers &servers, QMessageBox *
                          box,
                          true);
     m_view->setPlainText(lines.join(u"\n"_s));
-    m_view->setMinimumWidth(m_view->fontMetrics().averageCharWidth() * 80);
+    const QFontMetrics metrics = m_view->fontMetrics();
+    const int width = metrics.averageCharWidth() * 80;
+    m_view->setMinimumWidth(width);
+    // Tall enough for every line as it wraps at that width (a long command takes several), so
+    // that nothing a yes would give waits below a scroll bar; a very long file scrolls.
+    const int textWidth = width - 2 * metrics.averageCharWidth() - 24; // margins, scroll bar
+    qsizetype shownLines = 1;
+    for (const QString &line : std::as_const(lines))
+        shownLines += 1 + metrics.horizontalAdvance(line) / std::max(1, textWidth);
     m_view->setFixedHeight(m_view->fontMetrics().lineSpacing()
-                                   * int(std::clamp<qsizetype>(lines.size() + 1, 3, 14))
+                                   * int(std::clamp<qsizetype>(shownLines, 3, 20))
                            + 12);
     insertAboveButtons(box, m_view);
 

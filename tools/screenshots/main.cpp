@@ -1004,6 +1004,10 @@ int saveMcpScreens(const QString &outDir, const QString &suffix, bool chinese)
                                        {u"."_s});
     AgentLoop::McpServerConfig files = filesystem.config;
     files.origin = AgentLoop::McpConfigOrigin::Workspace;
+    // What the trust question shows besides the command line: a variable it takes from the
+    // environment, one written in the file (hidden), and the file's own "trusted".
+    files.env = {{u"GITHUB_TOKEN"_s, u"${GITHUB_TOKEN}"_s}, {u"LOG_LEVEL"_s, u"debug"_s}};
+    files.trusted = true;
     QDir().mkpath(workspace + u"/.agentloop"_s);
     (void) AgentLoop::writeMcpServersFile(AgentLoop::workspaceMcpServersPath(workspace), {files});
 
