@@ -259,14 +259,24 @@ public:
         if (m_terminal && !m_terminal->isOpen())
             return false;
         m_process.setArguments(arguments);
-        m_process.start();
+        const auto started = [this] {
+            return m_process.state() == QProcess::Running || !m_finished.isEmpty();
+        };
         // Generous: under Wine on a busy machine a process can take seconds to start.
-        return QTest::qWaitFor(
-                       [this] {
-                           return m_process.state() == QProcess::Running || !m_finished.isEmpty();
-                       },
-                       startTimeoutMs)
-               && m_process.error() != QProcess::FailedToStart;
+        m_process.start();
+        if (!QTest::qWaitFor(
+                    [&] { return started() || m_process.error() == QProcess::FailedToStart; },
+                    startTimeoutMs))
+            return false;
+        if (started())
+            return true;
+        // The system could not start the program at all: Wine under load now and then fails
+        // CreateProcess ("Internal error"), which is no doing of the CLI's. Once more; a program
+        // that truly cannot start fails again.
+        qWarning("the CLI did not start (%s); starting it once more",
+                 qPrintable(m_process.errorString()));
+        m_process.start();
+        return QTest::qWaitFor(started, startTimeoutMs);
     }
 
     bool waitForExit(int timeoutMs = exitTimeoutMs)
