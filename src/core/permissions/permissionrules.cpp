@@ -610,7 +610,9 @@ bool namesOption(const QString &word, const QString &option)
     return word == option;
 }
 
-QString firstWriteOrRunOption(const QString &program, const QStringList &arguments)
+} // namespace
+
+QString writeOrRunOption(const QString &program, const QStringList &arguments)
 {
     const auto options = writeOrRunOptions().constFind(program);
     if (options == writeOrRunOptions().cend())
@@ -625,8 +627,6 @@ QString firstWriteOrRunOption(const QString &program, const QStringList &argumen
     }
     return {};
 }
-
-} // namespace
 
 struct PermissionPolicy::CompiledRules
 {
@@ -993,8 +993,7 @@ CommandFindings findRules(const CommandView &view, const ShellContext &context)
         else if (runsCode(view.program) && rule.hasWildcard())
             found.wildcardOnCode = &rule;
         else if (const QString option = rule.hasWildcard()
-                                                ? firstWriteOrRunOption(view.program,
-                                                                        view.words.mid(1))
+                                                ? writeOrRunOption(view.program, view.words.mid(1))
                                                 : QString();
                  !option.isEmpty()) {
             found.optionVoid = &rule;
@@ -1693,11 +1692,6 @@ std::optional<QString> exactShellRule(const QString &tool, const SimpleCommand &
 }
 
 } // namespace
-
-QString writeOrRunOption(const QString &program, const QStringList &arguments)
-{
-    return firstWriteOrRunOption(program, arguments);
-}
 
 QStringList PermissionPolicy::suggestedRules(const RuleCall &call) const
 {

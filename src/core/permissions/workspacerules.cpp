@@ -81,46 +81,15 @@ QSet<QString> allowHashes(const QList<PermissionRule> &rules,
     return hashes;
 }
 
-// The hashes of the allow rules the user accepted for the file at path, of those in rules.
-QSet<QString> acceptedHashes(const QString &path, const QList<PermissionRule> &rules)
+// A workspace's rules file as read: its bytes, for an old record's whole-file hash, and its rules.
+struct RuleFile
 {
-    const QJsonValue record = readTrust().value(trustKey(path));
-    if (record.isString()) {
-        // Recorded by an older version: the whole file's hash. While the file is still exactly
-        // that, every allow rule in it was seen and trusted.
-        QFile file(path);
-        const bool same = file.open(QIODevice::ReadOnly)
-                          && QString::fromLatin1(QCryptographicHash::hash(file.read(ruleFileLimit),
-                                                                          QCryptographicHash::Sha256)
-                                                         .toHex())
-                                     == record.toString();
-        return same ? allowHashes(rules) : QSet<QString>();
-    }
-    QSet<QString> hashes;
-    for (const QJsonValue &hash : record.toObject().value(acceptedKey).toArray())
-        hashes.insert(hash.toString());
-    return hashes & allowHashes(rules);
-}
+    QByteArray bytes;
+    QList<PermissionRule> rules;
+};
 
-} // namespace
-
-QStringList WorkspaceRules::trustedAllowRules() const
-{
-    QStringList texts;
-    for (const PermissionRule &rule : rules) {
-        if (rule.effect == RuleEffect::Allow)
-            texts.append(rule.text);
-    }
-    return texts;
-}
-
-QString trustedRuleFilePath()
-{
-    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
-           + u"/trusted-workspace-rules.json"_s;
-}
-
-Result<QList<PermissionRule>> readWorkspaceRuleFile(const QString &workspace)
+// The file's bytes and rules, through the boundary.
+Result<RuleFile> readWorkspaceRules(const QString &workspace)
 {
     const QString path = workspaceRuleFilePath(workspace);
     const WorkspaceFileRead read = readWorkspaceFile(WorkspaceBoundary(workspace),
@@ -128,7 +97,7 @@ Result<QList<PermissionRule>> readWorkspaceRuleFile(const QString &workspace)
                                                      ruleFileLimit);
     switch (read.outcome) {
     case WorkspaceFileRead::Missing:
-        return QList<PermissionRule>{};
+        return RuleFile{};
     case WorkspaceFileRead::Refused:
         return Error{
                 Error::Io,
@@ -152,20 +121,63 @@ Result<QList<PermissionRule>> readWorkspaceRuleFile(const QString &workspace)
                      WorkspaceRulesText::tr("The rules file %1: %2")
                              .arg(QDir::toNativeSeparators(path), parsed.error().message),
                      parsed.error().hint};
-    return parsed;
+    return RuleFile{read.bytes, std::move(parsed).value()};
+}
+
+// The hashes of the allow rules the user accepted for the file at path, of those in it.
+QSet<QString> acceptedHashes(const QString &path, const RuleFile &file)
+{
+    const QJsonValue record = readTrust().value(trustKey(path));
+    if (record.isString()) {
+        // Recorded by an older version: the whole file's hash. While the file is still exactly
+        // that, every allow rule in it was seen and trusted.
+        const QString hash = QString::fromLatin1(
+                QCryptographicHash::hash(file.bytes, QCryptographicHash::Sha256).toHex());
+        return hash == record.toString() ? allowHashes(file.rules) : QSet<QString>();
+    }
+    QSet<QString> hashes;
+    for (const QJsonValue &hash : record.toObject().value(acceptedKey).toArray())
+        hashes.insert(hash.toString());
+    return hashes & allowHashes(file.rules);
+}
+
+} // namespace
+
+QStringList WorkspaceRules::trustedAllowRules() const
+{
+    QStringList texts;
+    for (const PermissionRule &rule : rules) {
+        if (rule.effect == RuleEffect::Allow)
+            texts.append(rule.text);
+    }
+    return texts;
+}
+
+QString trustedRuleFilePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
+           + u"/trusted-workspace-rules.json"_s;
+}
+
+Result<QList<PermissionRule>> readWorkspaceRuleFile(const QString &workspace)
+{
+    Result<RuleFile> read = readWorkspaceRules(workspace);
+    if (!read)
+        return read.error();
+    return std::move(read).value().rules;
 }
 
 WorkspaceRules loadWorkspaceRules(const QString &workspace)
 {
     WorkspaceRules loaded;
     loaded.path = workspaceRuleFilePath(workspace);
-    Result<QList<PermissionRule>> read = readWorkspaceRuleFile(workspace);
+    const Result<RuleFile> read = readWorkspaceRules(workspace);
     if (!read) {
         loaded.error = read.error();
         return loaded;
     }
     const QSet<QString> accepted = acceptedHashes(loaded.path, *read);
-    for (const PermissionRule &rule : *read) {
+    for (const PermissionRule &rule : read->rules) {
         if (rule.effect == RuleEffect::Allow && !accepted.contains(ruleHash(rule.text)))
             loaded.ignoredAllowRules.append(rule.text);
         else
@@ -186,13 +198,13 @@ Result<void> saveWorkspaceRules(const QString &workspace,
 
 Result<void> trustWorkspaceRules(const QString &workspace, const QStringList &allowRules)
 {
-    const Result<QList<PermissionRule>> read = readWorkspaceRuleFile(workspace);
+    const Result<RuleFile> read = readWorkspaceRules(workspace);
     if (!read)
         return read.error();
     const QString path = workspaceRuleFilePath(workspace);
     // Only rules still in the file: one removed and planted again later is asked about again.
     QSet<QString> accepted = acceptedHashes(path, *read);
-    accepted.unite(allowHashes(*read, allowRules));
+    accepted.unite(allowHashes(read->rules, allowRules));
     return recordAccepted(path, accepted);
 }
 
